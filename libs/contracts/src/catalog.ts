@@ -1,0 +1,16 @@
+import type { EventContract } from './envelope.ts';
+
+/**
+ * Every event the product publishes, by owner. Streams are declared from this list, so a
+ * consumer can declare its producer's stream even when the producer has not started yet.
+ * Product events join as their services come to exist.
+ */
+export const eventCatalog: readonly EventContract[] = [];
+
+export function eventsOwnedBy(owner: string, catalog: readonly EventContract[] = eventCatalog): EventContract[] {
+  return catalog.filter((contract) => contract.subject.startsWith(`${owner}.`));
+}
+
+export function ownerOf(contract: EventContract): string {
+  return contract.subject.split('.')[0]!;
+}

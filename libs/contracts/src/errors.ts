@@ -1,0 +1,58 @@
+/**
+ * Stable error codes shared by every service and the web app. Only the gateway turns a code into
+ * an HTTP status (see `httpStatusFor`); services answer RPCs with the code.
+ */
+export const ErrorStatus = {
+  bad_request: 400,
+  validation_failed: 400,
+  unknown_plan: 400,
+  not_signed_in: 401,
+  invalid_credentials: 401,
+  invalid_token: 401,
+  forbidden: 403,
+  no_entitlement: 403,
+  not_found: 404,
+  conflict: 409,
+  already_exists: 409,
+  email_mismatch: 409,
+  quota_exceeded: 409,
+  unprocessable: 422,
+  weak_password: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+  timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ErrorStatus;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ErrorStatus, value);
+}
+
+export function httpStatusFor(code: ErrorCode): number {
+  return ErrorStatus[code];
+}
+
+/** The one error type of the product: a stable code and a message a person can read. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return httpStatusFor(this.code);
+  }
+
+  toJSON(): ErrorBody {
+    return { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) };
+  }
+}
+
+export type ErrorBody = { code: ErrorCode; message: string; details?: Record<string, unknown> };

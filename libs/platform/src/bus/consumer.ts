@@ -1,0 +1,193 @@
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Logger } from 'pino';
+import type { Envelope, EventContract } from '@qw/contracts';
+import type { Static, TSchema } from 'typebox';
+import type { BusConnection } from './connection.ts';
+import { decodeEnvelope } from './envelope.ts';
+import { busMetrics } from './metrics.ts';
+import { ensureDeadLetterStream, isNotFound } from './streams.ts';
+
+export type EventHandler<S extends TSchema> = (tx: Transaction<any>, event: Envelope<Static<S>>) => Promise<void>;
+
+export type ConsumerOptions<S extends TSchema> = {
+  /** Durable name, unique per service and subject: `telemetry.device-created`. */
+  name: string;
+  /** The stream of the event's owner. */
+  stream: string;
+  contract: EventContract<S>;
+  handler: EventHandler<S>;
+  db: Kysely<any>;
+  bus: BusConnection;
+  logger: Logger;
+  /** Deliveries before a failing event is dead-lettered. */
+  maxDeliver?: number;
+  /** Messages taken into one transaction at most. */
+  batchSize?: number;
+};
+
+/** The redelivery delay after the n-th failed delivery: 250 ms doubling, capped at 30 s. */
+export function redeliveryDelayMs(deliveryCount: number): number {
+  return Math.min(250 * 2 ** Math.max(0, deliveryCount - 1), 30_000);
+}
+
+/**
+ * A durable pull consumer whose handler's effects commit together with an inbox row
+ * (consumer, event id). The message is acknowledged only after that commit, so a crash
+ * anywhere redelivers it, and the inbox makes the second delivery a no-op.
+ *
+ * Messages that arrive together are handled in one transaction, each under its own savepoint,
+ * so one failing event is retried alone while the rest commit.
+ */
+export class IdempotentConsumer<S extends TSchema> {
+  private messages: ConsumerMessages | undefined;
+  private queue: JsMsg[] = [];
+  private draining: Promise<void> | undefined;
+  private reading: Promise<void> | undefined;
+  private stopped = false;
+  private readonly maxDeliver: number;
+  private readonly batchSize: number;
+  private readonly durable: string;
+
+  constructor(private readonly options: ConsumerOptions<S>) {
+    this.maxDeliver = options.maxDeliver ?? 8;
+    this.batchSize = options.batchSize ?? 200;
+    this.durable = options.bus.ns.durable(options.name);
+  }
+
+  async start(): Promise<void> {
+    const { bus, stream, contract } = this.options;
+    await ensureDeadLetterStream(bus);
+    const config = {
+      durable_name: this.durable,
+      filter_subject: bus.ns.subject(contract.subject),
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: 30 * 1_000_000_000,
+      max_ack_pending: 2000,
+      max_deliver: -1,
+    };
+    try {
+      await bus.jsm.consumers.info(stream, this.durable);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      try {
+        await bus.jsm.consumers.add(stream, config);
+      } catch (addError) {
+        if (!/already in use|already exists/i.test((addError as Error).message)) throw addError;
+      }
+    }
+    const consumer = await bus.js.consumers.get(stream, this.durable);
+    this.messages = await consumer.consume({ max_messages: this.batchSize * 2 });
+    this.reading = this.read(this.messages);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.messages?.close().catch(() => undefined);
+    await this.reading?.catch(() => undefined);
+    await this.draining;
+    // Anything read but not handled is redelivered after ack_wait; say so now to be faster.
+    for (const msg of this.queue.splice(0)) msg.nak();
+  }
+
+  private async read(messages: ConsumerMessages): Promise<void> {
+    for await (const msg of messages) {
+      if (this.stopped) {
+        msg.nak();
+        continue;
+      }
+      this.queue.push(msg);
+      if (!this.draining) this.draining = this.drain().finally(() => (this.draining = undefined));
+    }
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && !this.stopped) {
+      const batch = this.queue.splice(0, this.batchSize);
+      try {
+        await this.handleBatch(batch);
+      } catch (error) {
+        // The transaction itself failed (database down): hand every message back for later.
+        this.options.logger.warn({ err: error, consumer: this.durable, count: batch.length }, 'event batch failed; redelivering');
+        for (const msg of batch) msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
+        busMetrics.retried.inc({ consumer: this.durable }, batch.length);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
+  private async handleBatch(batch: JsMsg[]): Promise<void> {
+    const { contract, handler, db, logger } = this.options;
+    const valid: Array<{ msg: JsMsg; envelope: Envelope }> = [];
+    for (const msg of batch) {
+      const decoded = decodeEnvelope(msg.data, contract);
+      if (decoded.ok) valid.push({ msg, envelope: decoded.envelope });
+      else await this.deadLetter(msg, `invalid event: ${decoded.problems.join('; ')}`, decoded.eventId);
+    }
+    if (valid.length === 0) return;
+
+    const outcomes = new Map<JsMsg, 'done' | 'duplicate' | Error>();
+    await db.transaction().execute(async (tx) => {
+      for (const [i, { msg, envelope }] of valid.entries()) {
+        const savepoint = `ev_${i}`;
+        await sql.raw(`savepoint ${savepoint}`).execute(tx);
+        try {
+          const inserted = await sql`
+            insert into inbox (consumer, event_id) values (${this.durable}, ${envelope.id})
+            on conflict do nothing returning event_id`.execute(tx);
+          if (inserted.rows.length === 0) {
+            outcomes.set(msg, 'duplicate');
+          } else {
+            await handler(tx, envelope as Envelope<Static<S>>);
+            outcomes.set(msg, 'done');
+          }
+          await sql.raw(`release savepoint ${savepoint}`).execute(tx);
+        } catch (error) {
+          await sql.raw(`rollback to savepoint ${savepoint}`).execute(tx);
+          outcomes.set(msg, error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    });
+
+    for (const { msg, envelope } of valid) {
+      const outcome = outcomes.get(msg);
+      if (outcome === 'done') {
+        msg.ack();
+        busMetrics.consumed.inc({ consumer: this.durable });
+      } else if (outcome === 'duplicate') {
+        msg.ack();
+        busMetrics.duplicates.inc({ consumer: this.durable });
+      } else if (outcome instanceof Error) {
+        const attempt = msg.info.deliveryCount;
+        if (attempt >= this.maxDeliver) {
+          await this.deadLetter(msg, `handler failed ${attempt} times: ${outcome.message}`, envelope.id);
+        } else {
+          logger.warn({ err: outcome, consumer: this.durable, eventId: envelope.id, attempt }, 'event handler failed; will retry');
+          msg.nak(redeliveryDelayMs(attempt));
+          busMetrics.retried.inc({ consumer: this.durable });
+        }
+      }
+    }
+  }
+
+  /** Moves a poison message to `deadletter.<consumer>` with the reason, then stops its delivery. */
+  private async deadLetter(msg: JsMsg, reason: string, eventId?: string): Promise<void> {
+    const { bus, logger } = this.options;
+    const h = natsHeaders();
+    h.set('Qw-Reason', reason.slice(0, 1000));
+    h.set('Qw-Original-Subject', bus.ns.strip(msg.subject));
+    if (eventId) h.set('Qw-Event-Id', eventId);
+    try {
+      await bus.js.publish(bus.ns.deadLetterSubject(this.durable), msg.data, { headers: h, ...(eventId ? { msgID: `dl-${this.durable}-${eventId}` } : {}) });
+    } catch (error) {
+      logger.warn({ err: error, consumer: this.durable }, 'dead-letter publish failed; redelivering');
+      msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
+      return;
+    }
+    logger.error({ consumer: this.durable, subject: bus.ns.strip(msg.subject), eventId, reason }, 'event dead-lettered');
+    busMetrics.deadLettered.inc({ consumer: this.durable });
+    msg.term(reason.slice(0, 200));
+  }
+}

@@ -1,0 +1,9 @@
+export { connectBus, type BusConnection } from './connection.ts';
+export { Namespace } from './subjects.ts';
+export { ensureStream, ensureDeadLetterStream } from './streams.ts';
+export { createEnvelope, decodeEnvelope } from './envelope.ts';
+export { addToOutbox, OutboxRelay, type RelayOptions } from './outbox.ts';
+export { IdempotentConsumer, redeliveryDelayMs, type ConsumerOptions, type EventHandler } from './consumer.ts';
+export { serveRpc, endpoint, RpcClient, type RpcEndpoint, type RpcHandler, type RpcServer } from './rpc.ts';
+export { describeProblems, isValid } from './validation.ts';
+export { busMetrics } from './metrics.ts';

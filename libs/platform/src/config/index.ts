@@ -1,0 +1,80 @@
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { Value } from 'typebox/value';
+
+/** Raised when the environment does not describe a runnable process; one line per problem. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function describe(variable: string, keyword: string, message: string): string {
+  if (keyword === 'required') return `${variable} is required but not set`;
+  return `${variable} is invalid: ${message}`;
+}
+
+/**
+ * Reads the variables named by the schema's properties from `env`, converts strings to the
+ * declared types, applies defaults and refuses to go on while anything is missing or malformed.
+ * Empty strings count as unset. The result is frozen.
+ */
+export function loadConfig<S extends TObject>(schema: S, env: Record<string, string | undefined> = process.env): Readonly<Static<S>> {
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(schema.properties)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const value = Value.Default(schema, Value.Convert(schema, raw)) as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const error of Value.Errors(schema, value)) {
+    if (error.keyword === 'required') {
+      for (const name of (error.params as { requiredProperties: string[] }).requiredProperties) {
+        problems.push(describe(name, 'required', error.message));
+      }
+      continue;
+    }
+    const name = error.instancePath.replace(/^\//, '').split('/')[0] ?? '(unknown)';
+    if (problems.some((p) => p.startsWith(`${name} `))) continue;
+    problems.push(describe(name, error.keyword, error.message));
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(value) as Readonly<Static<S>>;
+}
+
+/** Runs `load` and, on a ConfigError, prints every problem and exits: for process entry points. */
+export function loadConfigOrExit<T>(service: string, load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${service}: cannot start. ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+}
+
+const url = (description: string) => Type.String({ minLength: 1, pattern: '^[a-z][a-z0-9+.-]*://', description });
+
+/** Variables every service process reads. */
+export const commonEnv = {
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], { default: 'development' }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  NATS_URL: url('nats://host:port of the NATS server with JetStream'),
+  BUS_NAMESPACE: Type.String({ default: '', pattern: '^[a-z0-9_]*$', description: 'prefix for subjects and streams; tests use one per file' }),
+} satisfies TProperties;
+
+/** Variables of a service that owns a Postgres schema. */
+export const databaseEnv = {
+  DATABASE_URL: url('postgres://user@host:port/db of the service role'),
+} satisfies TProperties;
+
+export function httpEnv(defaultPort: number) {
+  return {
+    HTTP_HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
+    HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort }),
+  } satisfies TProperties;
+}

@@ -1,0 +1,110 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
+import { platformMigrations } from './platform-migrations.ts';
+
+export { sql, type Kysely, type Transaction } from 'kysely';
+
+export type Database<DB> = { db: Kysely<DB>; pool: pg.Pool; schema: string; url: string };
+
+/** Everything a service runs is pinned to its own schema through the connection's search_path. */
+export function connectDatabase<DB>(url: string, schema: string, max = 10): Database<DB> {
+  const pool = new pg.Pool({ connectionString: url, max, options: `-c search_path=${schema}` });
+  // An idle client that loses its server (restart) emits here; the pool replaces it on next use.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }).withSchema(schema);
+  return { db, pool, schema, url };
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier: ${name}`);
+  return `"${name}"`;
+}
+
+/** The login role a service uses; it owns its schema and has no rights on any other. */
+export function serviceRole(service: string): string {
+  return `qw_${service.replace(/-/g, '_')}`;
+}
+
+/**
+ * Run once with an administrator connection: creates the service's role (if missing) and a
+ * schema it owns, and takes away every default right on `public`. The service then connects
+ * as that role and can touch only its schema.
+ */
+export async function provisionSchema(adminUrl: string, schema: string, role = serviceRole(schema)): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    try {
+      await client.query(`CREATE ROLE ${quoteIdent(role)} LOGIN`);
+    } catch (error) {
+      // 42710 duplicate_object; 23505 when two test files race on pg_authid.
+      const code = (error as { code?: string }).code;
+      if (code !== '42710' && code !== '23505') throw error;
+    }
+    const db = (await client.query<{ db: string }>('select current_database() as db')).rows[0]!.db;
+    await client.query(`REVOKE ALL ON DATABASE ${quoteIdent(db)} FROM PUBLIC`);
+    await client.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${quoteIdent(db)} TO ${quoteIdent(role)}`);
+    await client.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)} AUTHORIZATION ${quoteIdent(role)}`);
+    await client.query(`REVOKE ALL ON SCHEMA ${quoteIdent(schema)} FROM PUBLIC`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The connection string of `url` with the user replaced by the service's role. */
+export function urlForRole(url: string, role: string): string {
+  const parsed = new URL(url);
+  parsed.username = role;
+  parsed.password = '';
+  return parsed.toString();
+}
+
+class ServiceMigrationProvider implements MigrationProvider {
+  constructor(private readonly folder: string | undefined) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const migrations: Record<string, Migration> = { ...platformMigrations };
+    if (!this.folder) return migrations;
+    let files: string[] = [];
+    try {
+      files = await fs.readdir(this.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return migrations;
+      throw error;
+    }
+    for (const file of files.sort()) {
+      if (!/\.(ts|js|mjs)$/.test(file) || file.endsWith('.d.ts') || file.includes('.test.')) continue;
+      const module = (await import(pathToFileURL(path.join(this.folder, file)).href)) as Migration;
+      migrations[file.replace(/\.(ts|js|mjs)$/, '')] = module;
+    }
+    return migrations;
+  }
+}
+
+export class MigrationError extends Error {
+  constructor(readonly results: MigrationResultSet['results'], cause: unknown) {
+    super(`migration failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'MigrationError';
+  }
+}
+
+/** Brings the service's schema to the newest migration: the platform's bus tables, then its own files. */
+export async function migrateToLatest(db: Kysely<any>, schema: string, folder?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new ServiceMigrationProvider(folder),
+    migrationTableSchema: schema,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw new MigrationError(results, error);
+  return (results ?? []).filter((r: { status: string }) => r.status === 'Success').map((r: { migrationName: string }) => r.migrationName);
+}
+
+export async function pingDatabase(db: Kysely<any>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,44 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/**
+ * The bus tables every service schema carries. Named to sort before any service migration
+ * (those are date-named from 2026 on).
+ */
+export const platformMigrations: Record<string, Migration> = {
+  '0000_platform_outbox_inbox': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('outbox')
+        .addColumn('seq', 'bigserial', (c) => c.primaryKey())
+        .addColumn('id', 'uuid', (c) => c.notNull().unique())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('envelope', 'jsonb', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_error', 'text')
+        .execute();
+      await db.schema
+        .createTable('inbox')
+        .addColumn('consumer', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'uuid', (c) => c.notNull())
+        .addColumn('processed_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint('inbox_pk', ['consumer', 'event_id'])
+        .execute();
+      // The relay listens on this channel; NOTIFY is delivered only when the inserting
+      // transaction commits, so a rolled-back change never wakes it.
+      await sql`
+        create function outbox_notify() returns trigger language plpgsql as $$
+        begin
+          perform pg_notify(TG_TABLE_SCHEMA || '_outbox', '');
+          return null;
+        end $$`.execute(db);
+      await sql`create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`.execute(db);
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('inbox').execute();
+      await db.schema.dropTable('outbox').execute();
+      await sql`drop function outbox_notify()`.execute(db);
+    },
+  },
+};

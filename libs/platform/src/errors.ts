@@ -1,0 +1,1 @@
+export { AppError, isErrorCode, httpStatusFor, type ErrorCode, type ErrorBody } from '@qw/contracts';
