@@ -31,6 +31,8 @@ export type ConsumerSpec = {
   name: string;
   contract: EventContract<TSchema>;
   handler: (tx: Transaction<any>, event: Envelope<any>) => Promise<void>;
+  /** Deliveries before a failing event is dead-lettered (default 8). */
+  maxDeliver?: number;
 };
 
 /** Ties a consumer's handler to its contract's payload type. */

@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 
 /** Raised when the environment does not describe a runnable process; one line per problem. */
@@ -9,11 +9,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
     this.problems = problems;
   }
-}
-
-function describe(variable: string, keyword: string, message: string): string {
-  if (keyword === 'required') return `${variable} is required but not set`;
-  return `${variable} is invalid: ${message}`;
 }
 
 /**
@@ -28,17 +23,21 @@ export function loadConfig<S extends TObject>(schema: S, env: Record<string, str
     if (value !== undefined && value !== '') raw[name] = value;
   }
   const value = Value.Default(schema, Value.Convert(schema, raw)) as Record<string, unknown>;
+  const required = new Set<string>((schema as { required?: string[] }).required ?? []);
   const problems: string[] = [];
-  for (const error of Value.Errors(schema, value)) {
-    if (error.keyword === 'required') {
-      for (const name of (error.params as { requiredProperties: string[] }).requiredProperties) {
-        problems.push(describe(name, 'required', error.message));
-      }
+  // Each variable on its own, so one bad value never hides another.
+  for (const [name, property] of Object.entries(schema.properties) as Array<[string, TSchema]>) {
+    if (value[name] === undefined) {
+      if (required.has(name)) problems.push(`${name} is required but not set`);
       continue;
     }
-    const name = error.instancePath.replace(/^\//, '').split('/')[0] ?? '(unknown)';
-    if (problems.some((p) => p.startsWith(`${name} `))) continue;
-    problems.push(describe(name, error.keyword, error.message));
+    if (Value.Check(property, value[name])) continue;
+    const choices = (property as { anyOf?: Array<{ const?: unknown }> }).anyOf?.map((option) => option.const);
+    if (choices && choices.every((choice) => choice !== undefined)) {
+      problems.push(`${name} is invalid: must be one of ${choices.join(', ')}`);
+    } else {
+      problems.push(`${name} is invalid: ${Value.Errors(property, value[name])[0]?.message ?? 'malformed'}`);
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(value) as Readonly<Static<S>>;

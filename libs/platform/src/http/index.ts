@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { register } from 'prom-client';
 import type { Logger } from 'pino';
@@ -28,7 +28,7 @@ export function createHttpApp(options: HttpOptions): HttpApp {
   const app = Fastify({
     ...options.fastify,
     loggerInstance: options.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false }, ...(options.fastify as { ajv?: object })?.ajv },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as HttpApp;
 

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { AppError } from '@qw/contracts';
+import { captureLogs, createTestDatabase, deleteNamespace, eventually, launchService, testNamespace, type TestDatabase } from '@qw/testkit';
+import { addToOutbox, createEnvelope, type RunningService } from '../src/index.ts';
+import { probeService, sinkService, thingCreated } from './fixtures/probe-services.ts';
+
+let database: TestDatabase;
+let namespace: string;
+let probe: RunningService<any>;
+let sink: RunningService<any>;
+const sinkLogs = captureLogs('sink', 'info');
+
+async function createThing(service: RunningService<any>, name = 'desk', seats = 1): Promise<{ thingId: string; eventId: string }> {
+  const thingId = randomUUID();
+  const eventId = await service.db.transaction().execute(async (tx) => {
+    await tx.insertInto('things').values({ id: thingId, name }).execute();
+    return addToOutbox(tx, thingCreated, { thingId, name, seats });
+  });
+  return { thingId, eventId };
+}
+
+async function effectsFor(thingId: string): Promise<number> {
+  const rows = await sink.db.selectFrom('effects').select('seq').where('thing_id', '=', thingId).execute();
+  return rows.length;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase('bus');
+  namespace = testNamespace();
+  probe = await launchService(probeService, { database, namespace });
+  sink = await launchService(sinkService({ maxDeliver: 3 }), { database, namespace }, { logger: sinkLogs.logger });
+});
+
+afterAll(async () => {
+  await sink?.stop();
+  await probe?.stop();
+  await deleteNamespace(namespace);
+  await database?.drop();
+});
+
+describe('transactional outbox', () => {
+  it('publishes an event only when its state change commits', async () => {
+    const rolledBack = randomUUID();
+    await expect(
+      probe.db.transaction().execute(async (tx) => {
+        await tx.insertInto('things').values({ id: rolledBack, name: 'ghost' }).execute();
+        await addToOutbox(tx, thingCreated, { thingId: rolledBack, name: 'ghost', seats: 1 });
+        throw new Error('abort the unit of work');
+      }),
+    ).rejects.toThrow('abort the unit of work');
+
+    // A committed event sent after the rolled-back one: once it has arrived, the other would have too.
+    const committed = await createThing(probe, 'lamp');
+    await eventually(async () => (await effectsFor(committed.thingId)) === 1);
+    expect(await effectsFor(rolledBack)).toBe(0);
+    expect(await probe.db.selectFrom('things').select('id').where('id', '=', rolledBack).execute()).toHaveLength(0);
+    expect(await probe.relay.backlog()).toBe(0);
+  });
+
+  it('delivers an event committed while the relay was stopped, once, after the relay restarts', async () => {
+    await probe.relay.stop();
+    const { thingId } = await createThing(probe, 'chair');
+    const stream = await probe.bus.jsm.streams.info(probe.bus.ns.stream('probe'));
+    const before = stream.state.messages;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await probe.relay.backlog()).toBe(1);
+    expect((await probe.bus.jsm.streams.info(probe.bus.ns.stream('probe'))).state.messages).toBe(before);
+    expect(await effectsFor(thingId)).toBe(0);
+
+    await probe.relay.start();
+    await eventually(async () => (await effectsFor(thingId)) === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await effectsFor(thingId)).toBe(1);
+    expect(await probe.relay.backlog()).toBe(0);
+  });
+
+  it('does not duplicate an event the relay published but had not yet marked sent (crash between publish and delete)', async () => {
+    await probe.relay.stop();
+    const { thingId, eventId } = await createThing(probe, 'shelf');
+    const row = await probe.db.selectFrom('outbox').select(['subject', 'envelope']).where('id', '=', eventId).executeTakeFirstOrThrow();
+    await probe.bus.js.publish(probe.bus.ns.subject(row.subject), JSON.stringify(row.envelope), { msgID: eventId });
+    await probe.relay.start();
+    await eventually(async () => (await probe.relay.backlog()) === 0);
+    await eventually(async () => (await effectsFor(thingId)) === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await effectsFor(thingId)).toBe(1);
+  });
+});
+
+describe('idempotent consumer', () => {
+  it('has one effect when the same event is delivered three times', async () => {
+    const thingId = randomUUID();
+    const envelope = createEnvelope(thingCreated, { thingId, name: 'rug', seats: 2 });
+    // Different message ids get past JetStream's de-duplication: three real deliveries.
+    for (let i = 0; i < 3; i++) {
+      await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), { msgID: `${envelope.id}-${i}` });
+    }
+    await eventually(async () => (await effectsFor(thingId)) >= 1);
+    const consumerInfo = await sink.bus.jsm.consumers.info(sink.bus.ns.stream('probe'), 'sink_record-thing');
+    await eventually(async () => {
+      const info = await sink.bus.jsm.consumers.info(sink.bus.ns.stream('probe'), consumerInfo.name);
+      return info.num_ack_pending === 0 && info.num_pending === 0;
+    });
+    expect(await effectsFor(thingId)).toBe(1);
+    const inbox = await sql<{ n: number }>`select count(*)::int as n from inbox where event_id = ${envelope.id}`.execute(sink.db);
+    expect(inbox.rows[0]?.n).toBe(1);
+  });
+
+  it('refuses a payload that breaks its schema on publish, naming the field', async () => {
+    await expect(
+      probe.db.transaction().execute((tx) => addToOutbox(tx, thingCreated, { thingId: randomUUID(), name: 'x', seats: 0 })),
+    ).rejects.toSatisfy((error: unknown) => error instanceof AppError && error.code === 'validation_failed' && /data\/seats/.test(error.message));
+    await expect(
+      probe.db.transaction().execute((tx) => addToOutbox(tx, thingCreated, { thingId: randomUUID(), seats: 1 } as never)),
+    ).rejects.toThrow(/data\/name: is required/);
+  });
+
+  it('dead-letters a payload that breaks its schema on receipt, with a log line naming the field', async () => {
+    const deadLetters = sink.bus.ns.stream('deadletter');
+    const before = (await sink.bus.jsm.streams.info(deadLetters)).state.messages;
+    const bad = { id: randomUUID(), type: thingCreated.subject, occurredAt: new Date().toISOString(), version: 1, data: { thingId: randomUUID(), name: 'bad', seats: 'many' } };
+    await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(bad));
+    await eventually(async () => (await sink.bus.jsm.streams.info(deadLetters)).state.messages === before + 1);
+    const line = await eventually(() => sinkLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === bad.id));
+    expect(String(line.reason)).toContain('data/seats');
+    const stored = await sink.bus.jsm.streams.getMessage(deadLetters, { last_by_subj: sink.bus.ns.deadLetterSubject('sink_record-thing') });
+    expect(stored?.header.get('Qw-Reason')).toContain('data/seats');
+    expect(stored?.header.get('Qw-Event-Id')).toBe(bad.id);
+  });
+
+  it('retries a failing handler and dead-letters the event after the bounded number of deliveries', async () => {
+    const deadLetters = sink.bus.ns.stream('deadletter');
+    const before = (await sink.bus.jsm.streams.info(deadLetters)).state.messages;
+    const { thingId, eventId } = await createThing(probe, 'poison pill');
+    await eventually(async () => (await sink.bus.jsm.streams.info(deadLetters)).state.messages === before + 1, 15_000);
+    const line = sinkLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === eventId);
+    expect(String(line?.reason)).toMatch(/handler failed 3 times/);
+    const retries = sinkLogs.lines.filter((l) => l.msg === 'event handler failed; will retry' && l.eventId === eventId);
+    expect(retries).toHaveLength(2);
+    expect(await effectsFor(thingId)).toBe(0);
+  });
+});

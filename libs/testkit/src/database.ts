@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { provisionSchema, serviceRole, urlForRole } from '@qw/platform/db';
+
+export const adminDatabaseUrl = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export type TestDatabase = {
+  name: string;
+  /** Administrator connection to the new database. */
+  adminUrl: string;
+  /** Creates the service's role and schema here and returns the URL the service connects with. */
+  provision(service: string): Promise<string>;
+  drop(): Promise<void>;
+};
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** A new, empty database for one test file; `drop` removes it and everything connected to it. */
+export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+  const name = `qw_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminDatabaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const adminUrl = withDatabase(adminDatabaseUrl, name);
+  return {
+    name,
+    adminUrl,
+    async provision(service) {
+      const schema = service.replace(/-/g, '_');
+      const role = serviceRole(schema);
+      await provisionSchema(adminUrl, schema, role);
+      return urlForRole(adminUrl, role);
+    },
+    async drop() {
+      const client = new pg.Client({ connectionString: adminDatabaseUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export * from './database.ts';
+export * from './nats.ts';
+export * from './smtp.ts';
+export * from './logs.ts';
+export * from './launcher.ts';

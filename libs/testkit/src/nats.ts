@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+
+export const sharedNatsUrl = process.env.TEST_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** A subject and stream prefix of its own for one test file, so files never see each other's events. */
+export function testNamespace(): string {
+  return `t${randomBytes(5).toString('hex')}`;
+}
+
+/** Deletes the streams of a namespace (its consumers go with them). */
+export async function deleteNamespace(namespace: string, url = sharedNatsUrl): Promise<void> {
+  const nc = await connect({ servers: url });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const prefix = `${namespace.toUpperCase()}_`;
+    for await (const name of jsm.streams.names()) {
+      if (name.startsWith(prefix)) await jsm.streams.delete(name).catch(() => undefined);
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export type PrivateNats = { url: string; stop(): Promise<void>; restart(downMs?: number): Promise<void>; kill(): Promise<void>; start(): Promise<void> };
+
+/**
+ * A NATS server with JetStream of the test's own, on its own port and store, for tests that
+ * stop or restart the broker without disturbing anyone else.
+ */
+export async function startPrivateNats(binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server'): Promise<PrivateNats> {
+  const port = await freePort();
+  const storeDir = await mkdtemp(path.join(tmpdir(), 'qw-nats-'));
+  let child: ChildProcess | undefined;
+
+  async function start(): Promise<void> {
+    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        const nc = await connect({ servers: `127.0.0.1:${port}`, reconnect: false, timeout: 500 });
+        await jetstreamManager(nc).then((jsm) => jsm.getAccountInfo());
+        await nc.close();
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+
+  async function halt(signal: NodeJS.Signals): Promise<void> {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill(signal);
+    });
+  }
+
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    start,
+    kill: () => halt('SIGKILL'),
+    async restart(downMs = 500) {
+      await halt('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await start();
+    },
+    async stop() {
+      await halt('SIGTERM');
+      await rm(storeDir, { recursive: true, force: true });
+    },
+  };
+}
