@@ -6,3 +6,4 @@ export * from './bus/index.ts';
 export * from './http/index.ts';
 export * from './mailer/index.ts';
 export * from './service.ts';
+export * from './process.ts';

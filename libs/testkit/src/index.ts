@@ -3,3 +3,4 @@ export * from './nats.ts';
 export * from './smtp.ts';
 export * from './logs.ts';
 export * from './launcher.ts';
+export * from './processes.ts';

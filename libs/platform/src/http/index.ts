@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { register } from 'prom-client';
 import type { Logger } from 'pino';
@@ -11,6 +11,8 @@ export type ReadinessCheck = { name: string; check: () => Promise<void> };
 export type HttpOptions = {
   logger: Logger;
   readiness: ReadinessCheck[];
+  /** Answers requests that match no route (the gateway serves the web app here); default: 404 JSON. */
+  notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** Extra fastify options (trustProxy, bodyLimit…). */
   fastify?: Omit<FastifyServerOptions, 'logger' | 'loggerInstance'>;
 };
@@ -61,9 +63,7 @@ export function createHttpApp(options: HttpOptions): HttpApp {
     return reply.status(500).send(errorBody('internal', 'Something went wrong on our side. Please try again.'));
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`));
-  });
+  app.setNotFoundHandler(options.notFound ?? ((request, reply) => notFound(request, reply)));
 
   app.get('/healthz', { logLevel: 'silent' }, async () => ({ status: 'ok' }));
 
@@ -89,6 +89,10 @@ export function createHttpApp(options: HttpOptions): HttpApp {
   });
 
   return app;
+}
+
+export function notFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.status(404).send(errorBody('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`));
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

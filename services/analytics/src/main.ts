@@ -1,0 +1,5 @@
+import { runServiceProcess } from '@qw/platform';
+import { analyticsService } from './app.ts';
+import { AnalyticsConfigSchema } from './config.ts';
+
+await runServiceProcess(analyticsService, AnalyticsConfigSchema);

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backendServices } from '@qw/contracts';
+import { createTestDatabase, deleteNamespace, eventually, freePort, sharedNatsUrl, spawnTsProcess, testNamespace, type SpawnedProcess, type TestDatabase } from '@qw/testkit';
+
+let database: TestDatabase;
+let namespace: string;
+let gatewayUrl: string;
+const processes = new Map<string, SpawnedProcess>();
+
+async function health(): Promise<{ status: number; body: { status: string; services: Record<string, { status: string; reason?: string }> } }> {
+  const response = await fetch(`${gatewayUrl}/api/health`);
+  return { status: response.status, body: await response.json() };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase('e2ehealth');
+  namespace = testNamespace();
+  const common = { NATS_URL: sharedNatsUrl, BUS_NAMESPACE: namespace, LOG_LEVEL: 'info', NODE_ENV: 'test', HTTP_HOST: '127.0.0.1' };
+  for (const service of backendServices) {
+    const env = { ...common, DATABASE_URL: await database.provision(service), HTTP_PORT: String(await freePort()) };
+    processes.set(service, spawnTsProcess(service, `services/${service}/src/main.ts`, env));
+  }
+  const port = await freePort();
+  gatewayUrl = `http://127.0.0.1:${port}`;
+  processes.set('gateway', spawnTsProcess('gateway', 'services/gateway/src/main.ts', { ...common, HTTP_PORT: String(port), WEB_DIST: '/nonexistent' }));
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([...processes.values()].map((p) => p.stop()));
+  await deleteNamespace(namespace);
+  await database?.drop();
+});
+
+describe('GET /api/health through real processes', () => {
+  it('answers ok once every service answers a request/reply round trip', async () => {
+    const result = await eventually(async () => {
+      const answer = await health();
+      return answer.status === 200 ? answer : undefined;
+    }, 60_000, 250).catch((error: Error) => {
+      throw new Error(`${error.message}\n${[...processes.values()].map((p) => `--- ${p.name}\n${p.output().slice(-2000)}`).join('\n')}`);
+    });
+    expect(result.body.status).toBe('ok');
+    expect(Object.keys(result.body.services).sort()).toEqual([...backendServices].sort());
+    for (const service of backendServices) expect(result.body.services[service]?.status).toBe('ok');
+  }, 90_000);
+
+  it('answers 503 naming the service that stopped while the others stay ok', async () => {
+    await processes.get('billing')!.stop();
+    const down = await health();
+    expect(down.status).toBe(503);
+    expect(down.body.status).toBe('unavailable');
+    expect(down.body.services.billing).toEqual({ status: 'unavailable', reason: 'unavailable' });
+    expect(down.body.services.identity?.status).toBe('ok');
+  }, 30_000);
+
+  it('writes no addresses or e-mails into any service log', () => {
+    for (const process of processes.values()) {
+      expect(process.output()).not.toMatch(/127\.0\.0\.1|@example\./);
+    }
+  });
+});

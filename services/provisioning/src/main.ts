@@ -1,0 +1,5 @@
+import { runServiceProcess } from '@qw/platform';
+import { provisioningService } from './app.ts';
+import { ProvisioningConfigSchema } from './config.ts';
+
+await runServiceProcess(provisioningService, ProvisioningConfigSchema);

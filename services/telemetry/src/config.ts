@@ -1,0 +1,9 @@
+import { Type, type Static } from 'typebox';
+import { commonEnv, databaseEnv, httpEnv } from '@qw/platform/config';
+
+export const TelemetryConfigSchema = Type.Object({
+  ...commonEnv,
+  ...databaseEnv,
+  ...httpEnv(8084),
+});
+export type TelemetryConfig = Static<typeof TelemetryConfigSchema>;

@@ -1,0 +1,5 @@
+import { runServiceProcess } from '@qw/platform';
+import { telemetryService } from './app.ts';
+import { TelemetryConfigSchema } from './config.ts';
+
+await runServiceProcess(telemetryService, TelemetryConfigSchema);
