@@ -4,7 +4,6 @@
  * and their IPv6 address carries the same host number, so one IPv4 lease gives both.
  */
 import {
-  formatAddress,
   formatIpv6,
   intToIpv4,
   ipv4ToInt,
@@ -127,7 +126,7 @@ export function maskEndpoint(endpoint: string): string | null {
   const address = parseIpv6((ipv6Match[1] ?? '').split('%')[0] ?? '');
   if (address === null) return null;
   if (address >> 32n === 0xffffn) return maskedIpv4(Number(address & 0xffff_ffffn));
-  return `${formatAddress(6, networkOf({ family: 6, address, prefixLength: 48 }))}/48`;
+  return `${formatIpv6(networkOf({ family: 6, address, prefixLength: 48 }))}/48`;
 }
 
 function maskedIpv4(address: number): string {

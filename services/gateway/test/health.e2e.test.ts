@@ -9,7 +9,7 @@ const processes = new Map<string, SpawnedProcess>();
 
 async function health(): Promise<{ status: number; body: { status: string; services: Record<string, { status: string; reason?: string }> } }> {
   const response = await fetch(`${gatewayUrl}/api/health`);
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Awaited<ReturnType<typeof health>>["body"] };
 }
 
 beforeAll(async () => {

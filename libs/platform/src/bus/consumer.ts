@@ -9,6 +9,12 @@ import { decodeEnvelope } from './envelope.ts';
 import { busMetrics } from './metrics.ts';
 import { ensureDeadLetterStream, isNotFound } from './streams.ts';
 
+type Outcome = 'done' | 'duplicate' | Error;
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 export type EventHandler<S extends TSchema> = (tx: Transaction<any>, event: Envelope<Static<S>>) => Promise<void>;
 
 export type ConsumerOptions<S extends TSchema> = {
@@ -37,8 +43,9 @@ export function redeliveryDelayMs(deliveryCount: number): number {
  * (consumer, event id). The message is acknowledged only after that commit, so a crash
  * anywhere redelivers it, and the inbox makes the second delivery a no-op.
  *
- * Messages that arrive together are handled in one transaction, each under its own savepoint,
- * so one failing event is retried alone while the rest commit.
+ * Messages that arrive together are handled in one transaction (one inbox insert for all); if a
+ * handler fails, the batch is handled again with a savepoint per event, so only the failing
+ * event is retried while the rest commit.
  */
 export class IdempotentConsumer<S extends TSchema> {
   private messages: ConsumerMessages | undefined;
@@ -99,11 +106,23 @@ export class IdempotentConsumer<S extends TSchema> {
         continue;
       }
       this.queue.push(msg);
-      if (!this.draining) this.draining = this.drain().finally(() => (this.draining = undefined));
+      if (!this.draining) this.draining = this.drain();
     }
   }
 
+  /**
+   * Handles queued messages until none is left. The flag is cleared in the same synchronous
+   * step that sees the queue empty, so a message that arrives next always starts a new drain.
+   */
   private async drain(): Promise<void> {
+    try {
+      await this.drainQueue();
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  private async drainQueue(): Promise<void> {
     while (this.queue.length > 0 && !this.stopped) {
       const batch = this.queue.splice(0, this.batchSize);
       try {
@@ -119,7 +138,7 @@ export class IdempotentConsumer<S extends TSchema> {
   }
 
   private async handleBatch(batch: JsMsg[]): Promise<void> {
-    const { contract, handler, db, logger } = this.options;
+    const { contract, logger } = this.options;
     const valid: Array<{ msg: JsMsg; envelope: Envelope }> = [];
     for (const msg of batch) {
       const decoded = decodeEnvelope(msg.data, contract);
@@ -128,28 +147,15 @@ export class IdempotentConsumer<S extends TSchema> {
     }
     if (valid.length === 0) return;
 
-    const outcomes = new Map<JsMsg, 'done' | 'duplicate' | Error>();
-    await db.transaction().execute(async (tx) => {
-      for (const [i, { msg, envelope }] of valid.entries()) {
-        const savepoint = `ev_${i}`;
-        await sql.raw(`savepoint ${savepoint}`).execute(tx);
-        try {
-          const inserted = await sql`
-            insert into inbox (consumer, event_id) values (${this.durable}, ${envelope.id})
-            on conflict do nothing returning event_id`.execute(tx);
-          if (inserted.rows.length === 0) {
-            outcomes.set(msg, 'duplicate');
-          } else {
-            await handler(tx, envelope as Envelope<Static<S>>);
-            outcomes.set(msg, 'done');
-          }
-          await sql.raw(`release savepoint ${savepoint}`).execute(tx);
-        } catch (error) {
-          await sql.raw(`rollback to savepoint ${savepoint}`).execute(tx);
-          outcomes.set(msg, error instanceof Error ? error : new Error(String(error)));
-        }
-      }
-    });
+    let outcomes: Map<JsMsg, Outcome>;
+    try {
+      outcomes = await this.handleTogether(valid);
+    } catch (error) {
+      // One handler failed and took the batch's transaction with it: go again one event at a
+      // time, so only the failing event is retried.
+      if (valid.length === 1) outcomes = new Map([[valid[0]!.msg, asError(error)]]);
+      else outcomes = await this.handleOneByOne(valid);
+    }
 
     for (const { msg, envelope } of valid) {
       const outcome = outcomes.get(msg);
@@ -170,6 +176,57 @@ export class IdempotentConsumer<S extends TSchema> {
         }
       }
     }
+  }
+
+  /** The fast path: one inbox insert for the whole batch, then every new event's handler, one commit. */
+  private async handleTogether(valid: Array<{ msg: JsMsg; envelope: Envelope }>): Promise<Map<JsMsg, Outcome>> {
+    const { handler, db } = this.options;
+    return db.transaction().execute(async (tx) => {
+      const ids = valid.map(({ envelope }) => envelope.id);
+      const inserted = await sql<{ event_id: string }>`
+        insert into inbox (consumer, event_id)
+        select ${this.durable}, id from unnest(${ids}::uuid[]) as id
+        on conflict do nothing returning event_id`.execute(tx);
+      const fresh = new Set(inserted.rows.map((row) => row.event_id));
+      const outcomes = new Map<JsMsg, Outcome>();
+      for (const { msg, envelope } of valid) {
+        if (!fresh.delete(envelope.id)) {
+          outcomes.set(msg, 'duplicate');
+          continue;
+        }
+        await handler(tx, envelope as Envelope<Static<S>>);
+        outcomes.set(msg, 'done');
+      }
+      return outcomes;
+    });
+  }
+
+  /** The careful path: each event under its own savepoint, so one failure does not undo the others. */
+  private async handleOneByOne(valid: Array<{ msg: JsMsg; envelope: Envelope }>): Promise<Map<JsMsg, Outcome>> {
+    const { handler, db } = this.options;
+    const outcomes = new Map<JsMsg, Outcome>();
+    await db.transaction().execute(async (tx) => {
+      for (const [i, { msg, envelope }] of valid.entries()) {
+        const savepoint = `ev_${i}`;
+        await sql.raw(`savepoint ${savepoint}`).execute(tx);
+        try {
+          const inserted = await sql`
+            insert into inbox (consumer, event_id) values (${this.durable}, ${envelope.id})
+            on conflict do nothing returning event_id`.execute(tx);
+          if (inserted.rows.length === 0) {
+            outcomes.set(msg, 'duplicate');
+          } else {
+            await handler(tx, envelope as Envelope<Static<S>>);
+            outcomes.set(msg, 'done');
+          }
+          await sql.raw(`release savepoint ${savepoint}`).execute(tx);
+        } catch (error) {
+          await sql.raw(`rollback to savepoint ${savepoint}`).execute(tx);
+          outcomes.set(msg, asError(error));
+        }
+      }
+    });
+    return outcomes;
   }
 
   /** Moves a poison message to `deadletter.<consumer>` with the reason, then stops its delivery. */

@@ -1,0 +1,51 @@
+# Quietwire: `make dev` runs the whole product at http://localhost:8080; `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM_STAMP := node_modules/.install-stamp
+
+.PHONY: help install infra packages web dev test e2e bench up lint typecheck clean
+
+help:
+	@echo "make dev    install, set up the database, build the web app and run everything at http://localhost:8080"
+	@echo "make test   install and run every test (unit, integration, end-to-end, browser)"
+	@echo "make e2e    only the end-to-end and browser tests"
+	@echo "make bench  benchmarks; they print figures"
+	@echo "make up     the same product under Docker Compose (needs a Docker engine)"
+	@echo "make lint   type-check every workspace"
+
+$(NPM_STAMP): package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json web/package.json)
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: $(NPM_STAMP)
+
+infra:
+	@bash scripts/ensure-infra.sh
+
+packages:
+	@bash scripts/ensure-system-packages.sh
+
+web: install
+	cd web && npx vite build --logLevel warn
+
+dev: install infra packages web
+	npx tsx scripts/dev.ts
+
+typecheck lint: install
+	npx tsc -p tsconfig.json --noEmit
+	@if [ -f web/tsconfig.json ]; then npx tsc -p web/tsconfig.json --noEmit; fi
+
+test: install infra packages web typecheck
+	npx vitest run
+
+e2e: install infra packages web
+	npx vitest run services/gateway/test web/test
+
+bench: install infra
+	npx tsx bench/run.ts
+
+up:
+	docker compose up --build
+
+clean:
+	rm -rf node_modules */*/node_modules web/dist var test-results

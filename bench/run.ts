@@ -1,0 +1,20 @@
+/** `make bench`: runs every benchmark and prints its figures (no pass/fail: targets are read by people). */
+import { runBusPipelineBench } from './bus-pipeline.bench.ts';
+
+const only = process.argv[2];
+
+if (!only || only === 'bus') {
+  console.log('bus pipeline: outbox → JetStream → idempotent consumer (real Postgres, real NATS)');
+  const result = await runBusPipelineBench({
+    rate: Number(process.env.BENCH_RATE ?? 1000),
+    seconds: Number(process.env.BENCH_SECONDS ?? 10),
+    producers: Number(process.env.BENCH_PRODUCERS ?? 16),
+  });
+  const { paced, sustained, producers, duplicates } = result;
+  console.log(`  paced ${paced.targetRate}/s (achieved ${paced.achievedRate}/s, ${paced.events} events): commit→effect p50 ${paced.p50Ms.toFixed(1)} ms, p99 ${paced.p99Ms.toFixed(1)} ms, max ${paced.maxMs.toFixed(1)} ms   [target p99 < 20 ms]`);
+  for (const run of sustained) {
+    console.log(`  sustained, ${producers} producers, ${run.eventsPerCommit} event(s) per commit: ${run.events} events, produced ${run.producedPerSecond}/s, ${run.endToEndEventsPerSecond} events/s end to end   [target ≥ 5,000 events/s]`);
+  }
+  console.log(`  effects applied twice: ${duplicates}`);
+}
+process.exit(0);

@@ -1,0 +1,85 @@
+/**
+ * What the node agent runs: `wg` argument vectors (for execFile/spawn, never a shell) and the plan
+ * that brings an interface's peers to the desired set.
+ */
+import { canonicalCidr } from './ip-address.ts';
+import { isWireGuardKey } from './keys.ts';
+import type { WgDumpPeer } from './wg-dump.ts';
+
+export type DesiredPeer = { publicKey: string; allowedIps: readonly string[] };
+
+/** Apply in this order: remove, update, add, so an address freed by a removal is free when reused. */
+export type ReconcilePlan = {
+  add: DesiredPeer[];
+  remove: string[];
+  update: DesiredPeer[];
+};
+
+/** Linux IFNAMSIZ - 1, and no characters `wg` or `ip` would read as something else. */
+const INTERFACE_NAME = /^[A-Za-z0-9_=+.-]{1,15}$/;
+
+export function wgSetPeerArgs(iface: string, peer: DesiredPeer): string[] {
+  return ['set', interfaceName(iface), 'peer', peerKey(peer.publicKey), 'allowed-ips', allowedIpsArgument(peer.allowedIps)];
+}
+
+export function wgRemovePeerArgs(iface: string, publicKey: string): string[] {
+  return ['set', interfaceName(iface), 'peer', peerKey(publicKey), 'remove'];
+}
+
+export function wgShowDumpArgs(iface: string): string[] {
+  return ['show', interfaceName(iface), 'dump'];
+}
+
+/**
+ * The changes that turn `actual` (from `wg show <iface> dump`) into `desired`. Allowed IPs are
+ * compared as sets in the form `wg` prints them, so '10.64.0.2' and '10.64.0.2/32', or two
+ * spellings of one IPv6 address, are no change. O(n) in the number of peers.
+ */
+export function planReconcile(desired: readonly DesiredPeer[], actual: readonly Pick<WgDumpPeer, 'publicKey' | 'allowedIps'>[]): ReconcilePlan {
+  const actualAllowedIps = new Map<string, string>();
+  for (const peer of actual) actualAllowedIps.set(peer.publicKey, allowedIpsSetKey(peer.allowedIps));
+  const desiredKeys = new Set<string>();
+  const plan: ReconcilePlan = { add: [], remove: [], update: [] };
+  for (const [index, peer] of desired.entries()) {
+    peerKey(peer.publicKey);
+    if (desiredKeys.has(peer.publicKey)) {
+      throw new Error(`desired peer set has the same public key twice (entry ${index})`);
+    }
+    desiredKeys.add(peer.publicKey);
+    const current = actualAllowedIps.get(peer.publicKey);
+    if (current === undefined) plan.add.push(peer);
+    else if (current !== allowedIpsSetKey(peer.allowedIps)) plan.update.push(peer);
+  }
+  for (const publicKey of actualAllowedIps.keys()) {
+    if (!desiredKeys.has(publicKey)) plan.remove.push(publicKey);
+  }
+  return plan;
+}
+
+function allowedIpsSetKey(allowedIps: readonly string[]): string {
+  const canonical = new Set<string>();
+  for (const entry of allowedIps) {
+    const cidr = canonicalCidr(entry);
+    if (cidr === null) throw new Error(`allowed IP ${JSON.stringify(entry)} is not an address/prefix`);
+    canonical.add(cidr);
+  }
+  return [...canonical].sort().join(',');
+}
+
+function allowedIpsArgument(allowedIps: readonly string[]): string {
+  for (const entry of allowedIps) {
+    if (canonicalCidr(entry) === null) throw new Error(`allowed IP ${JSON.stringify(entry)} is not an address/prefix`);
+  }
+  return allowedIps.map((entry) => entry.trim()).join(',');
+}
+
+function interfaceName(iface: string): string {
+  if (!INTERFACE_NAME.test(iface)) throw new Error(`not a WireGuard interface name: ${JSON.stringify(iface)}`);
+  return iface;
+}
+
+/** Never echoes the key: logs redact keys. */
+function peerKey(publicKey: string): string {
+  if (!isWireGuardKey(publicKey)) throw new Error('peer public key is not a WireGuard key');
+  return publicKey;
+}

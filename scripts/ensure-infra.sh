@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Makes sure Postgres and NATS (with JetStream) answer on this machine; starts them with the
+# machine's own commands when they do not. Used by `make dev`, `make test` and CI.
+set -euo pipefail
+
+answers() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+if ! answers 127.0.0.1 5432; then
+  echo "infra: starting PostgreSQL"
+  if command -v pg_ctlcluster >/dev/null; then
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main start
+  else
+    echo "infra: PostgreSQL is not answering on 127.0.0.1:5432 and pg_ctlcluster is missing" >&2; exit 1
+  fi
+fi
+if ! answers 127.0.0.1 4222; then
+  echo "infra: starting NATS with JetStream"
+  mkdir -p /var/lib/nats-server
+  start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- \
+    -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
+fi
+for _ in $(seq 1 100); do
+  if answers 127.0.0.1 5432 && answers 127.0.0.1 4222; then exit 0; fi
+  sleep 0.2
+done
+echo "infra: PostgreSQL or NATS did not come up" >&2
+exit 1

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Debian packages the tests and `make dev` use: Chromium for browser tests, wireguard-go and
+# wireguard-tools for real tunnels, iproute2 for network namespaces. Installs only what is missing.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v wg >/dev/null || need+=(wireguard-tools)
+command -v wireguard-go >/dev/null || need+=(wireguard-go)
+command -v ip >/dev/null || need+=(iproute2)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "packages: missing ${need[*]}; install them with apt-get (root needed)" >&2; exit 1
+  fi
+  echo "packages: installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
