@@ -41,6 +41,21 @@ export function intToIpv4(value: number): string {
 
 /** IPv6 text (with optional embedded IPv4 tail, no zone id) → 128-bit integer, or null. */
 export function parseIpv6(text: string): bigint | null {
+  const groups = parseIpv6Groups(text);
+  return groups === null ? null : groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
+}
+
+/** 128-bit integer → RFC 5952 text: lowercase, no leading zeros, longest zero run (≥2) as "::". */
+export function formatIpv6(value: bigint): string {
+  if (value < 0n || value >> 128n !== 0n) throw new RangeError('not a 128-bit unsigned integer');
+  const groups: number[] = [];
+  for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(Number((value >> shift) & 0xffffn));
+  return formatIpv6Groups(groups);
+}
+
+/* The work is done on eight 16-bit groups: plain numbers keep the 10,000-peer reconcile fast. */
+
+function parseIpv6Groups(text: string): number[] | null {
   let body = text;
   const lastColon = body.lastIndexOf(':');
   if (lastColon >= 0 && body.includes('.', lastColon)) {
@@ -51,36 +66,29 @@ export function parseIpv6(text: string): bigint | null {
   }
   const halves = body.split('::');
   if (halves.length > 2) return null;
-  const readGroups = (half: string | undefined): number[] | null => {
-    if (half === undefined || half === '') return [];
-    const groups: number[] = [];
-    for (const group of half.split(':')) {
-      if (!IPV6_HEXTET.test(group)) return null;
-      groups.push(parseInt(group, 16));
-    }
-    return groups;
-  };
   const head = readGroups(halves[0]);
   const rest = readGroups(halves[1]);
   if (head === null || rest === null) return null;
   const explicit = head.length + rest.length;
-  let groups: number[];
-  if (halves.length === 2) {
-    if (explicit > 7) return null;
-    groups = [...head, ...new Array<number>(8 - explicit).fill(0), ...rest];
-  } else {
-    if (explicit !== 8) return null;
-    groups = head;
-  }
-  return groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
+  if (halves.length === 1) return explicit === 8 ? head : null;
+  if (explicit > 7) return null;
+  return [...head, ...new Array<number>(8 - explicit).fill(0), ...rest];
 }
 
-/** 128-bit integer → RFC 5952 text: lowercase, no leading zeros, longest zero run (≥2) as "::". */
-export function formatIpv6(value: bigint): string {
-  if (value < 0n || value >> 128n !== 0n) throw new RangeError('not a 128-bit unsigned integer');
+function readGroups(half: string | undefined): number[] | null {
+  if (half === undefined || half === '') return [];
   const groups: number[] = [];
-  for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(Number((value >> shift) & 0xffffn));
-  if (value >> 32n === 0xffffn) return `::ffff:${intToIpv4(Number(value & 0xffff_ffffn))}`;
+  for (const group of half.split(':')) {
+    if (!IPV6_HEXTET.test(group)) return null;
+    groups.push(parseInt(group, 16));
+  }
+  return groups;
+}
+
+function formatIpv6Groups(groups: readonly number[]): string {
+  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') {
+    return `::ffff:${intToIpv4((groups[6] ?? 0) * 0x10000 + (groups[7] ?? 0))}`;
+  }
   let bestStart = -1;
   let bestLength = 0;
   for (let start = 0; start < 8; ) {
@@ -100,19 +108,17 @@ export function formatIpv6(value: bigint): string {
 
 /** "10.64.0.2/32", "fd7a::2/128"; a bare address is a host route (/32, /128), as `wg` reads it. */
 export function parseCidr(text: string): Cidr | null {
-  const slash = text.indexOf('/');
-  const addressText = slash < 0 ? text : text.slice(0, slash);
-  const lengthText = slash < 0 ? null : text.slice(slash + 1);
-  if (lengthText !== null && !PREFIX_LENGTH.test(lengthText)) return null;
+  const { addressText, prefixLength } = splitCidr(text);
+  if (prefixLength === null) return null;
   const ipv4 = parseIpv4(addressText);
   if (ipv4 !== null) {
-    const prefixLength = lengthText === null ? 32 : Number(lengthText);
-    return prefixLength <= 32 ? { family: 4, address: BigInt(ipv4), prefixLength } : null;
+    const length = prefixLength === 'none' ? 32 : prefixLength;
+    return length <= 32 ? { family: 4, address: BigInt(ipv4), prefixLength: length } : null;
   }
   const ipv6 = parseIpv6(addressText);
   if (ipv6 !== null) {
-    const prefixLength = lengthText === null ? 128 : Number(lengthText);
-    return prefixLength <= 128 ? { family: 6, address: ipv6, prefixLength } : null;
+    const length = prefixLength === 'none' ? 128 : prefixLength;
+    return length <= 128 ? { family: 6, address: ipv6, prefixLength: length } : null;
   }
   return null;
 }
@@ -133,7 +139,29 @@ export function formatAddress(family: IpFamily, address: bigint): string {
  * prefix length. Null when the text is not a CIDR.
  */
 export function canonicalCidr(text: string): string | null {
-  const cidr = parseCidr(text.trim());
-  if (cidr === null) return null;
-  return `${formatAddress(cidr.family, networkOf(cidr))}/${cidr.prefixLength}`;
+  const { addressText, prefixLength } = splitCidr(text.trim());
+  if (prefixLength === null) return null;
+  const ipv4 = parseIpv4(addressText);
+  if (ipv4 !== null) {
+    const length = prefixLength === 'none' ? 32 : prefixLength;
+    if (length > 32) return null;
+    const network = length === 0 ? 0 : ipv4 - (ipv4 % 2 ** (32 - length));
+    return `${intToIpv4(network)}/${length}`;
+  }
+  const groups = parseIpv6Groups(addressText);
+  if (groups === null) return null;
+  const length = prefixLength === 'none' ? 128 : prefixLength;
+  if (length > 128) return null;
+  const network = groups.map((group, index) => {
+    const keep = Math.min(16, Math.max(0, length - index * 16));
+    return keep === 16 ? group : group & (0xffff << (16 - keep)) & 0xffff;
+  });
+  return `${formatIpv6Groups(network)}/${length}`;
+}
+
+function splitCidr(text: string): { addressText: string; prefixLength: number | 'none' | null } {
+  const slash = text.indexOf('/');
+  if (slash < 0) return { addressText: text, prefixLength: 'none' };
+  const lengthText = text.slice(slash + 1);
+  return { addressText: text.slice(0, slash), prefixLength: PREFIX_LENGTH.test(lengthText) ? Number(lengthText) : null };
 }

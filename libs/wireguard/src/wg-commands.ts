@@ -15,8 +15,12 @@ export type ReconcilePlan = {
   update: DesiredPeer[];
 };
 
-/** Linux IFNAMSIZ - 1, and no characters `wg` or `ip` would read as something else. */
-const INTERFACE_NAME = /^[A-Za-z0-9_=+.-]{1,15}$/;
+/**
+ * Linux IFNAMSIZ - 1 characters of what wg-quick allows, not starting with "-" (an option to
+ * `wg`), and not "all" / "interfaces", which `wg show` reads as subcommands.
+ */
+const INTERFACE_NAME = /^[A-Za-z0-9_=+.][A-Za-z0-9_=+.-]{0,14}$/;
+const WG_SHOW_WORDS = new Set(['all', 'interfaces']);
 
 export function wgSetPeerArgs(iface: string, peer: DesiredPeer): string[] {
   return ['set', interfaceName(iface), 'peer', peerKey(peer.publicKey), 'allowed-ips', allowedIpsArgument(peer.allowedIps)];
@@ -74,7 +78,7 @@ function allowedIpsArgument(allowedIps: readonly string[]): string {
 }
 
 function interfaceName(iface: string): string {
-  if (!INTERFACE_NAME.test(iface)) throw new Error(`not a WireGuard interface name: ${JSON.stringify(iface)}`);
+  if (!INTERFACE_NAME.test(iface) || WG_SHOW_WORDS.has(iface)) throw new Error(`not a WireGuard interface name: ${JSON.stringify(iface)}`);
   return iface;
 }
 

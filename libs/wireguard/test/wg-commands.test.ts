@@ -5,28 +5,34 @@ import { planReconcile, wgRemovePeerArgs, wgSetPeerArgs, wgShowDumpArgs } from '
 const key = (n: number) => {
   const bytes = Buffer.alloc(32);
   bytes.writeUInt32BE(n, 0);
-  bytes.writeUInt32BE(0xdeadbeef ^ n, 28);
+  bytes.writeUInt32BE((0xdeadbeef ^ n) >>> 0, 28);
   return bytes.toString('base64');
 };
 
 const actualPeer = (publicKey: string, allowedIps: string[]): Pick<WgDumpPeer, 'publicKey' | 'allowedIps'> => ({ publicKey, allowedIps });
 
-/** What `wg` would hold after running the plan: the oracle for every planner test. */
+/**
+ * What `wg` would hold after running the plan (allowed IPs sorted: wg keeps no order that
+ * matters): the oracle for the planner tests. Throws on a step `wg` would not do what it means.
+ */
 function applyPlan(actual: readonly Pick<WgDumpPeer, 'publicKey' | 'allowedIps'>[], plan: ReconcilePlan): Map<string, string[]> {
-  const state = new Map(actual.map((peer) => [peer.publicKey, [...peer.allowedIps]]));
+  const state = peerTable(actual);
   for (const publicKey of plan.remove) {
-    expect(state.has(publicKey)).toBe(true);
-    state.delete(publicKey);
+    if (!state.delete(publicKey)) throw new Error('plan removes a peer that is not there');
   }
   for (const peer of plan.update) {
-    expect(state.has(peer.publicKey)).toBe(true);
-    state.set(peer.publicKey, [...peer.allowedIps]);
+    if (!state.has(peer.publicKey)) throw new Error('plan updates a peer that is not there');
+    state.set(peer.publicKey, [...peer.allowedIps].sort());
   }
   for (const peer of plan.add) {
-    expect(state.has(peer.publicKey)).toBe(false);
-    state.set(peer.publicKey, [...peer.allowedIps]);
+    if (state.has(peer.publicKey)) throw new Error('plan adds a peer that is already there');
+    state.set(peer.publicKey, [...peer.allowedIps].sort());
   }
   return state;
+}
+
+function peerTable(peers: readonly { publicKey: string; allowedIps: readonly string[] }[]): Map<string, string[]> {
+  return new Map(peers.map((peer) => [peer.publicKey, [...peer.allowedIps].sort()]));
 }
 
 describe('wg argument builders', () => {
@@ -42,12 +48,16 @@ describe('wg argument builders', () => {
     expect(wgSetPeerArgs('wg0', { publicKey: key(1), allowedIps: [] })).toEqual(['set', 'wg0', 'peer', key(1), 'allowed-ips', '']);
   });
 
+  it('accepts every name wg-quick would give an interface', () => {
+    for (const iface of ['wg0', 'qw-node-63', 'x'.repeat(15), 'a.b_c=d+e']) expect(wgShowDumpArgs(iface)[1]).toBe(iface);
+  });
+
   it('builds remove and dump', () => {
     expect(wgRemovePeerArgs('qw-node-1', key(2))).toEqual(['set', 'qw-node-1', 'peer', key(2), 'remove']);
     expect(wgShowDumpArgs('wg0')).toEqual(['show', 'wg0', 'dump']);
   });
 
-  it.each(['', 'x'.repeat(16), 'wg0; rm -rf /', '-h', 'wg 0', 'all'.padEnd(20, '!')])('refuses interface %j', (iface) => {
+  it.each(['', 'x'.repeat(16), 'wg0; rm -rf /', '-h', 'wg 0', 'wg0\n', 'all', 'interfaces'])('refuses interface %j', (iface) => {
     expect(() => wgShowDumpArgs(iface)).toThrow(/interface name/);
     expect(() => wgRemovePeerArgs(iface, key(1))).toThrow(/interface name/);
   });
@@ -74,7 +84,7 @@ describe('planReconcile', () => {
     ];
     const plan = planReconcile(desired, actual);
     expect(plan).toEqual({ add: [desired[2]], remove: [key(4)], update: [desired[1]] });
-    expect(applyPlan(actual, plan)).toEqual(new Map(desired.map((peer) => [peer.publicKey, peer.allowedIps])));
+    expect(applyPlan(actual, plan)).toEqual(peerTable(desired));
   });
 
   it('compares allowed IPs as sets in the form wg prints them', () => {
@@ -118,7 +128,7 @@ describe('planReconcile', () => {
     expect(plan.remove.sort()).toEqual(Array.from({ length: 700 }, (_, n) => key(50_000 + n)).sort());
     expect(plan.update).toHaveLength(500);
     expect(plan.update.every((peer) => Number(Buffer.from(peer.publicKey, 'base64').readUInt32BE(0)) % 18 === 0)).toBe(true);
-    expect(applyPlan(actual, plan)).toEqual(new Map(desired.map((peer) => [peer.publicKey, peer.allowedIps])));
+    expect(applyPlan(actual, plan)).toEqual(peerTable(desired));
     expect(planReconcile(desired, [...applyPlan(actual, plan)].map(([publicKey, allowedIps]) => actualPeer(publicKey, allowedIps)))).toEqual({
       add: [],
       remove: [],

@@ -77,3 +77,10 @@ export function httpEnv(defaultPort: number) {
     HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort }),
   } satisfies TProperties;
 }
+
+/** Variables of a service that sends mail. */
+export const mailEnv = {
+  MAIL_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP server; unset: .eml files under MAIL_DIR' })),
+  MAIL_FROM: Type.String({ default: 'Quietwire <no-reply@quietwire.test>', minLength: 3 }),
+  MAIL_DIR: Type.String({ default: 'var/mail', minLength: 1 }),
+} satisfies TProperties;

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
+import { AppError, defineRpc } from '@qw/contracts';
+import { captureLogs, deleteNamespace, sharedNatsUrl, testNamespace } from '@qw/testkit';
+import { RpcClient, connectBus, endpoint, serveRpc, type BusConnection, type RpcServer } from '../src/index.ts';
+
+const addSeats = defineRpc('probe.rpc.add-seats', Type.Object({ seats: Type.Integer({ minimum: 1 }) }), Type.Object({ total: Type.Integer() }));
+const whoAmI = defineRpc('probe.rpc.who-am-i', Type.Object({}), Type.Object({ userId: Type.Union([Type.String(), Type.Null()]) }));
+const slow = defineRpc('probe.rpc.slow', Type.Object({}), Type.Object({}));
+const broken = defineRpc('probe.rpc.broken', Type.Object({}), Type.Object({ n: Type.Integer() }));
+const nobody = defineRpc('probe.rpc.nobody', Type.Object({}), Type.Object({}));
+
+let bus: BusConnection;
+let server: RpcServer;
+let client: RpcClient;
+const namespace = testNamespace();
+const logs = captureLogs('probe');
+
+beforeAll(async () => {
+  bus = await connectBus({ url: sharedNatsUrl, name: 'rpc-test', namespace, logger: logs.logger });
+  server = await serveRpc(bus, {
+    service: 'probe',
+    logger: logs.logger,
+    endpoints: [
+      endpoint(addSeats, async ({ seats }) => {
+        if (seats > 250) throw new AppError('quota_exceeded', 'Business 250+ covers 250 devices.');
+        return { total: seats + 10 };
+      }),
+      endpoint(whoAmI, async (_data, caller) => ({ userId: caller.userId })),
+      endpoint(slow, () => new Promise((resolve) => setTimeout(() => resolve({}), 1000))),
+      endpoint(broken, async () => {
+        throw new Error('database said no at 10.1.2.3');
+      }),
+    ],
+  });
+  client = new RpcClient(bus);
+});
+
+afterAll(async () => {
+  await server.stop();
+  await bus.close();
+  await deleteNamespace(namespace);
+});
+
+describe('request/reply', () => {
+  it('answers with the handler result and passes the caller along', async () => {
+    expect(await client.request(addSeats, { seats: 5 })).toEqual({ total: 15 });
+    const caller = { userId: 'u-1', accountType: 'personal', isAdmin: false, emailVerified: true };
+    expect(await client.request(whoAmI, {}, caller)).toEqual({ userId: 'u-1' });
+  });
+
+  it('carries a domain error back with its code and message', async () => {
+    await expect(client.request(addSeats, { seats: 300 })).rejects.toMatchObject({ code: 'quota_exceeded', message: 'Business 250+ covers 250 devices.' });
+  });
+
+  it('refuses a request that breaks its schema before sending it, and the server refuses one that arrives', async () => {
+    await expect(client.request(addSeats, { seats: 0 })).rejects.toMatchObject({ code: 'validation_failed' });
+    const answer = await bus.nc.request(bus.ns.subject(addSeats.subject), JSON.stringify({ data: { seats: 'two' } }), { timeout: 2000 });
+    expect(JSON.parse(answer.string())).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+  });
+
+  it('hides unexpected failures behind `internal`', async () => {
+    const error = await client.request(broken, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('internal');
+    expect((error as AppError).message).not.toContain('database said no');
+    expect(logs.text()).toContain('rpc handler failed');
+    expect(logs.text()).not.toContain('10.1.2.3');
+  });
+
+  it('tells "nobody answers" from "no answer in time"', async () => {
+    await expect(client.request(nobody, {})).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(client.request(slow, {}, undefined, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'timeout' });
+  });
+});
