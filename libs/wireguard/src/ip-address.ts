@@ -130,10 +130,6 @@ export function networkOf(cidr: Cidr): bigint {
   return (cidr.address >> hostBits) << hostBits;
 }
 
-export function formatAddress(family: IpFamily, address: bigint): string {
-  return family === 4 ? intToIpv4(Number(address)) : formatIpv6(address);
-}
-
 /**
  * The form `wg show` prints for an allowed IP: canonical address, host bits cleared, explicit
  * prefix length. Null when the text is not a CIDR.
@@ -145,7 +141,7 @@ export function canonicalCidr(text: string): string | null {
   if (ipv4 !== null) {
     const length = prefixLength === 'none' ? 32 : prefixLength;
     if (length > 32) return null;
-    const network = length === 0 ? 0 : ipv4 - (ipv4 % 2 ** (32 - length));
+    const network = ipv4 - (ipv4 % 2 ** (32 - length));
     return `${intToIpv4(network)}/${length}`;
   }
   const groups = parseIpv6Groups(addressText);

@@ -8,7 +8,11 @@ import type { WgDumpPeer } from './wg-dump.ts';
 
 export type DesiredPeer = { publicKey: string; allowedIps: readonly string[] };
 
-/** Apply in this order: remove, update, add, so an address freed by a removal is free when reused. */
+/**
+ * `add`/`update` go to wgSetPeerArgs, `remove` (public keys) to wgRemovePeerArgs. Any order ends
+ * in the same state, since `wg` moves an allowed IP to the peer that was given it last; remove →
+ * update → add keeps the interface smallest on the way.
+ */
 export type ReconcilePlan = {
   add: DesiredPeer[];
   remove: string[];
@@ -40,8 +44,8 @@ export function wgShowDumpArgs(iface: string): string[] {
  * spellings of one IPv6 address, are no change. O(n) in the number of peers.
  */
 export function planReconcile(desired: readonly DesiredPeer[], actual: readonly Pick<WgDumpPeer, 'publicKey' | 'allowedIps'>[]): ReconcilePlan {
-  const actualAllowedIps = new Map<string, string>();
-  for (const peer of actual) actualAllowedIps.set(peer.publicKey, allowedIpsSetKey(peer.allowedIps));
+  const actualAllowedIps = new Map<string, readonly string[]>();
+  for (const peer of actual) actualAllowedIps.set(peer.publicKey, peer.allowedIps);
   const desiredKeys = new Set<string>();
   const plan: ReconcilePlan = { add: [], remove: [], update: [] };
   for (const [index, peer] of desired.entries()) {
@@ -52,7 +56,7 @@ export function planReconcile(desired: readonly DesiredPeer[], actual: readonly 
     desiredKeys.add(peer.publicKey);
     const current = actualAllowedIps.get(peer.publicKey);
     if (current === undefined) plan.add.push(peer);
-    else if (current !== allowedIpsSetKey(peer.allowedIps)) plan.update.push(peer);
+    else if (!sameAllowedIps(peer.allowedIps, current)) plan.update.push(peer);
   }
   for (const publicKey of actualAllowedIps.keys()) {
     if (!desiredKeys.has(publicKey)) plan.remove.push(publicKey);
@@ -60,7 +64,13 @@ export function planReconcile(desired: readonly DesiredPeer[], actual: readonly 
   return plan;
 }
 
-function allowedIpsSetKey(allowedIps: readonly string[]): string {
+/** Equal as written settles most peers cheaply; otherwise compare the forms `wg` prints. */
+function sameAllowedIps(desired: readonly string[], actual: readonly string[]): boolean {
+  if (desired.length === actual.length && [...desired].sort().join(',') === [...actual].sort().join(',')) return true;
+  return canonicalSetKey(desired) === canonicalSetKey(actual);
+}
+
+function canonicalSetKey(allowedIps: readonly string[]): string {
   const canonical = new Set<string>();
   for (const entry of allowedIps) {
     const cidr = canonicalCidr(entry);

@@ -1,4 +1,4 @@
-import jsQR from 'jsqr';
+import jsqr from 'jsqr';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,9 @@ function configText(deviceName: string): string {
     endpoint: 'de-fra-1.quietwire.net:51820',
   });
 }
+
+// jsqr is CommonJS with its function on both `module.exports` and `.default`; TS (NodeNext) only sees the latter.
+const jsQR = jsqr.default;
 
 function decodePng(png: Buffer): { text: string; version: number; width: number; height: number } {
   const image = PNG.sync.read(png);
