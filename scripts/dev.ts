@@ -5,6 +5,8 @@
 import concurrently from 'concurrently';
 import { backendServices } from '@qw/contracts';
 import { setUpDatabase } from './db-setup.ts';
+import { devSecrets } from './dev-secrets.ts';
+import { demoAdminEmail, seedDemo } from './seed-demo.ts';
 
 const env = process.env;
 const adminUrl = env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -15,6 +17,8 @@ const common = {
   BUS_NAMESPACE: env.BUS_NAMESPACE ?? '',
 };
 
+const secrets = devSecrets();
+const publicUrl = env.PUBLIC_URL ?? 'http://localhost:8080';
 const databaseUrls = await setUpDatabase(adminUrl, env.DATABASE_NAME ?? 'quietwire');
 const ports: Record<string, number> = { identity: 8081, billing: 8082, provisioning: 8083, telemetry: 8084, analytics: 8085 };
 
@@ -22,17 +26,44 @@ const commands = [
   ...backendServices.map((service) => ({
     name: service,
     command: `node --import tsx services/${service}/src/main.ts`,
-    env: { ...common, DATABASE_URL: databaseUrls[service]!, HTTP_PORT: String(ports[service]) },
+    env: {
+      ...common,
+      DATABASE_URL: databaseUrls[service]!,
+      HTTP_PORT: String(ports[service]),
+      PUBLIC_URL: publicUrl,
+      ADMIN_EMAILS: env.ADMIN_EMAILS ?? demoAdminEmail,
+    },
   })),
   {
     name: 'gateway',
     command: 'node --import tsx services/gateway/src/main.ts',
-    env: { ...common, HTTP_PORT: env.HTTP_PORT ?? '8080', PUBLIC_URL: env.PUBLIC_URL ?? 'http://localhost:8080' },
+    env: {
+      ...common,
+      HTTP_PORT: env.HTTP_PORT ?? '8080',
+      PUBLIC_URL: publicUrl,
+      JWT_SECRET: env.JWT_SECRET ?? secrets.JWT_SECRET!,
+      ADDRESS_HASH_KEY: env.ADDRESS_HASH_KEY ?? secrets.ADDRESS_HASH_KEY!,
+    },
   },
 ];
 
-console.log(`\nQuietwire is starting at ${env.PUBLIC_URL ?? 'http://localhost:8080'} (Ctrl-C stops everything)\n`);
+console.log(`\nQuietwire is starting at ${publicUrl} (Ctrl-C stops everything)\n`);
 const { result } = concurrently(commands, { prefix: 'name', killOthersOn: ['failure'], restartTries: 0 });
+const databaseAdminUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${env.DATABASE_NAME ?? 'quietwire'}`;
+  return url.toString();
+})();
+seedDemo({ publicUrl, adminPassword: secrets.DEMO_ADMIN_PASSWORD!, databaseAdminUrl }).then(
+  () => console.log([
+    '',
+    `  Quietwire is running at ${publicUrl}`,
+    `  Admin sign-in: ${demoAdminEmail} / ${secrets.DEMO_ADMIN_PASSWORD}   (kept in var/dev-secrets.json)`,
+    `  API documentation: ${publicUrl}/api/docs   Mail without MAIL_URL: var/mail/*.eml`,
+    '',
+  ].join('\n')),
+  (error: unknown) => console.error(`demo seed failed: ${(error as Error).message}`),
+);
 await result.then(
   () => process.exit(0),
   () => process.exit(1),

@@ -6,3 +6,4 @@ export * from './platforms.ts';
 export * from './services.ts';
 export * from './platform/health.rpc.ts';
 export * from './catalog.ts';
+export * from './identity/index.ts';

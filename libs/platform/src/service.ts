@@ -49,9 +49,36 @@ export type ServiceDefinition<DB> = {
   events?: readonly EventContract[];
   rpc?: (context: ServiceContext<DB>) => RpcEndpoint[];
   consumers?: (context: ServiceContext<DB>) => ConsumerSpec[];
+  /** Work repeated on a timer (retries, clean-ups); stopped before the database closes. */
+  tasks?: (context: ServiceContext<DB>) => PeriodicTask[];
+  /** Runs once after migrations, before anything is served (seed data from config). */
+  onStart?: (context: ServiceContext<DB>) => Promise<void>;
   /** Where other owners' event lists come from (tests pass their own). */
   catalog?: readonly EventContract[];
 };
+
+export type PeriodicTask = { name: string; everyMs: number; run: () => Promise<void> };
+
+/** Runs `task` every `everyMs` (never overlapping itself) until the returned stop is called. */
+export function startPeriodicTask(task: PeriodicTask, logger: Logger): () => Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const tick = () => {
+    running = task.run()
+      .catch((error: unknown) => logger.warn({ err: error, task: task.name }, 'periodic task failed'))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, task.everyMs);
+      });
+  };
+  timer = setTimeout(tick, task.everyMs);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
 
 export type RunningService<DB> = ServiceContext<DB> & {
   name: string;
@@ -94,6 +121,8 @@ export async function startService<DB>(definition: ServiceDefinition<DB>, config
     const rpc = new RpcClient(bus);
     const context: ServiceContext<DB> = { db: database.db, bus, rpc, logger };
 
+    await definition.onStart?.(context);
+
     const relay = new OutboxRelay({ db: database.db as Kysely<any>, databaseUrl: config.DATABASE_URL, schema, bus, logger });
     if (options.relay !== false) await relay.start();
     cleanups.push(() => relay.stop());
@@ -108,6 +137,8 @@ export async function startService<DB>(definition: ServiceDefinition<DB>, config
       consumers.push(running);
       cleanups.push(() => running.stop());
     }
+
+    for (const task of definition.tasks?.(context) ?? []) cleanups.push(startPeriodicTask(task, logger));
 
     const health = endpoint(healthRpc(definition.name as BackendService), async () => {
       await pingDatabase(database.db as Kysely<any>);

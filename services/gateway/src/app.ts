@@ -1,3 +1,5 @@
+import cookie from '@fastify/cookie';
+import jwt from '@fastify/jwt';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
@@ -6,6 +8,10 @@ import { createHttpApp, type BusConnection, type HttpApp, type RpcClient } from 
 import type { GatewayConfig } from './config.ts';
 import { registerHealthRoutes } from './health/health.routes.ts';
 import { registerWebApp, spaFallback } from './web-app.ts';
+import { checkOrigin, identifyCaller } from './auth/caller.ts';
+import { registerAuthRoutes } from './auth/auth.routes.ts';
+import { registerAccountRoutes } from './account/account.routes.ts';
+import { registerContactRoutes } from './contact/contact.routes.ts';
 
 export type GatewayDeps = { bus: BusConnection; rpc: RpcClient; logger: Logger };
 
@@ -26,6 +32,20 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(cookie);
+  await app.register(jwt, { secret: config.JWT_SECRET, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
+  app.decorateRequest('caller', null as never);
+  app.addHook('onRequest', checkOrigin(config.PUBLIC_URL, (path) => path === '/api/billing/webhook'));
+  app.addHook('preHandler', identifyCaller);
+
+  const session = {
+    accessTokenSeconds: config.ACCESS_TOKEN_SECONDS,
+    secureCookies: config.NODE_ENV === 'production' || config.PUBLIC_URL.startsWith('https://'),
+  };
+  registerAuthRoutes(app, { rpc: deps.rpc, session, addressHashKey: config.ADDRESS_HASH_KEY });
+  registerAccountRoutes(app, { rpc: deps.rpc });
+  registerContactRoutes(app, { rpc: deps.rpc, addressHashKey: config.ADDRESS_HASH_KEY });
 
   const services = config.GATEWAY_SERVICES.split(',').filter(isBackendService) as BackendService[];
   registerHealthRoutes(app, { rpc: deps.rpc, services, timeoutMs: Math.min(config.RPC_TIMEOUT_MS, 2000) });

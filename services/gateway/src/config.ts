@@ -16,6 +16,9 @@ export const GatewayConfigSchema = Type.Object({
     pattern: `^(${backendServices.join('|')})(,(${backendServices.join('|')}))*$`,
     description: 'the backend services /api/health requires',
   }),
+  JWT_SECRET: Type.String({ minLength: 32, description: 'signs access tokens; generated into var/ for development' }),
+  ADDRESS_HASH_KEY: Type.String({ minLength: 32, description: 'keys the HMAC that replaces client addresses in rate limits' }),
+  ACCESS_TOKEN_SECONDS: Type.Integer({ minimum: 60, maximum: 3600, default: 900 }),
   RPC_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
 });
 export type GatewayConfig = Static<typeof GatewayConfigSchema>;

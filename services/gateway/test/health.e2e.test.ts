@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendServices } from '@qw/contracts';
 import { createTestDatabase, deleteNamespace, eventually, freePort, sharedNatsUrl, spawnTsProcess, testNamespace, type SpawnedProcess, type TestDatabase } from '@qw/testkit';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   }
   const port = await freePort();
   gatewayUrl = `http://127.0.0.1:${port}`;
-  processes.set('gateway', spawnTsProcess('gateway', 'services/gateway/src/main.ts', { ...common, HTTP_PORT: String(port), WEB_DIST: '/nonexistent' }));
+  processes.set('gateway', spawnTsProcess('gateway', 'services/gateway/src/main.ts', { ...common, HTTP_PORT: String(port), WEB_DIST: '/nonexistent', JWT_SECRET: randomBytes(32).toString('hex'), ADDRESS_HASH_KEY: randomBytes(32).toString('hex') }));
 }, 90_000);
 
 afterAll(async () => {

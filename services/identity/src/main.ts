@@ -1,5 +1,6 @@
-import { runServiceProcess } from '@qw/platform';
+import { loadConfig, loadConfigOrExit, runServiceProcess } from '@qw/platform';
 import { identityService } from './app.ts';
 import { IdentityConfigSchema } from './config.ts';
 
-await runServiceProcess(identityService, IdentityConfigSchema);
+const config = loadConfigOrExit('identity', () => loadConfig(IdentityConfigSchema));
+await runServiceProcess(identityService(config), IdentityConfigSchema);

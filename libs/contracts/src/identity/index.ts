@@ -1,0 +1,2 @@
+export * from './identity.events.ts';
+export * from './identity.rpc.ts';

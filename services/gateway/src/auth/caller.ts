@@ -1,0 +1,64 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, anonymousCaller, type Caller, type SessionUser } from '@qw/contracts';
+
+export type AccessClaims = { sub: string; acct: string; role: string; adm: boolean; ver: boolean };
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: AccessClaims;
+    user: AccessClaims;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller;
+  }
+}
+
+export function claimsFor(user: SessionUser): AccessClaims {
+  return { sub: user.id, acct: user.account_type, role: user.role, adm: user.is_admin, ver: user.email_verified };
+}
+
+/**
+ * Reads the bearer token, if any. A missing token leaves the caller anonymous (routes that need
+ * a person say so); a bad or expired one is refused, so the web app knows to refresh.
+ */
+export async function identifyCaller(request: FastifyRequest): Promise<void> {
+  request.caller = anonymousCaller;
+  const header = request.headers.authorization;
+  if (!header) return;
+  if (!/^bearer\s+\S+$/i.test(header)) throw new AppError('invalid_token', 'The Authorization header must be "Bearer <token>".');
+  try {
+    const claims = await request.jwtVerify<AccessClaims>();
+    request.caller = { userId: claims.sub, accountType: claims.acct, isAdmin: claims.adm, emailVerified: claims.ver };
+  } catch {
+    throw new AppError('invalid_token', 'Your session has expired. Please sign in again.');
+  }
+}
+
+export function requireSignedIn(request: FastifyRequest): Caller {
+  if (!request.caller.userId) throw new AppError('not_signed_in', 'Not signed in');
+  return request.caller;
+}
+
+/** The client's address, reduced to a keyed hash: enough to count attempts, useless to identify anyone. */
+export function addressKey(request: FastifyRequest, key: string): string {
+  return createHmac('sha256', key).update(request.ip).digest('base64url').slice(0, 32);
+}
+
+/**
+ * State-changing requests from a browser must come from our own origin. Requests without an
+ * Origin header (other programs) carry no ambient credentials except the SameSite=Strict cookie.
+ */
+export function checkOrigin(publicUrl: string, exempt: (path: string) => boolean) {
+  const allowed = new URL(publicUrl).origin;
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    const path = request.url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/') || exempt(path)) return;
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== allowed) throw new AppError('forbidden', 'Cross-site request refused.');
+  };
+}

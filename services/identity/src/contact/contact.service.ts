@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { AppError } from '@qw/contracts';
+import type { Mailer } from '@qw/platform/mailer';
+import type { IdentityDatabase } from '../database.ts';
+import { isEmailAddress, normalizeEmail } from '../accounts/email-address.ts';
+import { contactForwardMail } from '../mail/identity-mail.ts';
+import { contactLimit, minutesText, recordRateEvent, retryAfterSeconds } from '../accounts/rate-limits.ts';
+
+export const contactMessageLength = { min: 10, max: 5000 };
+
+/** The public contact form: stored first (nothing is lost), then forwarded to support by mail. */
+export class ContactService {
+  constructor(private readonly deps: { db: Kysely<IdentityDatabase>; mailer: Mailer; logger: Logger; supportEmail: string }) {}
+
+  async submit(input: { email: string; message: string; address_key: string }): Promise<{ id: string }> {
+    const email = normalizeEmail(input.email);
+    if (!isEmailAddress(email)) throw new AppError('validation_failed', 'Enter a valid email address.', { field: 'email' });
+    const message = input.message.trim();
+    if (message.length < contactMessageLength.min) throw new AppError('validation_failed', `Write at least ${contactMessageLength.min} characters.`, { field: 'message' });
+    if (message.length > contactMessageLength.max) throw new AppError('validation_failed', `Keep the message under ${contactMessageLength.max.toLocaleString('en-US')} characters.`, { field: 'message' });
+    const key = `contact:${input.address_key}`;
+    const wait = await retryAfterSeconds(this.deps.db, key, contactLimit);
+    if (wait > 0) throw new AppError('rate_limited', `You have sent several messages already. Try again in ${minutesText(wait)}, or write to ${this.deps.supportEmail}.`, { retry_after_seconds: wait });
+    const id = randomUUID();
+    await this.deps.db.transaction().execute(async (tx) => {
+      await tx.insertInto('contact_messages').values({ id, email, message, forwarded_at: null }).execute();
+      await recordRateEvent(tx, key);
+    });
+    await this.forward(id);
+    return { id };
+  }
+
+  /** Mails one stored message to support; messages not yet forwarded are retried by `forwardPending`. */
+  async forward(id: string): Promise<void> {
+    const { db, mailer, logger, supportEmail } = this.deps;
+    const row = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).where('forwarded_at', 'is', null).executeTakeFirst();
+    if (!row) return;
+    try {
+      await mailer.send(contactForwardMail(supportEmail, row.email, row.message, row.id));
+      await db.updateTable('contact_messages').set({ forwarded_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    } catch (error) {
+      logger.warn({ err: error, contactId: id }, 'contact message not forwarded yet; will retry');
+    }
+  }
+
+  async forwardPending(): Promise<void> {
+    const pending = await this.deps.db.selectFrom('contact_messages').select('id').where('forwarded_at', 'is', null).orderBy('created_at').limit(50).execute();
+    for (const { id } of pending) await this.forward(id);
+  }
+}

@@ -1,0 +1,50 @@
+import type { MailMessage } from '@qw/platform/mailer';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Plain, branded HTML with the same words as the text part. */
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#0f766e;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
+       <p style="margin:0 0 16px;color:#475569;font-size:13px">If the button does not work, open this address: ${escapeHtml(action.url)}</p>`
+    : '';
+  return `<!doctype html><html><body style="margin:0;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
+<div style="max-width:560px;margin:0 auto;padding:32px 24px">
+<p style="font-weight:700;font-size:18px;margin:0 0 24px">Quietwire</p>
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}${button}
+<p style="margin:32px 0 0;color:#64748b;font-size:12px">Quietwire · WireGuard VPN · support by email, 24/7</p>
+</div></body></html>`;
+}
+
+export function verificationMail(to: string, link: string): MailMessage {
+  const lines = ['Welcome to Quietwire. Confirm your email address so we can send your device configurations to it.', 'The link works once and expires in 24 hours.'];
+  return {
+    to,
+    subject: 'Confirm your email for Quietwire',
+    text: `${lines.join('\n\n')}\n\nConfirm your email: ${link}\n\nIf you did not create a Quietwire account, ignore this message.\n`,
+    html: layout('Confirm your email', [...lines, 'If you did not create a Quietwire account, ignore this message.'], { label: 'Confirm email', url: link }),
+  };
+}
+
+export function passwordResetMail(to: string, link: string): MailMessage {
+  const lines = ['Someone asked to reset the password of your Quietwire account.', 'The link works once and expires in 1 hour. Setting a new password signs out every other session.'];
+  return {
+    to,
+    subject: 'Reset your Quietwire password',
+    text: `${lines.join('\n\n')}\n\nChoose a new password: ${link}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
+    html: layout('Reset your password', [...lines, 'If it was not you, ignore this message; your password stays as it is.'], { label: 'Choose a new password', url: link }),
+  };
+}
+
+export function contactForwardMail(to: string, from: string, message: string, id: string): MailMessage {
+  return {
+    to,
+    replyTo: from,
+    subject: `Contact form message ${id.slice(0, 8)}`,
+    text: `From: ${from}\nReference: ${id}\n\n${message}\n`,
+    html: layout('Contact form message', [`From: ${from}`, `Reference: ${id}`, message]),
+  };
+}

@@ -1,0 +1,36 @@
+import {
+  forgotPasswordRpc, getMeRpc, refreshRpc, resendVerificationRpc, resetPasswordRpc, signInMfaRpc, signInRpc,
+  signOutRpc, signUpRpc, updateProfileRpc, verifyEmailRpc,
+} from '@qw/contracts';
+import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { MfaService } from '../mfa/mfa.service.ts';
+
+export function accountsEndpoints(accounts: AccountsService, mfa: MfaService, db: Parameters<AccountsService['issueSession']>[0]): RpcEndpoint[] {
+  return [
+    endpoint(signUpRpc, (data) => accounts.signUp(data)),
+    endpoint(signInRpc, async (data) => {
+      const { userId } = await accounts.signIn(data);
+      if (await mfa.isEnabled(userId)) return { status: 'mfa_required' as const, mfa_token: await mfa.startChallenge(userId) };
+      return { status: 'signed_in' as const, session: await accounts.issueSession(db, userId) };
+    }),
+    endpoint(signInMfaRpc, async (data) => accounts.issueSession(db, await mfa.completeChallenge(data.mfa_token, data.code))),
+    endpoint(refreshRpc, (data) => accounts.refresh(data.refresh_token)),
+    endpoint(signOutRpc, async (data) => {
+      await accounts.signOut(data.refresh_token);
+      return {};
+    }),
+    endpoint(verifyEmailRpc, (data) => accounts.verifyEmail(data.token)),
+    endpoint(resendVerificationRpc, (_data, caller) => accounts.resendVerification(caller)),
+    endpoint(forgotPasswordRpc, async (data) => {
+      await accounts.forgotPassword(data);
+      return {};
+    }),
+    endpoint(resetPasswordRpc, async (data) => {
+      await accounts.resetPassword(data);
+      return {};
+    }),
+    endpoint(getMeRpc, (_data, caller) => accounts.me(caller, (userId) => mfa.isEnabled(userId))),
+    endpoint(updateProfileRpc, (data, caller) => accounts.updateProfile(caller, data)),
+  ];
+}

@@ -1,0 +1,14 @@
+import { mfaConfirmRpc, mfaDisableRpc, mfaEnrolRpc } from '@qw/contracts';
+import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
+import type { MfaService } from '../mfa/mfa.service.ts';
+
+export function mfaEndpoints(mfa: MfaService): RpcEndpoint[] {
+  return [
+    endpoint(mfaEnrolRpc, (_data, caller) => mfa.enrol(caller)),
+    endpoint(mfaConfirmRpc, (data, caller) => mfa.confirm(caller, data.code)),
+    endpoint(mfaDisableRpc, async (data, caller) => {
+      await mfa.disable(caller, data.code);
+      return {};
+    }),
+  ];
+}
