@@ -7,6 +7,7 @@ export const ErrorStatus = {
   validation_failed: 400,
   unknown_plan: 400,
   not_signed_in: 401,
+  payment_declined: 402,
   invalid_credentials: 401,
   invalid_token: 401,
   mfa_required: 401,

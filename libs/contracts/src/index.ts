@@ -7,3 +7,4 @@ export * from './services.ts';
 export * from './platform/health.rpc.ts';
 export * from './catalog.ts';
 export * from './identity/index.ts';
+export * from './billing/index.ts';

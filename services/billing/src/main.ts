@@ -1,5 +1,6 @@
-import { runServiceProcess } from '@qw/platform';
+import { loadConfig, loadConfigOrExit, runServiceProcess } from '@qw/platform';
 import { billingService } from './app.ts';
 import { BillingConfigSchema } from './config.ts';
 
-await runServiceProcess(billingService, BillingConfigSchema);
+const config = loadConfigOrExit('billing', () => loadConfig(BillingConfigSchema));
+await runServiceProcess(billingService(config), BillingConfigSchema);

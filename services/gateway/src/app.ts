@@ -12,6 +12,7 @@ import { checkOrigin, identifyCaller } from './auth/caller.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { registerAccountRoutes } from './account/account.routes.ts';
 import { registerContactRoutes } from './contact/contact.routes.ts';
+import { registerBillingRoutes } from './billing/billing.routes.ts';
 
 export type GatewayDeps = { bus: BusConnection; rpc: RpcClient; logger: Logger };
 
@@ -46,6 +47,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   registerAuthRoutes(app, { rpc: deps.rpc, session, addressHashKey: config.ADDRESS_HASH_KEY });
   registerAccountRoutes(app, { rpc: deps.rpc });
   registerContactRoutes(app, { rpc: deps.rpc, addressHashKey: config.ADDRESS_HASH_KEY });
+  registerBillingRoutes(app, { rpc: deps.rpc });
 
   const services = config.GATEWAY_SERVICES.split(',').filter(isBackendService) as BackendService[];
   registerHealthRoutes(app, { rpc: deps.rpc, services, timeoutMs: Math.min(config.RPC_TIMEOUT_MS, 2000) });

@@ -12,6 +12,7 @@ import { ContactService } from './contact/contact.service.ts';
 import { accountsEndpoints } from './rpc/accounts.rpc.ts';
 import { mfaEndpoints } from './rpc/mfa.rpc.ts';
 import { contactEndpoints } from './rpc/contact.rpc.ts';
+import { purchaseClaimedConsumer } from './consumers/purchase-claimed.consumer.ts';
 
 export type IdentitySettings = {
   PUBLIC_URL: string;
@@ -46,6 +47,7 @@ export function identityService(settings: IdentitySettings, options: { mailer?: 
       contact = new ContactService({ db, mailer: mailerFor(logger), logger, supportEmail: settings.SUPPORT_EMAIL });
       return [...accountsEndpoints(accounts, mfa, db), ...mfaEndpoints(mfa), ...contactEndpoints(contact)];
     },
+    consumers: () => [purchaseClaimedConsumer],
     tasks: ({ db }) => [
       { name: 'forward-contact-messages', everyMs: 60_000, run: async () => contact?.forwardPending() },
       { name: 'prune-rate-events', everyMs: 15 * 60_000, run: () => pruneRateEvents(db) },

@@ -1,0 +1,2 @@
+export * from './billing.events.ts';
+export * from './billing.rpc.ts';
