@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    // Builds web/dist once (only when its sources changed) before browser tests need it.
+    globalSetup: ['web/test/support/global-setup.ts'],
   },
 });

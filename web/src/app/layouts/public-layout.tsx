@@ -1,0 +1,122 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router-dom';
+import { publicNavLinks, siteName } from '../../config/site';
+import './public-layout.css';
+
+/** Spec §2 "Public layout": header and footer link to /, /pricing, /faq, /about, /contact and /login. */
+export function PublicLayout() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const mainRef = useRef<HTMLElement>(null);
+  const location = useLocation();
+  const navigation = useNavigation();
+  const shownPath = useRef(location.pathname);
+
+  useEffect(() => {
+    if (shownPath.current === location.pathname) return;
+    shownPath.current = location.pathname;
+    setMenuOpen(false);
+    // After an in-app navigation, move focus to the new page so screen readers start there.
+    mainRef.current?.focus({ preventScroll: true });
+  }, [location.pathname]);
+
+  useEffect(() => {
+    if (!location.hash) return;
+    // Anchors such as /pricing#business: the section exists only once the lazy page has rendered.
+    document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+  }, [location.pathname, location.hash, location.key]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setMenuOpen(false);
+        menuButton.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
+
+  return (
+    <div className="site">
+      <a
+        className="qw-skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
+      {navigation.state === 'loading' && <div className="qw-progress" role="progressbar" aria-label="Loading page" />}
+      <header className="site-header">
+        <div className="qw-container site-header__inner">
+          <Link to="/" className="site-brand">
+            <Logo />
+            {siteName}
+          </Link>
+          <button
+            ref={menuButton}
+            type="button"
+            className="site-menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="site-nav"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span className="site-menu-button__icon" aria-hidden="true" />
+            Menu
+          </button>
+          <nav id="site-nav" className="site-nav" aria-label="Main" data-open={menuOpen || undefined}>
+            <ul className="site-nav__list">
+              {publicNavLinks.map((link) => (
+                <li key={link.to}>
+                  <NavLink to={link.to} end className={link.to === '/login' ? 'site-nav__link site-nav__link--signin' : 'site-nav__link'}>
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </header>
+      <main id="main" ref={mainRef} tabIndex={-1} className="site-main">
+        <Outlet />
+      </main>
+      <footer className="site-footer">
+        <div className="qw-container site-footer__inner">
+          <div className="site-footer__brand">
+            <Link to="/" className="site-brand">
+              <Logo />
+              {siteName}
+            </Link>
+            <p className="qw-muted qw-small">A WireGuard VPN for people and teams. Servers in North America, Europe and Asia.</p>
+          </div>
+          <nav aria-label="Footer">
+            <ul className="site-footer__links">
+              {publicNavLinks.map((link) => (
+                <li key={link.to}>
+                  <Link to={link.to}>{link.label}</Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <p className="qw-muted qw-small site-footer__legal">
+            © {new Date().getFullYear()} {siteName}. WireGuard is a registered trademark of Jason A. Donenfeld.
+          </p>
+        </div>
+      </footer>
+      <ScrollRestoration />
+    </div>
+  );
+}
+
+function Logo() {
+  return (
+    <svg className="site-brand__logo" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx="7" className="site-brand__logo-bg" />
+      <path d="M6 19c3-6 6-6 10 0s7 6 10 0" fill="none" className="site-brand__logo-wave" strokeWidth="3" strokeLinecap="round" />
+    </svg>
+  );
+}

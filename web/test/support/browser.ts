@@ -1,0 +1,26 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const chromiumPath = process.env.QW_CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Debian's Chromium, headless, with a fresh temporary profile (chromium.launch makes one per launch). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+}
+
+export type PageOptions = { width?: number; height?: number; colorScheme?: 'light' | 'dark' };
+
+/** A page in its own context (own cookies and storage), sized like a phone (360) or a laptop (1280). */
+export async function openPage(browser: Browser, options: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const width = options.width ?? 1280;
+  const context = await browser.newContext({
+    viewport: { width, height: options.height ?? (width < 600 ? 740 : 800) },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: 'reduce',
+    // Lets the tests inject axe-core even where the site sends a Content-Security-Policy.
+    bypassCSP: true,
+  });
+  const page = await context.newPage();
+  return { context, page };
+}

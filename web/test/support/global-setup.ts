@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { distDir, repoRoot, webDir } from './paths';
+
+/** What the build depends on: a change to any of these makes web/dist stale. */
+const buildInputs = [join(webDir, 'src'), join(webDir, 'public'), join(webDir, 'index.html'), join(webDir, 'vite.config.ts'), join(repoRoot, 'libs/contracts/src')];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+export function webBuildIsFresh(): boolean {
+  const index = join(distDir, 'index.html');
+  if (!existsSync(index) || !existsSync(join(distDir, '.vite/manifest.json'))) return false;
+  const built = statSync(index).mtimeMs;
+  return buildInputs.every((input) => newestMtime(input) <= built);
+}
+
+function runViteBuild(): Promise<void> {
+  const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
+  return new Promise((resolvePromise, reject) => {
+    // Vitest sets NODE_ENV=test, which would give a development React build; build what ships.
+    const env = { ...process.env, NODE_ENV: 'production' };
+    const child = spawn(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], { cwd: webDir, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`vite build exited with ${code}`))));
+  });
+}
+
+const lockDir = join(tmpdir(), `qw-web-build-${createHash('sha1').update(webDir).digest('hex').slice(0, 12)}.lock`);
+const staleLockMs = 5 * 60_000;
+
+async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      break;
+    } catch {
+      // Another test process is building; a lock older than a few minutes belongs to a dead one.
+      if (existsSync(lockDir) && Date.now() - statSync(lockDir).mtimeMs > staleLockMs) rmSync(lockDir, { recursive: true, force: true });
+      await new Promise((resolveTimer) => setTimeout(resolveTimer, 250));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds web/dist when it is missing or older than any source file, then runs `use` while no other
+ * test process can rebuild it (a rebuild empties web/dist first). Safe to call from several test
+ * processes at once: one builds, the others wait and then find the build fresh.
+ */
+export async function withWebBuild<T>(use: (dist: string) => T | Promise<T>): Promise<T> {
+  return withBuildLock(async () => {
+    if (!webBuildIsFresh()) await runViteBuild();
+    return use(distDir);
+  });
+}
+
+export async function ensureWebBuild(): Promise<void> {
+  if (webBuildIsFresh()) return;
+  await withWebBuild(() => undefined);
+}
+
+/** Vitest globalSetup: `globalSetup: ['web/test/support/global-setup.ts']`. */
+export async function setup(): Promise<void> {
+  if (process.env.QW_SITE_URL) return;
+  await ensureWebBuild();
+}
+
+export default setup;
