@@ -8,3 +8,6 @@ export * from './platform/health.rpc.ts';
 export * from './catalog.ts';
 export * from './identity/index.ts';
 export * from './billing/index.ts';
+export * from './provisioning/index.ts';
+export * from './node/index.ts';
+export * from './telemetry/index.ts';

@@ -10,7 +10,7 @@ let stack: Stack;
 const password = 'correct horse battery';
 
 beforeAll(async () => {
-  stack = await startStack({ label: 'billing', extra: [billingService({ PUBLIC_URL: 'http://localhost:8080', BILLING_TEST_CLOCK: true, NODE_ENV: 'test' })] });
+  stack = await startStack({ label: 'billing', extra: (publicUrl) => [billingService({ PUBLIC_URL: publicUrl, BILLING_TEST_CLOCK: true, NODE_ENV: 'test' })] });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -164,6 +164,8 @@ describe('checkout with the local test provider', () => {
     expect(org.rows[0]).toEqual({ name: "Wes's team", plan: 'business10', role: 'owner' });
     const refreshed = await client.call('POST', '/api/auth/refresh');
     expect(refreshed.data.user.account_type).toBe('business');
+    const orgs = await client.call('GET', '/api/orgs');
+    expect(orgs.data.organizations).toEqual([expect.objectContaining({ id: claim.data.org_id, name: "Wes's team", plan: 'business10', role: 'owner', is_active: true, member_count: 1 })]);
     const orgBilling = await client.call('GET', `/api/billing?org_id=${claim.data.org_id}`);
     expect(orgBilling.data.subscription).toMatchObject({ plan: 'business10', org_id: claim.data.org_id });
   });

@@ -67,7 +67,7 @@ beforeAll(async () => {
   standInUrl = `http://127.0.0.1:${(standIn.address() as { port: number }).port}`;
   stack = await startStack({
     label: 'stripe',
-    extra: [billingService({ PUBLIC_URL: 'http://localhost:8080', STRIPE_SECRET_KEY: 'sk_test_quietwire', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: standInUrl, BILLING_TEST_CLOCK: false })],
+    extra: (publicUrl) => [billingService({ PUBLIC_URL: publicUrl, STRIPE_SECRET_KEY: 'sk_test_quietwire', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: standInUrl, BILLING_TEST_CLOCK: false })],
   });
 });
 

@@ -71,3 +71,15 @@ export const mfaEnrolRpc = defineRpc('identity.rpc.mfa-enrol', Empty, Type.Objec
 export const mfaConfirmRpc = defineRpc('identity.rpc.mfa-confirm', Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }) }), Type.Object({ recovery_codes: Type.Array(Type.String()) }));
 export const mfaDisableRpc = defineRpc('identity.rpc.mfa-disable', Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }) }), Empty);
 export const submitContactRpc = defineRpc('identity.rpc.submit-contact', Type.Object({ email: Type.String({ maxLength: 254 }), message: Type.String({ maxLength: 10_000 }), address_key: AddressKey }), Type.Object({ id: Uuid }));
+
+export const OrganizationViewSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  plan: Type.String(),
+  is_active: Type.Boolean(),
+  created_at: Type.String(),
+  role: Type.String(),
+  member_count: Type.Integer(),
+});
+export type OrganizationView = Static<typeof OrganizationViewSchema>;
+export const listMyOrgsRpc = defineRpc('identity.rpc.list-my-orgs', Empty, Type.Object({ organizations: Type.Array(OrganizationViewSchema) }));

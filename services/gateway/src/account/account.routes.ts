@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { Type } from 'typebox';
-import { getMeRpc, mfaConfirmRpc, mfaDisableRpc, mfaEnrolRpc, MeSchema, ProfileSchema, updateProfileRpc } from '@qw/contracts';
+import { OrganizationViewSchema, listMyOrgsRpc, getMeRpc, mfaConfirmRpc, mfaDisableRpc, mfaEnrolRpc, MeSchema, ProfileSchema, updateProfileRpc } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { requireSignedIn } from '../auth/caller.ts';
 
@@ -12,6 +12,9 @@ export function registerAccountRoutes(app: HttpApp, deps: { rpc: RpcClient }): v
 
   app.get('/api/me', { schema: { tags, security, summary: 'The signed-in user, profile, resolved role and admin flag', response: { 200: MeSchema } } },
     async (request, reply) => reply.header('cache-control', 'no-store').send(await rpc.request(getMeRpc, {}, requireSignedIn(request))));
+
+  app.get('/api/orgs', { schema: { tags: ['organizations'], security, summary: "The signed-in person's organizations and role in each", response: { 200: Type.Object({ organizations: Type.Array(OrganizationViewSchema) }) } } },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await rpc.request(listMyOrgsRpc, {}, requireSignedIn(request))));
 
   app.patch('/api/me/profile', {
     schema: {

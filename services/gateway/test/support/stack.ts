@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { connectBus, RpcClient, loadConfig, createLogger, type HttpApp, type RunningService, type BusConnection, type ServiceDefinition } from '@qw/platform';
-import { createTestDatabase, deleteNamespace, launchService, sharedNatsUrl, startSmtpCapture, testNamespace, type SmtpCapture, type TestDatabase } from '@qw/testkit';
+import { createTestDatabase, deleteNamespace, freePort, launchService, repoRoot, sharedNatsUrl, startSmtpCapture, testNamespace, type SmtpCapture, type TestDatabase } from '@qw/testkit';
 import { identityService } from '@qw/identity';
 import { buildGateway } from '../../src/app.ts';
 import { GatewayConfigSchema } from '../../src/config.ts';
 
-export const publicUrl = 'http://localhost:8080';
 
 export type Stack = {
   app: HttpApp;
+  /** Where the gateway is reachable: a real address when started with `listen`, else the nominal one. */
+  publicUrl: string;
   smtp: SmtpCapture;
   database: TestDatabase;
   namespace: string;
@@ -22,7 +23,17 @@ export type Stack = {
  * Real services in this process against a database and namespace of this test file, plus the
  * gateway app (called with `inject`, or listening when a browser needs it), plus SMTP capture.
  */
-export async function startStack(options: { label: string; adminEmails?: string[]; extra?: Array<ServiceDefinition<any>>; gatewayEnv?: Record<string, string> }): Promise<Stack> {
+export async function startStack(options: {
+  label: string;
+  adminEmails?: string[];
+  /** More services, built for this stack's public address. */
+  extra?: (publicUrl: string) => Array<ServiceDefinition<any>>;
+  gatewayEnv?: Record<string, string>;
+  /** Listen on a free loopback port and serve the built web app (for browser tests). */
+  listen?: boolean;
+}): Promise<Stack> {
+  const port = options.listen ? await freePort() : undefined;
+  const publicUrl = port ? `http://127.0.0.1:${port}` : 'http://localhost:8080';
   const database = await createTestDatabase(options.label);
   const namespace = testNamespace();
   const smtp = await startSmtpCapture();
@@ -35,7 +46,7 @@ export async function startStack(options: { label: string; adminEmails?: string[
     MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
     MAIL_DIR: 'var/mail-test',
   }), { database, namespace });
-  for (const definition of options.extra ?? []) services[definition.name] = await launchService(definition, { database, namespace });
+  for (const definition of options.extra?.(publicUrl) ?? []) services[definition.name] = await launchService(definition, { database, namespace });
 
   const logger = createLogger({ service: 'gateway', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const bus = await connectBus({ url: sharedNatsUrl, name: 'gateway-test', namespace, logger });
@@ -47,13 +58,14 @@ export async function startStack(options: { label: string; adminEmails?: string[
     JWT_SECRET: randomBytes(32).toString('base64url'),
     ADDRESS_HASH_KEY: randomBytes(32).toString('base64url'),
     GATEWAY_SERVICES: Object.keys(services).join(','),
-    WEB_DIST: '/nonexistent',
+    WEB_DIST: options.listen ? `${repoRoot}web/dist` : '/nonexistent',
     ...options.gatewayEnv,
   });
   const app = await buildGateway(config, { bus, rpc: new RpcClient(bus, config.RPC_TIMEOUT_MS), logger });
   await app.ready();
+  if (port) await app.listen({ host: '127.0.0.1', port });
   return {
-    app, smtp, database, namespace, services, bus,
+    app, publicUrl, smtp, database, namespace, services, bus,
     async stop() {
       await app.close();
       await bus.close();

@@ -30,3 +30,15 @@ export async function applyPurchaseClaim(tx: Kysely<IdentityDatabase>, event: En
     await addToOutbox(tx, profileUpdated, { userId, fields: ['account_type'] });
   }
 }
+
+/** The organizations the person belongs to, with their role and the member count. */
+export async function listOrganizationsOf(db: Kysely<IdentityDatabase>, userId: string) {
+  const rows = await db.selectFrom('org_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.org_id')
+    .select(['o.id', 'o.name', 'o.plan', 'o.is_active', 'o.created_at', 'm.role'])
+    .select((eb) => eb.selectFrom('org_members as all').whereRef('all.org_id', '=', 'o.id').select(sql<number>`count(*)::int`.as('n')).as('member_count'))
+    .where('m.user_id', '=', userId)
+    .orderBy('o.created_at', 'asc')
+    .execute();
+  return rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString(), member_count: Number(row.member_count ?? 0) }));
+}

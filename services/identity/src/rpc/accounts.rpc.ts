@@ -1,10 +1,11 @@
 import {
-  forgotPasswordRpc, getMeRpc, refreshRpc, resendVerificationRpc, resetPasswordRpc, signInMfaRpc, signInRpc,
+  AppError, listMyOrgsRpc, forgotPasswordRpc, getMeRpc, refreshRpc, resendVerificationRpc, resetPasswordRpc, signInMfaRpc, signInRpc,
   signOutRpc, signUpRpc, updateProfileRpc, verifyEmailRpc,
 } from '@qw/contracts';
 import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
+import { listOrganizationsOf } from '../organizations/organizations.service.ts';
 
 export function accountsEndpoints(accounts: AccountsService, mfa: MfaService, db: Parameters<AccountsService['issueSession']>[0]): RpcEndpoint[] {
   return [
@@ -32,5 +33,9 @@ export function accountsEndpoints(accounts: AccountsService, mfa: MfaService, db
     }),
     endpoint(getMeRpc, (_data, caller) => accounts.me(caller, (userId) => mfa.isEnabled(userId))),
     endpoint(updateProfileRpc, (data, caller) => accounts.updateProfile(caller, data)),
+    endpoint(listMyOrgsRpc, async (_data, caller) => {
+      if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
+      return { organizations: await listOrganizationsOf(db as never, caller.userId) };
+    }),
   ];
 }

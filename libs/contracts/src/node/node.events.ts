@@ -1,0 +1,34 @@
+import { Type } from 'typebox';
+import { defineEvent } from '../envelope.ts';
+
+/**
+ * What a node agent sees on its interface every 10 s. Endpoints are masked by the agent before
+ * they leave the node (IPv4 /24, IPv6 /48): the full address is never sent or stored.
+ */
+export const peersSampled = defineEvent('node.peers.sampled', 1, Type.Object({
+  nodeId: Type.String({ format: 'uuid' }),
+  sampledAt: Type.String({ format: 'date-time' }),
+  peers: Type.Array(Type.Object({
+    publicKey: Type.String({ minLength: 44, maxLength: 44 }),
+    latestHandshake: Type.Integer({ minimum: 0 }),
+    rxBytes: Type.Integer({ minimum: 0 }),
+    txBytes: Type.Integer({ minimum: 0 }),
+    maskedEndpoint: Type.Union([Type.String(), Type.Null()]),
+  }), { maxItems: 100_000 }),
+}));
+
+/** Host metrics of a node every 15 s. */
+export const hostSampled = defineEvent('node.host.sampled', 1, Type.Object({
+  nodeId: Type.String({ format: 'uuid' }),
+  sampledAt: Type.String({ format: 'date-time' }),
+  cpu: Type.Number({ minimum: 0 }),
+  memUsed: Type.Integer({ minimum: 0 }),
+  memTotal: Type.Integer({ minimum: 0 }),
+  diskUsed: Type.Integer({ minimum: 0 }),
+  diskTotal: Type.Integer({ minimum: 0 }),
+  load1: Type.Number({ minimum: 0 }),
+  load5: Type.Number({ minimum: 0 }),
+  load15: Type.Number({ minimum: 0 }),
+}));
+
+export const nodeEvents = [peersSampled, hostSampled];

@@ -1,0 +1,2 @@
+export * from './provisioning.events.ts';
+export * from './provisioning.rpc.ts';

@@ -1,0 +1,1 @@
+export * from './telemetry.rpc.ts';
