@@ -36,7 +36,9 @@ typecheck lint: install
 	@if [ -f web/tsconfig.json ]; then npx tsc -p web/tsconfig.json --noEmit; fi
 
 test: install infra packages web typecheck
-	npx vitest run
+	@mkdir -p test-results
+	npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json; status=$$?; \
+	  npx tsx scripts/test-summary.ts test-results/vitest.json; exit $$status
 
 e2e: install infra packages web
 	npx vitest run services/gateway/test web/test

@@ -3,8 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from './support/browser';
 import { startSite, type Site } from './support/site';
 
-const realBackend = Boolean(process.env.QW_SITE_URL);
-if (!realBackend) console.info('contact-form: the real send test is skipped because QW_SITE_URL is not set (it needs the real gateway behind the site).');
 
 let site: Site;
 let browser: Browser;
@@ -147,20 +145,6 @@ describe('contact form', () => {
     await page.locator('h1').waitFor();
     await expect(message(page).inputValue()).resolves.toBe('');
     expect(sent).toHaveLength(1);
-    await context.close();
-  });
-
-  it.skipIf(!realBackend)('sends a message through the real backend (QW_SITE_URL)', async () => {
-    const { context, page } = await contactPage();
-    const answer = page.waitForResponse((response) => response.url().endsWith('/api/contact') && response.request().method() === 'POST');
-    await email(page).fill('visitor@example.com');
-    await message(page).fill(`Browser test message sent at ${new Date().toISOString()}.`);
-    await send(page).click();
-    const response = await answer;
-    expect(response.status()).toBe(201);
-    expect(((await response.json()) as { id?: unknown }).id).toEqual(expect.any(String));
-    await expect(page.getByRole('status').filter({ hasText: 'Thanks' }).isVisible()).resolves.toBe(true);
-    await expect(message(page).inputValue()).resolves.toBe('');
     await context.close();
   });
 });
