@@ -4,3 +4,4 @@ export * from './smtp.ts';
 export * from './logs.ts';
 export * from './launcher.ts';
 export * from './processes.ts';
+export * from './wireguard-lab.ts';

@@ -13,6 +13,7 @@ import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { registerAccountRoutes } from './account/account.routes.ts';
 import { registerContactRoutes } from './contact/contact.routes.ts';
 import { registerBillingRoutes } from './billing/billing.routes.ts';
+import { registerDeviceRoutes } from './devices/devices.routes.ts';
 
 export type GatewayDeps = { bus: BusConnection; rpc: RpcClient; logger: Logger };
 
@@ -48,6 +49,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   registerAccountRoutes(app, { rpc: deps.rpc });
   registerContactRoutes(app, { rpc: deps.rpc, addressHashKey: config.ADDRESS_HASH_KEY });
   registerBillingRoutes(app, { rpc: deps.rpc });
+  registerDeviceRoutes(app, { rpc: deps.rpc });
 
   const services = config.GATEWAY_SERVICES.split(',').filter(isBackendService) as BackendService[];
   registerHealthRoutes(app, { rpc: deps.rpc, services, timeoutMs: Math.min(config.RPC_TIMEOUT_MS, 2000) });

@@ -1,5 +1,6 @@
-import { runServiceProcess } from '@qw/platform';
+import { loadConfig, loadConfigOrExit, runServiceProcess } from '@qw/platform';
 import { provisioningService } from './app.ts';
 import { ProvisioningConfigSchema } from './config.ts';
 
-await runServiceProcess(provisioningService, ProvisioningConfigSchema);
+const config = loadConfigOrExit('provisioning', () => loadConfig(ProvisioningConfigSchema));
+await runServiceProcess(provisioningService(config), ProvisioningConfigSchema);

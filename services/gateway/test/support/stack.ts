@@ -27,7 +27,7 @@ export async function startStack(options: {
   label: string;
   adminEmails?: string[];
   /** More services, built for this stack's public address. */
-  extra?: (publicUrl: string) => Array<ServiceDefinition<any>>;
+  extra?: (publicUrl: string, mailUrl: string) => Array<ServiceDefinition<any>>;
   gatewayEnv?: Record<string, string>;
   /** Listen on a free loopback port and serve the built web app (for browser tests). */
   listen?: boolean;
@@ -46,7 +46,7 @@ export async function startStack(options: {
     MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
     MAIL_DIR: 'var/mail-test',
   }), { database, namespace });
-  for (const definition of options.extra?.(publicUrl) ?? []) services[definition.name] = await launchService(definition, { database, namespace });
+  for (const definition of options.extra?.(publicUrl, smtp.url) ?? []) services[definition.name] = await launchService(definition, { database, namespace });
 
   const logger = createLogger({ service: 'gateway', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const bus = await connectBus({ url: sharedNatsUrl, name: 'gateway-test', namespace, logger });

@@ -1,0 +1,205 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { createLogger, loadConfig } from '@qw/platform';
+import { createWireGuardLab, eventually, sharedNatsUrl, wireguardLabProblem, type WireGuardLab } from '@qw/testkit';
+import { parseClientConfig, toWgSetconf } from '@qw/wireguard';
+import { NodeAgent } from '../../node-agent/src/agent.ts';
+import { NodeAgentConfigSchema } from '../../node-agent/src/config.ts';
+import { Client, startStack, type Stack } from './support/stack.ts';
+import { customerWithPlan, deviceServices } from './support/products.ts';
+
+const problem = await wireguardLabProblem();
+if (problem) console.info(`devices-tunnel: skipped because ${problem}`);
+
+let stack: Stack;
+let lab: WireGuardLab;
+let agent: NodeAgent;
+let keyDir: string;
+let owner: Client;
+
+function startAgent(): Promise<NodeAgent> {
+  const config = loadConfig(NodeAgentConfigSchema, {
+    NATS_URL: sharedNatsUrl, BUS_NAMESPACE: stack.namespace, LOG_LEVEL: 'silent', NODE_NAME: 'lab-node-1', NODE_REGION: 'eu-central',
+    NODE_IP: '203.0.113.50', NODE_SSH_USER: 'ops', WG_INTERFACE: lab.nodeIface, WG_ENDPOINT: `${lab.nodeUnderlay}:51820`, WG_LISTEN_PORT: '51820',
+    WG_COMMAND_PREFIX: lab.prefix, NODE_KEY_FILE: path.join(keyDir, 'node.key'), RECONCILE_SECONDS: '2', SAMPLE_SECONDS: '1', HOST_METRICS_SECONDS: '1',
+  });
+  const next = new NodeAgent(config, createLogger({ service: 'node-agent', level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  return next.start().then(() => next);
+}
+
+async function nodePeers(): Promise<string[]> {
+  return (await agent.host.dump()).peers.map((p) => p.publicKey);
+}
+
+async function download(client: Client, deviceId: string): Promise<string> {
+  const response = await client.call('GET', `/api/device/${deviceId}/config`);
+  expect(response.statusCode).toBe(200);
+  return response.body;
+}
+
+async function connectWith(config: string): Promise<void> {
+  const parsed = parseClientConfig(config);
+  const ipv4 = parsed.addresses.find((a) => !a.includes(':'))!;
+  await lab.connectClient(toWgSetconf(config), ipv4, '10.64.0.0/16');
+}
+
+describe.skipIf(problem !== null)('devices on real WireGuard', () => {
+  beforeAll(async () => {
+    stack = await startStack({ label: 'tunnel', extra: deviceServices });
+    lab = await createWireGuardLab();
+    keyDir = await mkdtemp(path.join(tmpdir(), 'qw-agent-'));
+    agent = await startAgent();
+    owner = await customerWithPlan(stack, 'nina@example.com');
+  }, 120_000);
+
+  afterAll(async () => {
+    await agent?.stop();
+    await lab?.destroy();
+    await stack?.stop();
+    if (keyDir) await rm(keyDir, { recursive: true, force: true });
+  });
+
+  it('connects a device end to end: add, download its config, bring up a real client, ping the node; Overview says Online', async () => {
+    const created = await eventually(async () => {
+      const response = await owner.call('POST', '/api/devices', { name: '  Nina’s laptop ', platform: 'linux' });
+      return response.statusCode === 201 ? response : undefined;
+    }, 15_000, 200);
+    const device = created.data.device;
+    expect(device).toMatchObject({ name: 'Nina’s laptop', platform: 'linux', is_active: true, client_keys: false, org_id: null });
+    expect(device.addresses).toEqual(['10.64.0.2/32', 'fd7a:5157:7769::2/128']);
+    await eventually(async () => (await nodePeers()).includes(device.public_key), 10_000);
+
+    const response = await owner.call('GET', `/api/device/${device.id}/config`);
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="[a-z0-9_-]{1,15}\.conf"$/);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const config = response.body;
+    const parsed = parseClientConfig(config);
+    expect(parsed.allowedIps).toEqual(['0.0.0.0/0', '::/0']);
+    expect(parsed.persistentKeepalive).toBe(25);
+    expect(parsed.endpoint).toBe(`${lab.nodeUnderlay}:51820`);
+
+    await connectWith(config);
+    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    const overview = await eventually(async () => {
+      const answer = await owner.call('GET', '/api/overview');
+      return answer.data.connected === 1 ? answer : undefined;
+    }, 30_000, 250);
+    expect(overview.data).toEqual({ devices: 1, connected: 1, vpn_status: 'Online' });
+    const listed = await owner.call('GET', '/api/devices');
+    expect(listed.data.devices[0]).toMatchObject({ id: device.id, is_connected: true });
+    expect(listed.data.devices[0].rx_bytes).toBeGreaterThan(0);
+
+    const latest = await sql<{ endpoint: string | null }>`select endpoint from device_latest_telemetry where device_id = ${device.id}`.execute(stack.services.telemetry!.db);
+    expect(latest.rows[0]!.endpoint).toMatch(/^10\.231\.\d+\.0\/24$/);
+    const traffic = await sql<{ n: number }>`select count(*)::int as n from telemetry where rx_bytes > 0`.execute(stack.services.telemetry!.db);
+    expect(traffic.rows[0]!.n).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('suspending removes the peer and the ping fails; activating brings it back', async () => {
+    const [device] = (await owner.call('GET', '/api/devices')).data.devices;
+    const suspended = await owner.call('PATCH', `/api/devices/${device.id}`, { is_active: false });
+    expect(suspended.data.device.is_active).toBe(false);
+    await eventually(async () => !(await nodePeers()).includes(device.public_key), 10_000);
+    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    await owner.call('PATCH', `/api/devices/${device.id}`, { is_active: true });
+    await eventually(async () => (await nodePeers()).includes(device.public_key), 10_000);
+    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+  }, 60_000);
+
+  it('after "Request key" the old config no longer connects and the new one does', async () => {
+    const [device] = (await owner.call('GET', '/api/devices')).data.devices;
+    const oldConfig = await download(owner, device.id);
+    const rotated = await owner.call('POST', `/api/devices/${device.id}/key`, {});
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.data.device.public_key).not.toBe(device.public_key);
+    await eventually(async () => {
+      const peers = await nodePeers();
+      return peers.includes(rotated.data.device.public_key) && !peers.includes(device.public_key);
+    }, 10_000);
+    await connectWith(oldConfig);
+    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    await connectWith(await download(owner, device.id));
+    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+  }, 60_000);
+
+  it('serves the same config as a QR image that decodes to exactly the file', async () => {
+    const [device] = (await owner.call('GET', '/api/devices')).data.devices;
+    const config = await download(owner, device.id);
+    const qr = await owner.call('GET', `/api/device/${device.id}/config?format=qr`);
+    expect(qr.headers['content-type']).toBe('image/png');
+    const png = PNG.sync.read(qr.rawPayload);
+    const jsQR = jsQRModule as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(decoded?.data).toBe(config);
+  });
+
+  it('opens the config in a new tab through a link that works for this device only, for a minute', async () => {
+    const [device] = (await owner.call('GET', '/api/devices')).data.devices;
+    const link = await owner.call('POST', `/api/devices/${device.id}/config-link`);
+    expect(link.data.expires_in).toBe(60);
+    const anonymous = new Client(stack.app);
+    const file = await anonymous.call('GET', link.data.url);
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toContain('[Interface]');
+    const other = await anonymous.call('GET', link.data.url.replace(device.id, '00000000-0000-4000-8000-000000000000'));
+    expect(other.statusCode).toBe(404);
+    expect((await anonymous.call('GET', `/api/device/${device.id}/config?token=forged`)).statusCode).toBe(401);
+    expect((await anonymous.call('GET', `/api/device/${device.id}/config`)).statusCode).toBe(401);
+  });
+
+  it('puts right, within one cycle, peers added or removed behind the agent', async () => {
+    const [device] = (await owner.call('GET', '/api/devices')).data.devices;
+    const stray = 'xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=';
+    await lab.exec(lab.nodeNs, ['wg', 'set', lab.nodeIface, 'peer', stray, 'allowed-ips', '10.64.9.9/32']);
+    await lab.exec(lab.nodeNs, ['wg', 'set', lab.nodeIface, 'peer', device.public_key, 'remove']);
+    await eventually(async () => {
+      const peers = await nodePeers();
+      return !peers.includes(stray) && peers.includes(device.public_key);
+    }, 6_000, 200);
+    const dump = await agent.host.dump();
+    expect(dump.peers.find((p) => p.publicKey === device.public_key)?.allowedIps.sort()).toEqual(['10.64.0.2/32', 'fd7a:5157:7769::2/128']);
+  }, 20_000);
+
+  it('an agent that was offline while devices changed catches up when it starts', async () => {
+    await agent.stop();
+    const added = await owner.call('POST', '/api/devices', { name: 'Phone', platform: 'android' });
+    const [, laptop] = (await owner.call('GET', '/api/devices')).data.devices;
+    await owner.call('PATCH', `/api/devices/${laptop.id}`, { is_active: false });
+    agent = await startAgent();
+    const peers = await nodePeers();
+    expect(peers).toContain(added.data.device.public_key);
+    expect(peers).not.toContain(laptop.public_key);
+    await owner.call('PATCH', `/api/devices/${laptop.id}`, { is_active: true });
+  }, 30_000);
+
+  it('removing a device removes its peer and releases its address', async () => {
+    const devices = (await owner.call('GET', '/api/devices')).data.devices;
+    const phone = devices.find((d: { name: string }) => d.name === 'Phone');
+    expect((await owner.call('DELETE', `/api/devices/${phone.id}`)).statusCode).toBe(204);
+    await eventually(async () => !(await nodePeers()).includes(phone.public_key), 10_000);
+    const again = await owner.call('POST', '/api/devices', { name: 'Tablet', platform: 'ios' });
+    expect(again.data.device.addresses).toEqual(phone.addresses);
+  }, 30_000);
+
+  it('mails the configuration with the .conf attached and the QR code inline when the email is verified', async () => {
+    const mail = await stack.smtp.waitFor((m) => m.subject === 'Your Quietwire configuration for Tablet', 1_500).catch(() => undefined);
+    // The owner's email is not verified yet: nothing may have been sent.
+    expect(mail).toBeUndefined();
+    const verifyMail = await stack.smtp.waitFor((m) => (m.to as { text: string }).text.includes('nina@example.com') && m.subject === 'Confirm your email for Quietwire');
+    const token = /token=([\w-]+)/.exec(verifyMail.text!)![1]!;
+    await owner.call('POST', '/api/auth/verify', { token });
+    const created = await owner.call('POST', '/api/devices', { name: 'Desk PC', platform: 'windows' });
+    const sent = await stack.smtp.waitFor((m) => m.subject === 'Your Quietwire configuration for Desk PC');
+    const conf = sent.attachments.find((a) => a.filename?.endsWith('.conf'))!;
+    const qr = sent.attachments.find((a) => a.contentType === 'image/png')!;
+    expect(conf.content.toString()).toBe(await download(owner, created.data.device.id));
+    expect(qr.cid).toBe('config-qr');
+    expect(sent.text).toContain('1. Install WireGuard from wireguard.com/install.');
+    expect(sent.text).toContain('The attached file contains a private key. Do not forward this email or share the file.');
+  }, 30_000);
+});

@@ -1,0 +1,21 @@
+import { Type, type Static } from 'typebox';
+import { commonEnv } from '@qw/platform/config';
+
+export const NodeAgentConfigSchema = Type.Object({
+  ...commonEnv,
+  NODE_NAME: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9-]*$' }),
+  NODE_REGION: Type.String({ default: 'eu-central', minLength: 1 }),
+  NODE_TAGS: Type.String({ default: '', description: 'comma-separated, e.g. gaming' }),
+  NODE_IP: Type.String({ minLength: 1, description: 'public address of the server (console, SSH command)' }),
+  NODE_SSH_USER: Type.Optional(Type.String()),
+  NODE_SSH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  WG_INTERFACE: Type.String({ default: 'wg0', pattern: '^[A-Za-z0-9_=+.-]{1,15}$' }),
+  WG_ENDPOINT: Type.String({ minLength: 3, description: 'host:port devices connect to' }),
+  WG_LISTEN_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 51820 }),
+  WG_COMMAND_PREFIX: Type.String({ default: '', description: 'runs wg and ip through this, e.g. "ip netns exec qw-node"' }),
+  NODE_KEY_FILE: Type.String({ default: 'var/node.key', description: "the node's WireGuard private key; generated when missing" }),
+  RECONCILE_SECONDS: Type.Number({ minimum: 1, default: 60 }),
+  SAMPLE_SECONDS: Type.Number({ minimum: 1, default: 10 }),
+  HOST_METRICS_SECONDS: Type.Number({ minimum: 1, default: 15 }),
+});
+export type NodeAgentConfig = Static<typeof NodeAgentConfigSchema>;

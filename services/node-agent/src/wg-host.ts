@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { parseWgDump, wgShowDumpArgs, type WgDump } from '@qw/wireguard';
+
+const run = promisify(execFile);
+
+/**
+ * Runs `wg` and `ip` for one interface, through an optional prefix such as
+ * `ip netns exec qw-node`. Arguments are arrays: nothing goes through a shell.
+ */
+export class WgHost {
+  private readonly prefix: string[];
+
+  constructor(readonly iface: string, prefix: string) {
+    this.prefix = prefix.trim() ? prefix.trim().split(/\s+/) : [];
+  }
+
+  private async exec(command: string, args: string[]): Promise<string> {
+    const [file, ...rest] = [...this.prefix, command, ...args];
+    const { stdout } = await run(file!, rest, { maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  }
+
+  wg(args: string[]): Promise<string> {
+    return this.exec('wg', args);
+  }
+
+  ip(args: string[]): Promise<string> {
+    return this.exec('ip', args);
+  }
+
+  async dump(): Promise<WgDump> {
+    return parseWgDump(await this.wg(wgShowDumpArgs(this.iface)));
+  }
+
+  /** One `wg set` per batch of peer changes: thousands of peers cost a handful of processes. */
+  async setPeers(changes: Array<{ publicKey: string; allowedIps?: readonly string[]; remove?: boolean }>, batch = 500): Promise<void> {
+    for (let i = 0; i < changes.length; i += batch) {
+      const args = ['set', this.iface];
+      for (const change of changes.slice(i, i + batch)) {
+        if (change.remove) args.push('peer', change.publicKey, 'remove');
+        else args.push('peer', change.publicKey, 'allowed-ips', (change.allowedIps ?? []).join(','));
+      }
+      await this.wg(args);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import { platformLabels, type Platform } from '@qw/contracts';
+import type { MailMessage } from '@qw/platform/mailer';
+
+/** Three steps per platform, for the mail and the config page alike. */
+export const setupSteps: Readonly<Record<Platform, readonly [string, string, string]>> = {
+  ios: ['Install WireGuard from the App Store.', 'Tap +, then "Create from QR code", and scan the code in this email.', 'Turn the tunnel on.'],
+  android: ['Install WireGuard from Google Play.', 'Tap +, then "Scan from QR code", and scan the code in this email.', 'Turn the tunnel on.'],
+  macos: ['Install WireGuard from the Mac App Store.', 'Choose "Import tunnel(s) from file" and pick the attached .conf file.', 'Click Activate.'],
+  windows: ['Install WireGuard from wireguard.com/install.', 'Click "Import tunnel(s) from file" and pick the attached .conf file.', 'Click Activate.'],
+  linux: ['Install wireguard-tools with your package manager.', 'Copy the attached .conf file to /etc/wireguard/.', 'Run: sudo wg-quick up <file name without .conf>.'],
+  router: ["Open your router's WireGuard (VPN client) settings.", 'Import the attached .conf file, or copy its fields one by one.', 'Enable the connection and route the devices you want through it.'],
+  other: ['Install a WireGuard client for your device.', 'Import the attached .conf file, or scan the QR code.', 'Turn the tunnel on.'],
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The config email (DESIGN.md): greeting, device name, .conf attached, QR inline, three steps, a warning. */
+export function deviceConfigMail(input: {
+  to: string; deviceName: string; platform: Platform; fileName: string; config: string; qrPng: Buffer; rotated: boolean;
+}): MailMessage {
+  const steps = setupSteps[input.platform];
+  const intro = input.rotated
+    ? `Here is the new configuration for ${input.deviceName}. The previous key no longer connects.`
+    : `Your device ${input.deviceName} (${platformLabels[input.platform]}) is ready.`;
+  const warning = 'The attached file contains a private key. Do not forward this email or share the file.';
+  const text = [
+    'Hello,', '', intro, '', `Set it up in three steps (${platformLabels[input.platform]}):`,
+    ...steps.map((step, i) => `${i + 1}. ${step}`), '', `The configuration is attached as ${input.fileName}; the QR code is in the HTML version of this email.`, '', warning, '', 'Quietwire',
+  ].join('\n');
+  const html = `<!doctype html><html><body style="margin:0;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
+<div style="max-width:560px;margin:0 auto;padding:32px 24px">
+<p style="font-weight:700;font-size:18px;margin:0 0 24px">Quietwire</p>
+<p>Hello,</p><p>${escapeHtml(intro)}</p>
+<p><img src="cid:config-qr" alt="QR code of the WireGuard configuration" width="280" height="280" style="border:1px solid #e2e8f0;border-radius:8px"></p>
+<p style="font-weight:600">Set it up in three steps (${escapeHtml(platformLabels[input.platform])}):</p>
+<ol>${steps.map((step) => `<li style="margin:0 0 8px">${escapeHtml(step)}</li>`).join('')}</ol>
+<p>The configuration is attached as <code>${escapeHtml(input.fileName)}</code>.</p>
+<p style="background:#fffbeb;border:1px solid #f59e0b;border-radius:6px;padding:12px">${escapeHtml(warning)}</p>
+</div></body></html>`;
+  return {
+    to: input.to,
+    subject: input.rotated ? `New key for ${input.deviceName}` : `Your Quietwire configuration for ${input.deviceName}`,
+    text,
+    html,
+    attachments: [
+      { filename: input.fileName, content: input.config, contentType: 'text/plain' },
+      { filename: 'quietwire-qr.png', content: input.qrPng, contentType: 'image/png', cid: 'config-qr' },
+    ],
+  };
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { AppError } from '@qw/contracts';
+import { deviceAddressCidrs, deviceIpv6For, lowestFreeHost, nodeSubnets, MAX_NODES } from '@qw/wireguard';
+import type { Node, ProvisioningDatabase } from '../database.ts';
+
+type Db = Kysely<ProvisioningDatabase>;
+
+export type NodeRegistration = { name: string; region: string; endpoint: string; public_key: string; ip: string; ssh_user?: string | undefined; ssh_port?: number | undefined; tags: string[] };
+
+/** A node agent announces itself; a known name keeps its id, index and subnets. */
+export async function registerNode(db: Db, input: NodeRegistration, dns: string[]) {
+  return db.transaction().execute(async (tx) => {
+    await sql`lock table nodes in share row exclusive mode`.execute(tx);
+    let node = await tx.selectFrom('nodes').selectAll().where('name', '=', input.name).executeTakeFirst();
+    if (node) {
+      await tx.updateTable('nodes').set({
+        region: input.region, endpoint: input.endpoint, public_key: input.public_key, ip: input.ip, ssh_user: input.ssh_user ?? null,
+        ssh_port: input.ssh_port ?? null, tags: input.tags, last_seen_at: new Date(),
+      }).where('id', '=', node.id).execute();
+    } else {
+      const used = new Set((await tx.selectFrom('nodes').select('node_index').execute()).map((n) => n.node_index));
+      let index = 0;
+      while (used.has(index)) index++;
+      if (index >= MAX_NODES) throw new AppError('conflict', 'Every node subnet is taken.');
+      const subnets = nodeSubnets(index);
+      node = await tx.insertInto('nodes').values({
+        id: randomUUID(), name: input.name, region: input.region, ip: input.ip, ssh_user: input.ssh_user ?? null, ssh_port: input.ssh_port ?? null,
+        endpoint: input.endpoint, public_key: input.public_key, node_index: index, ipv4_cidr: subnets.ipv4Cidr, ipv6_cidr: subnets.ipv6Cidr,
+        tags: input.tags, last_seen_at: new Date(),
+      }).returningAll().executeTakeFirstOrThrow();
+    }
+    const subnets = nodeSubnets(node.node_index);
+    return { node_id: node.id, ipv4_cidr: subnets.ipv4Cidr, ipv6_cidr: subnets.ipv6Cidr, node_ipv4: subnets.nodeIpv4, node_ipv6: subnets.nodeIpv6, dns };
+  });
+}
+
+/** Every peer the node should have: active devices with a key, each with its two addresses. */
+export async function desiredPeers(db: Db, nodeId: string) {
+  await db.updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
+  const rows = await db.selectFrom('devices').select(['public_key', 'ipv4', 'ipv6'])
+    .where('node_id', '=', nodeId).where('is_active', '=', true).where('public_key', 'is not', null).execute();
+  return rows.map((row) => ({ public_key: row.public_key!, allowed_ips: deviceAddressCidrs(row.ipv4!, row.ipv6!) }));
+}
+
+/**
+ * Leases the lowest free address of the node to a device. The node row is locked for the
+ * transaction, so two devices can never get the same address (the unique index says so too).
+ */
+export async function leaseAddress(tx: Db, node: Node): Promise<{ ipv4: string; ipv6: string }> {
+  await tx.selectFrom('nodes').select('id').where('id', '=', node.id).forUpdate().execute();
+  const taken = (await tx.selectFrom('devices').select('ipv4').where('node_id', '=', node.id).where('ipv4', 'is not', null).execute()).map((r) => r.ipv4!);
+  const ipv4 = lowestFreeHost(node.ipv4_cidr, taken);
+  if (!ipv4) throw new AppError('unavailable', 'This server is full. Try again in a few minutes.');
+  return { ipv4, ipv6: deviceIpv6For(node.ipv6_cidr, ipv4) };
+}
