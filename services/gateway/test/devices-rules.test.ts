@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { eventually } from '@qw/testkit';
+import { registerNodeRpc } from '@qw/contracts';
+import { RpcClient } from '@qw/platform';
+import { generateKeyPair } from '@qw/wireguard';
+import { Client, startStack, type Stack } from './support/stack.ts';
+import { customerWithPlan, deviceServices } from './support/products.ts';
+
+let stack: Stack;
+let owner: Client;
+let deviceId: string;
+
+const provisioningDb = () => stack.services.provisioning!.db;
+const deviceCount = async () => (await sql<{ n: number }>`select count(*)::int as n from devices`.execute(provisioningDb())).rows[0]!.n;
+
+beforeAll(async () => {
+  stack = await startStack({ label: 'devrules', extra: deviceServices });
+  // A registered node (no agent needed for these rules), one gaming-tagged.
+  const rpc = new RpcClient(stack.bus);
+  await rpc.request(registerNodeRpc, { name: 'eu-1', region: 'eu-central', endpoint: '198.51.100.1:51820', public_key: generateKeyPair().publicKey, ip: '198.51.100.1', tags: [] });
+  await rpc.request(registerNodeRpc, { name: 'eu-gaming-1', region: 'eu-central', endpoint: '198.51.100.2:51820', public_key: generateKeyPair().publicKey, ip: '198.51.100.2', tags: ['gaming'] });
+  owner = await customerWithPlan(stack, 'omar@example.com');
+  const created = await eventually(async () => {
+    const response = await owner.call('POST', '/api/devices', { name: 'Laptop', platform: 'macos' });
+    return response.statusCode === 201 ? response : undefined;
+  }, 15_000, 200);
+  deviceId = created.data.device.id;
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('device rules', () => {
+  it('refuses an empty name, a bad platform and a too-long name with the spec texts, writing nothing', async () => {
+    const before = await deviceCount();
+    const empty = await owner.call('POST', '/api/devices', { name: '   ', platform: 'linux' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.data.error).toEqual({ code: 'validation_failed', message: 'Please enter a device name.', details: { field: 'name' } });
+    const platform = await owner.call('POST', '/api/devices', { name: 'Toaster', platform: 'toaster' });
+    expect(platform.data.error.message).toBe('Invalid platform.');
+    const long = await owner.call('POST', '/api/devices', { name: 'x'.repeat(65), platform: 'linux' });
+    expect(long.data.error.message).toBe('Device name can be at most 64 characters.');
+    const key = await owner.call('POST', '/api/devices', { name: 'Mine', platform: 'linux', public_key: 'not-a-key' });
+    expect(key.statusCode).toBe(400);
+    expect(await deviceCount()).toBe(before);
+  });
+
+  it("answers 'Not signed in' without a session", async () => {
+    const anonymous = new Client(stack.app);
+    for (const [method, url] of [['GET', '/api/devices'], ['POST', '/api/devices'], ['GET', '/api/overview'], ['PATCH', `/api/devices/${deviceId}`], ['DELETE', `/api/devices/${deviceId}`], ['POST', `/api/devices/${deviceId}/key`]] as const) {
+      const body = method === 'PATCH' ? { name: 'x' } : method === 'POST' ? { name: 'x', platform: 'linux' } : undefined;
+      const response = await anonymous.call(method, url, body);
+      expect(response.statusCode, `${method} ${url}`).toBe(401);
+      expect(response.data.error.message).toBe('Not signed in');
+    }
+  });
+
+  it("answers 404 for another user's device on every action and the config, changing nothing", async () => {
+    const stranger = await customerWithPlan(stack, 'pia@example.com');
+    const before = await provisioningDb().selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirstOrThrow();
+    const calls = [
+      stranger.call('PATCH', `/api/devices/${deviceId}`, { name: 'Mine now' }),
+      stranger.call('PATCH', `/api/devices/${deviceId}`, { is_active: false }),
+      stranger.call('DELETE', `/api/devices/${deviceId}`),
+      stranger.call('POST', `/api/devices/${deviceId}/key`, {}),
+      stranger.call('GET', `/api/device/${deviceId}/config`),
+      stranger.call('GET', `/api/device/${deviceId}/config?format=qr`),
+      stranger.call('POST', `/api/devices/${deviceId}/config-link`),
+      stranger.call('GET', `/api/devices/${deviceId}/peer-info`),
+      stranger.call('GET', '/api/device/not-a-uuid/config'),
+    ];
+    for (const response of await Promise.all(calls)) {
+      expect(response.statusCode).toBe(404);
+      expect(response.data.error).toEqual({ code: 'not_found', message: 'Device not found.' });
+    }
+    const after = await provisioningDb().selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+    expect((await stranger.call('GET', '/api/devices')).data.devices).toEqual([]);
+  });
+
+  it('refuses devices without an active plan with 403 and a reason', async () => {
+    const client = new Client(stack.app);
+    await client.call('POST', '/api/auth/signup', { email: 'quinn@example.com', password: 'correct horse battery' });
+    const before = await deviceCount();
+    const response = await client.call('POST', '/api/devices', { name: 'Laptop', platform: 'linux' });
+    expect(response.statusCode).toBe(403);
+    expect(response.data.error).toEqual({ code: 'no_entitlement', message: 'Devices come with an active Personal or Gaming plan. Choose a plan on the pricing page to add devices.' });
+    expect(await deviceCount()).toBe(before);
+  });
+
+  it('lists only the caller’s personal devices, newest first, and renames on a trimmed changed name only', async () => {
+    await owner.call('POST', '/api/devices', { name: 'Phone', platform: 'ios' });
+    const list = (await owner.call('GET', '/api/devices')).data.devices;
+    expect(list.map((d: { name: string }) => d.name)).toEqual(['Phone', 'Laptop']);
+    const renamed = await owner.call('PATCH', `/api/devices/${deviceId}`, { name: '  Work laptop  ' });
+    expect(renamed.data.device.name).toBe('Work laptop');
+    expect((await owner.call('PATCH', `/api/devices/${deviceId}`, { name: '' })).data.error.message).toBe('Please enter a device name.');
+  });
+
+  it('places Gaming plan devices on a gaming node and others on the least-loaded node', async () => {
+    const gamer = await customerWithPlan(stack, 'rio@example.com', 'gaming');
+    const created = await eventually(async () => {
+      const response = await gamer.call('POST', '/api/devices', { name: 'Console', platform: 'other' });
+      return response.statusCode === 201 ? response : undefined;
+    }, 15_000, 200);
+    expect(created.data.device.node.name).toBe('eu-gaming-1');
+    const personal = await customerWithPlan(stack, 'sol@example.com');
+    const loads = await sql<{ name: string; n: number }>`
+      select n.name, count(d.id)::int as n from nodes n left join devices d on d.node_id = n.id group by n.name, n.created_at order by count(d.id), n.created_at`.execute(provisioningDb());
+    const placed = await eventually(async () => {
+      const response = await personal.call('POST', '/api/devices', { name: 'Laptop', platform: 'linux' });
+      return response.statusCode === 201 ? response : undefined;
+    }, 15_000, 200);
+    expect(loads.rows[0]!.n).toBeLessThan(loads.rows[1]!.n);
+    expect(placed.data.device.node.name).toBe(loads.rows[0]!.name);
+  });
+
+  it('suspends the devices when the plan ends', async () => {
+    const client = await customerWithPlan(stack, 'tao@example.com', 'personal');
+    const created = await eventually(async () => {
+      const response = await client.call('POST', '/api/devices', { name: 'Laptop', platform: 'linux' });
+      return response.statusCode === 201 ? response : undefined;
+    }, 15_000, 200);
+    const subscriptionId = (await client.call('GET', '/api/billing')).data.subscription.id;
+    await client.call('POST', '/api/billing/test-portal/cancel', { subscription_id: subscriptionId });
+    await eventually(async () => (await client.call('GET', '/api/devices')).data.devices[0]?.is_active === false, 15_000, 200);
+    const activate = await client.call('PATCH', `/api/devices/${created.data.device.id}`, { is_active: true });
+    expect(activate.statusCode).toBe(403);
+  });
+});
