@@ -9,6 +9,7 @@ const file = 'var/dev-secrets.json';
 const wanted: Record<string, () => string> = {
   JWT_SECRET: () => randomBytes(48).toString('base64url'),
   ADDRESS_HASH_KEY: () => randomBytes(32).toString('base64url'),
+  PRIVATE_KEY_ENCRYPTION_KEY: () => randomBytes(32).toString('base64'),
   DEMO_ADMIN_PASSWORD: () => `qw-${randomBytes(9).toString('base64url')}`,
 };
 

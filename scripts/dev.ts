@@ -7,6 +7,7 @@ import { backendServices } from '@qw/contracts';
 import { setUpDatabase } from './db-setup.ts';
 import { devSecrets } from './dev-secrets.ts';
 import { demoAdminEmail, seedDemo } from './seed-demo.ts';
+import { prepareDevNode } from './dev-node.ts';
 
 const env = process.env;
 const adminUrl = env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -22,7 +23,7 @@ const publicUrl = env.PUBLIC_URL ?? 'http://localhost:8080';
 const databaseUrls = await setUpDatabase(adminUrl, env.DATABASE_NAME ?? 'quietwire');
 const ports: Record<string, number> = { identity: 8081, billing: 8082, provisioning: 8083, telemetry: 8084, analytics: 8085 };
 
-const commands = [
+const commands: Array<{ name: string; command: string; env: Record<string, string> }> = [
   ...backendServices.map((service) => ({
     name: service,
     command: `node --import tsx services/${service}/src/main.ts`,
@@ -32,6 +33,11 @@ const commands = [
       HTTP_PORT: String(ports[service]),
       PUBLIC_URL: publicUrl,
       ADMIN_EMAILS: env.ADMIN_EMAILS ?? demoAdminEmail,
+      PRIVATE_KEY_ENCRYPTION_KEY: env.PRIVATE_KEY_ENCRYPTION_KEY ?? secrets.PRIVATE_KEY_ENCRYPTION_KEY!,
+      BILLING_TEST_CLOCK: env.BILLING_TEST_CLOCK ?? 'true',
+      ...(env.STRIPE_SECRET_KEY ? { STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY } : {}),
+      ...(env.STRIPE_WEBHOOK_SECRET ? { STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET } : {}),
+      ...(env.MAIL_URL ? { MAIL_URL: env.MAIL_URL } : {}),
     },
   })),
   {
@@ -47,8 +53,15 @@ const commands = [
   },
 ];
 
+const node = prepareDevNode(env);
+if ('env' in node) {
+  commands.push({ name: 'node-agent', command: 'node --import tsx services/node-agent/src/main.ts', env: { ...common, ...node.env } });
+}
+
 console.log(`\nQuietwire is starting at ${publicUrl} (Ctrl-C stops everything)\n`);
-const { result } = concurrently(commands, { prefix: 'name', killOthersOn: ['failure'], restartTries: 0 });
+if ('skipped' in node) console.log(`No WireGuard node is started: ${node.skipped}.`);
+// A process that falls over is started again (a node agent may wait for its interface).
+const { result } = concurrently(commands, { prefix: 'name', restartTries: 5, restartDelay: 3000 });
 const databaseAdminUrl = (() => {
   const url = new URL(adminUrl);
   url.pathname = `/${env.DATABASE_NAME ?? 'quietwire'}`;
@@ -58,7 +71,8 @@ seedDemo({ publicUrl, adminPassword: secrets.DEMO_ADMIN_PASSWORD!, databaseAdmin
   () => console.log([
     '',
     `  Quietwire is running at ${publicUrl}`,
-    `  Admin sign-in: ${demoAdminEmail} / ${secrets.DEMO_ADMIN_PASSWORD}   (kept in var/dev-secrets.json)`,
+    `  Admin sign-in: ${demoAdminEmail} / ${secrets.DEMO_ADMIN_PASSWORD}   (kept in var/dev-secrets.json; it has a Personal plan)`,
+    'env' in node ? `  WireGuard node: ${node.env.NODE_NAME} on interface ${node.env.WG_INTERFACE}, devices connect to ${node.env.WG_ENDPOINT}` : '  WireGuard node: none',
     `  API documentation: ${publicUrl}/api/docs   Mail without MAIL_URL: var/mail/*.eml`,
     '',
   ].join('\n')),

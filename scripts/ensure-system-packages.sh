@@ -7,6 +7,7 @@ command -v chromium >/dev/null || need+=(chromium)
 command -v wg >/dev/null || need+=(wireguard-tools)
 command -v wireguard-go >/dev/null || need+=(wireguard-go)
 command -v ip >/dev/null || need+=(iproute2)
+command -v ping >/dev/null || need+=(iputils-ping)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "packages: missing ${need[*]}; install them with apt-get (root needed)" >&2; exit 1

@@ -39,11 +39,11 @@ export class NodeAgent {
     this.rpc = new RpcClient(this.bus, 10_000);
     await ensureStream(this.bus, 'node', nodeEvents);
     const publicKey = await this.configureInterface();
-    const addressing = await this.rpc.request(registerNodeRpc, {
+    const addressing = await this.untilAnswered(() => this.rpc!.request(registerNodeRpc, {
       name: config.NODE_NAME, region: config.NODE_REGION, endpoint: config.WG_ENDPOINT, public_key: publicKey, ip: config.NODE_IP,
       ...(config.NODE_SSH_USER ? { ssh_user: config.NODE_SSH_USER } : {}), ...(config.NODE_SSH_PORT ? { ssh_port: config.NODE_SSH_PORT } : {}),
       tags: config.NODE_TAGS.split(',').map((t) => t.trim()).filter(Boolean),
-    });
+    }));
     this.nodeId = addressing.node_id;
     await this.assignAddresses(addressing.node_ipv4, addressing.ipv4_cidr, addressing.node_ipv6, addressing.ipv6_cidr);
     // Catch up first (the agent may have been offline while devices changed), then follow events.
@@ -62,6 +62,21 @@ export class NodeAgent {
     await this.reading?.catch(() => undefined);
     await this.reconciling?.catch(() => undefined);
     await this.bus?.close();
+  }
+
+  /** Provisioning may still be starting (or restarting): ask again, 0.5 s doubling to 10 s, for up to two minutes. */
+  private async untilAnswered<T>(call: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + 120_000;
+    for (let delay = 500; ; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        return await call();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if ((code !== 'unavailable' && code !== 'timeout') || Date.now() > deadline) throw error;
+        this.logger.warn({ code }, 'provisioning not answering yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   private every(seconds: number, task: () => Promise<void>): void {
