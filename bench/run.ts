@@ -1,5 +1,6 @@
 /** `make bench`: runs every benchmark and prints its figures (no pass/fail: targets are read by people). */
 import { runBusPipelineBench } from './bus-pipeline.bench.ts';
+import { runDevicesBench } from './devices.bench.ts';
 
 const only = process.argv[2];
 
@@ -16,5 +17,16 @@ if (!only || only === 'bus') {
     console.log(`  sustained, ${producers} producers, ${run.eventsPerCommit} event(s) per commit: ${run.events} events, produced ${run.producedPerSecond}/s, ${run.endToEndEventsPerSecond} events/s end to end   [target ≥ 5,000 events/s]`);
   }
   console.log(`  effects applied twice: ${duplicates}`);
+}
+if (!only || only === 'devices') {
+  console.log('devices on real WireGuard (network namespaces, wireguard-go)');
+  const result = await runDevicesBench({ devices: Number(process.env.BENCH_DEVICES ?? 200), reconcilePeers: Number(process.env.BENCH_RECONCILE_PEERS ?? 10_000) });
+  if ('skipped' in result) {
+    console.log(`  skipped: ${result.skipped}`);
+  } else {
+    const { addToPeer, reconcile } = result;
+    console.log(`  add device (201) → peer in wg show, ${addToPeer.devices} devices: p50 ${addToPeer.p50Ms.toFixed(1)} ms, p99 ${addToPeer.p99Ms.toFixed(1)} ms, max ${addToPeer.maxMs.toFixed(1)} ms   [target p99 < 100 ms]`);
+    console.log(`  reconcile ${reconcile.peers} peers on a fresh interface: ${(reconcile.ms / 1000).toFixed(2)} s, ${reconcile.applied} peers applied   [target < 5 s]`);
+  }
 }
 process.exit(0);

@@ -116,7 +116,13 @@ export class NodeAgent {
   reconcile(): Promise<void> {
     this.reconciling ??= (async () => {
       try {
-        const { peers } = await this.rpc!.request(desiredPeersRpc, { node_id: this.nodeId! });
+        const peers: Array<{ public_key: string; allowed_ips: string[] }> = [];
+        let after: string | null = null;
+        do {
+          const page: { peers: typeof peers; next: string | null } = await this.rpc!.request(desiredPeersRpc, { node_id: this.nodeId!, ...(after ? { after } : {}) });
+          peers.push(...page.peers);
+          after = page.next;
+        } while (after);
         const plan = planReconcile(peers.map((p) => ({ publicKey: p.public_key, allowedIps: p.allowed_ips })), (await this.host.dump()).peers);
         const changes = [
           ...plan.remove.map((publicKey) => ({ publicKey, remove: true })),

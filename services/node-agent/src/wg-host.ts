@@ -34,7 +34,7 @@ export class WgHost {
   }
 
   /** One `wg set` per batch of peer changes: thousands of peers cost a handful of processes. */
-  async setPeers(changes: Array<{ publicKey: string; allowedIps?: readonly string[]; remove?: boolean }>, batch = 500): Promise<void> {
+  async setPeers(changes: Array<{ publicKey: string; allowedIps?: readonly string[]; remove?: boolean }>, batch = 2000): Promise<void> {
     for (let i = 0; i < changes.length; i += batch) {
       const args = ['set', this.iface];
       for (const change of changes.slice(i, i + batch)) {

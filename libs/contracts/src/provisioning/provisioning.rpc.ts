@@ -59,4 +59,9 @@ export const devicePeerInfoRpc = defineRpc('provisioning.rpc.device-peer-info', 
   file_name: Type.String(), addresses: Type.Array(Type.String()), dns: Type.Array(Type.String()), server_public_key: Type.String(), endpoint: Type.String(),
 }));
 export const registerNodeRpc = defineRpc('provisioning.rpc.register-node', NodeRegistrationSchema, NodeAddressingSchema);
-export const desiredPeersRpc = defineRpc('provisioning.rpc.desired-peers', Type.Object({ node_id: Uuid }), Type.Object({ peers: Type.Array(DesiredPeerSchema) }));
+/** Paged by public key: a node's whole peer set can be larger than one NATS message (1 MB). */
+export const desiredPeersRpc = defineRpc('provisioning.rpc.desired-peers', Type.Object({
+  node_id: Uuid,
+  after: Type.Optional(Type.String({ maxLength: 64 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+}), Type.Object({ peers: Type.Array(DesiredPeerSchema), next: Type.Union([Type.String(), Type.Null()]) }));

@@ -35,12 +35,18 @@ export async function registerNode(db: Db, input: NodeRegistration, dns: string[
   });
 }
 
-/** Every peer the node should have: active devices with a key, each with its two addresses. */
-export async function desiredPeers(db: Db, nodeId: string) {
-  await db.updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
-  const rows = await db.selectFrom('devices').select(['public_key', 'ipv4', 'ipv6'])
-    .where('node_id', '=', nodeId).where('is_active', '=', true).where('public_key', 'is not', null).execute();
-  return rows.map((row) => ({ public_key: row.public_key!, allowed_ips: deviceAddressCidrs(row.ipv4!, row.ipv6!) }));
+/** The peers the node should have (active devices with a key), one page at a time in key order. */
+export async function desiredPeers(db: Db, nodeId: string, after?: string, limit = 2000) {
+  if (!after) await db.updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
+  let query = db.selectFrom('devices').select(['public_key', 'ipv4', 'ipv6'])
+    .where('node_id', '=', nodeId).where('is_active', '=', true).where('public_key', 'is not', null);
+  if (after) query = query.where('public_key', '>', after);
+  const rows = await query.orderBy('public_key').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  return {
+    peers: page.map((row) => ({ public_key: row.public_key!, allowed_ips: deviceAddressCidrs(row.ipv4!, row.ipv6!) })),
+    next: rows.length > limit ? page.at(-1)!.public_key! : null,
+  };
 }
 
 /**

@@ -22,6 +22,6 @@ export function provisioningEndpoints(deps: { db: Kysely<ProvisioningDatabase>; 
     endpoint(devicePeerInfoRpc, (data, caller) => devices.peerInfo(caller, data.device_id)),
     // Node agents: on the bus only (no HTTP route); NATS permissions keep them to these subjects.
     endpoint(registerNodeRpc, (data) => registerNode(db, data, deps.dns)),
-    endpoint(desiredPeersRpc, async (data) => ({ peers: await desiredPeers(db, data.node_id) })),
+    endpoint(desiredPeersRpc, (data) => desiredPeers(db, data.node_id, data.after, data.limit)),
   ];
 }
