@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { eventually } from '@qw/testkit';
-import { registerNodeRpc } from '@qw/contracts';
+import { desiredPeersRpc, registerNodeRpc } from '@qw/contracts';
 import { RpcClient } from '@qw/platform';
 import { generateKeyPair } from '@qw/wireguard';
 import { Client, startStack, type Stack } from './support/stack.ts';
@@ -115,6 +115,24 @@ describe('device rules', () => {
     }, 15_000, 200);
     expect(loads.rows[0]!.n).toBeLessThan(loads.rows[1]!.n);
     expect(placed.data.device.node.name).toBe(loads.rows[0]!.name);
+  });
+
+  it("hands a node its desired peers page by page, every active device exactly once", async () => {
+    const rpc = new RpcClient(stack.bus);
+    const node = await provisioningDb().selectFrom('nodes').select('id').where('name', '=', 'eu-1').executeTakeFirstOrThrow();
+    const expected = await provisioningDb().selectFrom('devices').select('public_key').where('node_id', '=', node.id).where('is_active', '=', true).execute();
+    expect(expected.length).toBeGreaterThan(1);
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const page: { peers: Array<{ public_key: string }>; next: string | null } = await rpc.request(desiredPeersRpc, { node_id: node.id, limit: 1, ...(after ? { after } : {}) });
+      seen.push(...page.peers.map((p) => p.public_key));
+      after = page.next;
+      pages++;
+    } while (after);
+    expect(pages).toBe(expected.length);
+    expect(seen.sort()).toEqual(expected.map((d) => d.public_key!).sort());
   });
 
   it('suspends the devices when the plan ends', async () => {
