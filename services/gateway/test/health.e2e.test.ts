@@ -18,7 +18,7 @@ beforeAll(async () => {
   namespace = testNamespace();
   const common = { NATS_URL: sharedNatsUrl, BUS_NAMESPACE: namespace, LOG_LEVEL: 'info', NODE_ENV: 'test', HTTP_HOST: '127.0.0.1' };
   for (const service of backendServices) {
-    const env = { ...common, DATABASE_URL: await database.provision(service), HTTP_PORT: String(await freePort()) };
+    const env = { ...common, DATABASE_URL: await database.provision(service), HTTP_PORT: String(await freePort()), PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
     processes.set(service, spawnTsProcess(service, `services/${service}/src/main.ts`, env));
   }
   const port = await freePort();
