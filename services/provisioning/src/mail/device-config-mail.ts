@@ -1,16 +1,5 @@
-import { platformLabels, type Platform } from '@qw/contracts';
+import { platformLabels, setupSteps, type Platform } from '@qw/contracts';
 import type { MailMessage } from '@qw/platform/mailer';
-
-/** Three steps per platform, for the mail and the config page alike. */
-export const setupSteps: Readonly<Record<Platform, readonly [string, string, string]>> = {
-  ios: ['Install WireGuard from the App Store.', 'Tap +, then "Create from QR code", and scan the code in this email.', 'Turn the tunnel on.'],
-  android: ['Install WireGuard from Google Play.', 'Tap +, then "Scan from QR code", and scan the code in this email.', 'Turn the tunnel on.'],
-  macos: ['Install WireGuard from the Mac App Store.', 'Choose "Import tunnel(s) from file" and pick the attached .conf file.', 'Click Activate.'],
-  windows: ['Install WireGuard from wireguard.com/install.', 'Click "Import tunnel(s) from file" and pick the attached .conf file.', 'Click Activate.'],
-  linux: ['Install wireguard-tools with your package manager.', 'Copy the attached .conf file to /etc/wireguard/.', 'Run: sudo wg-quick up <file name without .conf>.'],
-  router: ["Open your router's WireGuard (VPN client) settings.", 'Import the attached .conf file, or copy its fields one by one.', 'Enable the connection and route the devices you want through it.'],
-  other: ['Install a WireGuard client for your device.', 'Import the attached .conf file, or scan the QR code.', 'Turn the tunnel on.'],
-};
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
