@@ -304,21 +304,22 @@ describe('other routes', () => {
     await close();
   });
 
-  it('lazy-loads a placeholder for every app route', async () => {
+  it('lazy-loads the app routes; a signed-out visitor sees the sign-in screens and is sent to /login from protected ones', async () => {
     const { page, close } = await visit('/login');
     for (const [path, heading] of [
       ['/login', 'Sign in'],
-      ['/auth/callback', 'Email verification'],
+      ['/forgot-password', 'Reset your password'],
+      ['/reset-password', 'Reset link not valid'],
+      ['/auth/callback', 'Verification failed'],
       ['/post-checkout', 'Create your account'],
-      ['/dashboard', 'Dashboard'],
-      ['/app', 'Quietwire app'],
-      ['/app/personal/overview', 'Personal area'],
-      ['/app/business/devices', 'Business area'],
-      ['/admin', 'Admin console'],
-      ['/admin/overview', 'Admin console'],
     ] as const) {
       await page.goto(`${site.url}${path}`);
-      await expect(page.locator('h1').innerText()).resolves.toBe(heading);
+      await expect.poll(() => page.locator('h1').innerText(), { message: path }).toBe(heading);
+    }
+    for (const path of ['/dashboard', '/app', '/app/personal/overview', '/app/business/devices', '/admin', '/admin/overview']) {
+      await page.goto(`${site.url}${path}`);
+      await page.waitForURL(`${site.url}/login?next=${encodeURIComponent(path)}`);
+      await expect.poll(() => page.locator('h1').innerText(), { message: path }).toBe('Sign in');
     }
     await close();
   });

@@ -1,9 +1,19 @@
 /**
  * WireGuard (X25519) keys as `wg genkey` / `wg pubkey` print them: standard base64 of 32 bytes,
- * 44 characters with one "=" of padding.
+ * 44 characters with one "=" of padding. Only Web Crypto and base64 built-ins are used, so the
+ * same code makes keys in the browser (a device whose private key the server never sees).
  */
-import { randomBytes } from 'node:crypto';
 import { x25519 } from '@noble/curves/ed25519.js';
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
 
 export type KeyPair = { privateKey: string; publicKey: string };
 
@@ -19,21 +29,18 @@ export function isWireGuardKey(value: unknown): value is string {
 }
 
 export function generateKeyPair(): KeyPair {
-  const privateKey = clampPrivateKey(randomBytes(KEY_BYTES));
-  return {
-    privateKey: Buffer.from(privateKey).toString('base64'),
-    publicKey: Buffer.from(x25519.getPublicKey(privateKey)).toString('base64'),
-  };
+  const privateKey = clampPrivateKey(globalThis.crypto.getRandomValues(new Uint8Array(KEY_BYTES)));
+  return { privateKey: toBase64(privateKey), publicKey: toBase64(x25519.getPublicKey(privateKey)) };
 }
 
 export function publicKeyFromPrivate(privateKey: string): string {
-  return Buffer.from(x25519.getPublicKey(decodeKey(privateKey, 'private key'))).toString('base64');
+  return toBase64(x25519.getPublicKey(decodeKey(privateKey, 'private key')));
 }
 
 /** Decodes a key after checking it; the error names the role but never echoes the value. */
 export function decodeKey(key: string, role = 'key'): Uint8Array {
   if (!isWireGuardKey(key)) throw new Error(`${role} is not a WireGuard key (base64 of 32 bytes)`);
-  return new Uint8Array(Buffer.from(key, 'base64'));
+  return fromBase64(key);
 }
 
 /** What `wg genkey` does to random bytes (RFC 7748 §5 "decodeScalar25519"), kept in the stored key. */

@@ -1,9 +1,11 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter } from 'react-router-dom';
+import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { ProtectedRoute } from './guards/protected-route';
 import { PublicLayout } from './layouts/public-layout';
+import { RootLayout } from './layouts/root-layout';
 import { RouteError } from './route-error';
 
-/** Every screen is its own lazy chunk; a route module's default export is its component. */
+/** Every screen (and every layout but the public one) is its own lazy chunk; a module's default export is its component. */
 function screen(load: () => Promise<{ default: ComponentType }>) {
   return async () => ({ Component: (await load()).default });
 }
@@ -11,32 +13,93 @@ function screen(load: () => Promise<{ default: ComponentType }>) {
 export function createRouter() {
   return createBrowserRouter([
     {
-      Component: PublicLayout,
+      // Watches every location for the automatic redirect of signed-in people (spec §2).
+      Component: RootLayout,
       ErrorBoundary: RouteError,
       HydrateFallback: () => null,
       children: [
-        { index: true, lazy: screen(() => import('./routes/home.route')) },
-        { path: 'pricing', lazy: screen(() => import('./routes/pricing.route')) },
-        { path: 'faq', lazy: screen(() => import('./routes/faq.route')) },
-        { path: 'about', lazy: screen(() => import('./routes/about.route')) },
-        { path: 'contact', lazy: screen(() => import('./routes/contact.route')) },
-        { path: '*', lazy: screen(() => import('./routes/not-found.route')) },
-      ],
-    },
-    {
-      ErrorBoundary: RouteError,
-      HydrateFallback: () => null,
-      children: [
-        { path: 'login', lazy: screen(() => import('./routes/login.route')) },
-        { path: 'auth/callback', lazy: screen(() => import('./routes/auth-callback.route')) },
-        { path: 'post-checkout', lazy: screen(() => import('./routes/post-checkout.route')) },
-        { path: 'dashboard', lazy: screen(() => import('./routes/dashboard.route')) },
-        { path: 'app', lazy: screen(() => import('./routes/app.route')) },
-        { path: 'app/personal/*', lazy: screen(() => import('./routes/app-personal.route')) },
-        { path: 'app/business/*', lazy: screen(() => import('./routes/app-business.route')) },
-        { path: 'admin/*', lazy: screen(() => import('./routes/admin.route')) },
+        {
+          Component: PublicLayout,
+          ErrorBoundary: RouteError,
+          children: [
+            { index: true, lazy: screen(() => import('./routes/home.route')) },
+            { path: 'pricing', lazy: screen(() => import('./routes/pricing.route')) },
+            { path: 'faq', lazy: screen(() => import('./routes/faq.route')) },
+            { path: 'about', lazy: screen(() => import('./routes/about.route')) },
+            { path: 'contact', lazy: screen(() => import('./routes/contact.route')) },
+            { path: '*', lazy: screen(() => import('./routes/not-found.route')) },
+          ],
+        },
+        {
+          // Full-screen pages with one task each.
+          lazy: screen(() => import('./layouts/focus-layout')),
+          ErrorBoundary: RouteError,
+          children: [
+            { path: 'login', lazy: screen(() => import('./routes/login.route')) },
+            { path: 'forgot-password', lazy: screen(() => import('./routes/forgot-password.route')) },
+            { path: 'reset-password', lazy: screen(() => import('./routes/reset-password.route')) },
+            { path: 'auth/callback', lazy: screen(() => import('./routes/auth-callback.route')) },
+            { path: 'post-login', lazy: screen(() => import('./routes/post-login.route')) },
+            { path: 'post-checkout', lazy: screen(() => import('./routes/post-checkout.route')) },
+            // The local test payment provider's pages (development and tests).
+            { path: 'test-checkout/:id', lazy: screen(() => import('./routes/test-checkout.route')) },
+            {
+              Component: ProtectedRoute,
+              children: [
+                { path: 'dashboard', lazy: screen(() => import('./routes/dashboard.route')) },
+                { path: 'billing/test-portal', lazy: screen(() => import('./routes/test-portal.route')) },
+              ],
+            },
+          ],
+        },
+        {
+          // Spec §2 "Protected wrapper": everything below needs a session.
+          Component: ProtectedRoute,
+          ErrorBoundary: RouteError,
+          children: [
+            { path: 'app', lazy: screen(() => import('./routes/app.route')) },
+            {
+              path: 'app/personal',
+              lazy: screen(() => import('./routes/personal-area.route')),
+              children: [
+                { index: true, element: <Navigate to="/app/personal/overview" replace /> },
+                { path: 'overview', lazy: screen(() => import('./routes/personal-overview.route')) },
+                { path: 'devices', lazy: screen(() => import('./routes/personal-devices.route')) },
+                { path: 'account', lazy: screen(() => import('./routes/personal-account.route')) },
+                { path: 'billing', lazy: screen(() => import('./routes/personal-billing.route')) },
+              ],
+            },
+            {
+              path: 'app/business',
+              lazy: screen(() => import('./routes/business-area.route')),
+              children: [
+                { index: true, element: <Navigate to="/app/business/overview" replace /> },
+                { path: 'overview', lazy: screen(() => import('./routes/business-overview.route')) },
+                { path: 'devices', lazy: screen(() => import('./routes/business-devices.route')) },
+                { path: 'account', lazy: screen(() => import('./routes/business-account.route')) },
+                { path: 'billing', lazy: screen(() => import('./routes/business-billing.route')) },
+                { path: 'users', lazy: screen(() => import('./routes/business-users.route')) },
+              ],
+            },
+            {
+              // The admin guard lives in the area's frame: pending renders nothing, a non-admin is sent away.
+              path: 'admin',
+              lazy: screen(() => import('./routes/admin-area.route')),
+              children: [
+                // Spec §2: the index page shows the overview.
+                { index: true, lazy: screen(() => import('./routes/admin-overview.route')) },
+                { path: 'overview', lazy: screen(() => import('./routes/admin-overview.route')) },
+                { path: 'accounts', lazy: screen(() => import('./routes/admin-accounts.route')) },
+                { path: 'devices', lazy: screen(() => import('./routes/admin-devices.route')) },
+                { path: 'telemetry', lazy: screen(() => import('./routes/admin-telemetry.route')) },
+                { path: 'servers', lazy: screen(() => import('./routes/admin-servers.route')) },
+                { path: 'analytics', lazy: screen(() => import('./routes/admin-analytics.route')) },
+              ],
+            },
+          ],
+        },
         // Unlisted: every ui component on one page, for developers and the browser tests.
-        { path: 'design-system/*', lazy: screen(() => import('./routes/design-system.route')) },
+        { path: 'design-system/*', lazy: screen(() => import('./routes/design-system.route')), ErrorBoundary: RouteError },
       ],
     },
   ]);

@@ -39,7 +39,11 @@ export function isApiError(value: unknown): value is ApiError {
 
 type MaybePromise<T> = T | Promise<T>;
 export type AccessTokenProvider = () => MaybePromise<string | null | undefined>;
-export type UnauthorizedHandler = (error: ApiError) => void;
+/**
+ * Called with a 401 answer. Resolving to `true` means "the session was renewed, send the request
+ * again": the client then retries it once with the new token. Anything else lets the error through.
+ */
+export type UnauthorizedHandler = (error: ApiError) => MaybePromise<boolean | void>;
 
 let accessTokenProvider: AccessTokenProvider | null = null;
 let unauthorizedHandler: UnauthorizedHandler | null = null;
@@ -49,7 +53,10 @@ export function setAccessTokenProvider(provider: AccessTokenProvider | null): vo
   accessTokenProvider = provider;
 }
 
-/** Called with every 401 answer (unless a request opts out), e.g. to clear the session and go to /login. */
+/**
+ * Called with every 401 answer (unless a request opts out), e.g. to renew an expired access token
+ * and retry, or to clear the session.
+ */
 export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
   unauthorizedHandler = handler;
 }
@@ -65,6 +72,8 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** For requests where a 401 is an expected answer (sign-in itself). */
   skipUnauthorizedHandler?: boolean;
+  /** Send no bearer token (the auth endpoints: an expired token must not make sign-in fail). */
+  skipAuth?: boolean;
 };
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -79,9 +88,21 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await sendOnce<T>(path, options);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401 || options.skipUnauthorizedHandler || !unauthorizedHandler) throw error;
+    // One renewal and one retry at most: a second 401 goes to the caller.
+    const retry = await unauthorizedHandler(error);
+    if (retry !== true) throw error;
+    return sendOnce<T>(path, { ...options, skipUnauthorizedHandler: true });
+  }
+}
+
+async function sendOnce<T>(path: string, options: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const token = accessTokenProvider ? await accessTokenProvider() : null;
+  const token = accessTokenProvider && !options.skipAuth ? await accessTokenProvider() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
@@ -99,11 +120,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   const text = await response.text();
-  if (!response.ok) {
-    const error = toApiError(response, text);
-    if (response.status === 401 && !options.skipUnauthorizedHandler) unauthorizedHandler?.(error);
-    throw error;
-  }
+  if (!response.ok) throw toApiError(response, text);
   if (text === '') return undefined as T;
   try {
     return JSON.parse(text) as T;

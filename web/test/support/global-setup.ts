@@ -76,7 +76,8 @@ export async function ensureWebBuild(): Promise<void> {
 
 /** Vitest globalSetup: `globalSetup: ['web/test/support/global-setup.ts']`. */
 export async function setup(): Promise<void> {
-  if (process.env.QW_SITE_URL) return;
+  // QW_SKIP_WEB_BUILD=1: running only back-end tests, which need no web build.
+  if (process.env.QW_SITE_URL || process.env.QW_SKIP_WEB_BUILD === '1') return;
   await ensureWebBuild();
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router-dom';
 import { publicNavLinks, siteName } from '../../config/site';
+import { Logo } from './brand';
 import './public-layout.css';
 
 /** Spec §2 "Public layout": header and footer link to /, /pricing, /faq, /about, /contact and /login. */
@@ -109,14 +110,5 @@ export function PublicLayout() {
       </footer>
       <ScrollRestoration />
     </div>
-  );
-}
-
-function Logo() {
-  return (
-    <svg className="site-brand__logo" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
-      <rect width="32" height="32" rx="7" className="site-brand__logo-bg" />
-      <path d="M6 19c3-6 6-6 10 0s7 6 10 0" fill="none" className="site-brand__logo-wave" strokeWidth="3" strokeLinecap="round" />
-    </svg>
   );
 }

@@ -1,16 +1,16 @@
-import { Link } from 'react-router-dom';
-import { Card, PageTitle } from '../../ui';
+import { PageTitle } from '../../ui';
+import { RoutePending } from '../guards/protected-route';
 
-/** Placeholder for /app (spec §2); replaced by the feature that owns it. */
+/**
+ * /app: the entry point of the signed-in app. It shows nothing of its own: the protected wrapper
+ * sends a visitor without a session to sign in, and the automatic redirect sends a signed-in person
+ * to their role's home (spec §2).
+ */
 export default function AppEntryRoute() {
   return (
-    <main id="main" className="qw-placeholder">
-      <PageTitle title="Quietwire app" description="Quietwire app — Quietwire." />
-      <Card>
-        <h1>Quietwire app</h1>
-        <p className="qw-muted">Placeholder: the app entry screen (/app) is being built.</p>
-        <Link to="/">Back to Quietwire</Link>
-      </Card>
-    </main>
+    <>
+      <PageTitle title="Quietwire app" description="Opening your Quietwire account." />
+      <RoutePending />
+    </>
   );
 }

@@ -1,16 +1,26 @@
-import { Link } from 'react-router-dom';
 import { Card, PageTitle } from '../../ui';
 
-/** Placeholder for /dashboard (spec §2); replaced by the feature that owns it. */
+/** Spec §2 /dashboard: a protected placeholder with two empty cards, Plan status and Devices. */
 export default function DashboardRoute() {
   return (
-    <main id="main" className="qw-placeholder">
-      <PageTitle title="Dashboard" description="Dashboard — Quietwire." />
-      <Card>
+    <div className="qw-stack focus-card focus-card--wide">
+      <PageTitle title="Dashboard" description="Your Quietwire dashboard." />
+      <div className="qw-stack qw-stack--sm">
         <h1>Dashboard</h1>
-        <p className="qw-muted">Placeholder: the dashboard screen (/dashboard) is being built.</p>
-        <Link to="/">Back to Quietwire</Link>
-      </Card>
-    </main>
+        <p className="qw-muted">Your plan status and devices will appear here after the auth and payment integrations.</p>
+      </div>
+      <div className="qw-grid">
+        <Card as="section" aria-labelledby="dashboard-plan">
+          <h2 id="dashboard-plan" className="qw-card__title">
+            Plan status
+          </h2>
+        </Card>
+        <Card as="section" aria-labelledby="dashboard-devices">
+          <h2 id="dashboard-devices" className="qw-card__title">
+            Devices
+          </h2>
+        </Card>
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,107 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { isApiError } from '../../../lib/api-client';
+import { useResetPassword } from '../../../lib/auth/api/reset-password';
+import { useAuth } from '../../../lib/auth/auth-provider';
+import { Alert, Button, Card, Field, Input } from '../../../ui';
+import './auth.css';
+
+const resetFailedMessage = 'We couldn’t change your password. Please try again in a moment.';
+export const missingResetTokenMessage = 'This reset link is incomplete. Open the link from the email again, or request a new one.';
+export const passwordMismatchMessage = 'The two passwords don’t match.';
+
+type Problem = { field: 'password' | 'confirm'; text: string } | { field: 'link'; text: string } | { field: 'form'; text: string };
+
+/**
+ * /reset-password?token=…: a new password. The reset ends every session, so afterwards the person
+ * signs in again on /login, which says the password was changed.
+ */
+export function ResetPasswordForm() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const navigate = useNavigate();
+  const { forget, notifyPasswordRecovery } = useAuth();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const reset = useResetPassword();
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (token) notifyPasswordRecovery();
+  }, [token, notifyPasswordRecovery]);
+
+  useEffect(() => {
+    if (problem?.field === 'link' || problem?.field === 'form') alertRef.current?.focus();
+    else if (problem) document.getElementById(`reset-${problem.field}`)?.focus();
+  }, [problem]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!token || reset.isPending) return;
+    if (password !== confirm) {
+      setProblem({ field: 'confirm', text: passwordMismatchMessage });
+      return;
+    }
+    setProblem(null);
+    reset.mutate(
+      { token, password },
+      {
+        onSuccess: () => {
+          // The server ended every session of this account, this tab's included.
+          forget();
+          void navigate('/login?message=password_reset', { replace: true });
+        },
+        onError: (failure) => {
+          if (isApiError(failure) && failure.status === 422) setProblem({ field: 'password', text: failure.message });
+          else if (isApiError(failure) && (failure.status === 410 || failure.status === 404)) setProblem({ field: 'link', text: failure.message });
+          else setProblem({ field: 'form', text: isApiError(failure) && failure.status < 500 ? failure.message : resetFailedMessage });
+        },
+      },
+    );
+  }
+
+  if (!token || problem?.field === 'link') {
+    return (
+      <Card className="focus-card">
+        <h1>Reset link not valid</h1>
+        <Alert ref={alertRef} tone="error">
+          {problem?.field === 'link' ? problem.text : missingResetTokenMessage}
+        </Alert>
+        <div className="auth-actions">
+          <Link to="/forgot-password" className="qw-button qw-button--primary">
+            Request a new link
+          </Link>
+          <Link to="/login" className="qw-button qw-button--secondary">
+            Back to sign in
+          </Link>
+        </div>
+      </Card>
+    );
+  }
+
+  return (
+    <Card className="focus-card">
+      <div className="qw-stack qw-stack--sm">
+        <h1>Set a new password</h1>
+        <p className="qw-muted">Choose a new password for your Quietwire account. You’ll sign in again afterwards on every device.</p>
+      </div>
+      <form className="qw-stack" onSubmit={onSubmit} aria-label="Set a new password">
+        {problem?.field === 'form' && (
+          <Alert ref={alertRef} tone="error">
+            {problem.text}
+          </Alert>
+        )}
+        <Field id="reset-password" label="New password" hint="At least 10 characters." error={problem?.field === 'password' ? problem.text : undefined} required>
+          <Input type="password" name="password" autoComplete="new-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+        </Field>
+        <Field id="reset-confirm" label="Repeat the new password" error={problem?.field === 'confirm' ? problem.text : undefined} required>
+          <Input type="password" name="confirm" autoComplete="new-password" required value={confirm} onChange={(event) => setConfirm(event.target.value)} />
+        </Field>
+        <Button type="submit" block busy={reset.isPending} busyText="Saving…">
+          Set new password
+        </Button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,126 @@
+import { formatUsd, planDisplayName, refundWindowDays } from '@qw/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { isApiError } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/format';
+import { Alert, Badge, Button, Card, Modal } from '../../../ui';
+import { useBilling } from '../api/get-billing';
+import { useCancelSubscription, type CancelOutcome } from '../api/cancel-subscription';
+import { InvoiceTable } from './invoice-table';
+import { StatusBadge } from './subscription-status';
+import './billing.css';
+
+const cancelFailedMessage = 'We couldn’t cancel the subscription. Please try again in a moment.';
+
+export function cancelOutcomeText(outcome: CancelOutcome, renewsAt: string | null | undefined): string {
+  if (outcome.refunded_cents > 0) return `Your subscription is canceled and ${formatUsd(outcome.refunded_cents)} was refunded in full.`;
+  if (outcome.cancel_at_period_end) return `Your subscription will end on ${formatDate(renewsAt)}, at the end of the paid period. You won’t be charged again.`;
+  return 'Your subscription is canceled.';
+}
+
+/**
+ * The local test provider's billing portal (development and tests; Stripe has its own): the plan,
+ * its status and renewal date, the invoices, and Cancel subscription with the 7-day money-back rule.
+ */
+export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null; returnPath: string }) {
+  const billing = useBilling(orgId);
+  const cancel = useCancelSubscription();
+  const [confirming, setConfirming] = useState(false);
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
+  const subscription = billing.data?.subscription ?? null;
+
+  useEffect(() => {
+    if (result) resultRef.current?.focus();
+  }, [result]);
+
+  function onConfirm() {
+    if (!subscription) return;
+    const renewsAt = subscription.renews_at;
+    cancel.mutate(subscription.id, {
+      onSuccess: (outcome) => {
+        setConfirming(false);
+        setResult({ tone: 'success', text: cancelOutcomeText(outcome, renewsAt) });
+      },
+      onError: (failure) => {
+        setConfirming(false);
+        setResult({ tone: 'error', text: isApiError(failure) && failure.status < 500 && failure.status > 0 ? failure.message : cancelFailedMessage });
+      },
+    });
+  }
+
+  const cancellable = subscription !== null && subscription.status !== 'canceled' && !subscription.cancel_at_period_end;
+
+  return (
+    <Card className="focus-card focus-card--wide">
+      <div className="qw-stack qw-stack--sm">
+        <span className="billing-test-badge">
+          <Badge tone="warning">Test mode — no card is charged</Badge>
+        </span>
+        <h1>Billing portal</h1>
+        <p className="qw-muted">Quietwire’s test payment provider. Cancelling here works like the real portal, without money moving.</p>
+      </div>
+
+      {result && (
+        <Alert ref={resultRef} tone={result.tone}>
+          {result.text}
+        </Alert>
+      )}
+      {billing.isError && <Alert tone="error">{isApiError(billing.error) && billing.error.status < 500 && billing.error.status > 0 ? billing.error.message : 'We couldn’t load your billing details. Please reload the page.'}</Alert>}
+
+      <section className="qw-stack" aria-labelledby="portal-plan-title">
+        <h2 id="portal-plan-title" className="qw-card__title">
+          Current plan
+        </h2>
+        {billing.isPending ? (
+          <p className="qw-muted">Loading…</p>
+        ) : subscription ? (
+          <dl className="billing-facts" data-testid="portal-plan">
+            <dt>Plan</dt>
+            <dd>{planDisplayName(subscription.plan)}</dd>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={subscription.status} />
+            </dd>
+            <dt>{subscription.cancel_at_period_end ? 'Ends on' : 'Renews on'}</dt>
+            <dd>{subscription.renews_at ? formatDate(subscription.renews_at) : '—'}</dd>
+          </dl>
+        ) : (
+          <p>You have no subscription here yet.</p>
+        )}
+        {cancellable && (
+          <div>
+            <Button variant="danger" onClick={() => setConfirming(true)}>
+              Cancel subscription
+            </Button>
+          </div>
+        )}
+      </section>
+
+      <InvoiceTable invoices={billing.data?.invoices} loading={billing.isPending} />
+
+      <div>
+        <Link to={returnPath} className="qw-button qw-button--secondary">
+          Back to Quietwire
+        </Link>
+      </div>
+
+      <Modal
+        open={confirming}
+        title="Cancel your subscription?"
+        confirmLabel="Cancel subscription"
+        cancelLabel="Keep subscription"
+        confirmVariant="danger"
+        busy={cancel.isPending}
+        busyText="Cancelling…"
+        onConfirm={onConfirm}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          Within {refundWindowDays} days of your first payment, cancelling refunds that payment in full and ends the plan now. After {refundWindowDays} days, the plan stays active until the end
+          of the period you paid for and is not renewed.
+        </p>
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,232 @@
+import { findPlan } from '@qw/contracts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { isApiError } from '../../../lib/api-client';
+import { getMe } from '../../../lib/auth/api/get-me';
+import { useAuth } from '../../../lib/auth/auth-provider';
+import { suspendAutoRedirect } from '../../../lib/auth/auto-redirect';
+import { MfaCodeStep } from '../../../lib/auth/mfa-code-step';
+import type { Session } from '../../../lib/auth/session-types';
+import { postCheckoutDestination } from '../../../lib/redirects';
+import { Button, Card, Field, Input } from '../../../ui';
+import { useClaimCheckout, type ClaimedCheckout } from '../api/claim-checkout';
+import { useVerifyCheckout, type CheckoutVerification } from '../api/verify-checkout';
+import './purchase.css';
+
+/** Spec §2 "Post-checkout page", §5 and §8 texts. */
+export const postCheckoutTexts = {
+  finalizing: 'Finalizing your purchase…',
+  title: 'Create your account',
+  missingPassword: 'Please enter a password.',
+  verifyFailed: 'Unable to verify checkout.',
+  verifyNetworkError: 'Error verifying checkout.',
+  signUpFailed: 'Sign up failed',
+  signInFailed: 'Sign in failed',
+  claimFailed: (status: number) => `Claim failed (status ${status})`,
+} as const;
+
+/** Spec §5: an already-registered sign-up error is recognised by its message. */
+export const alreadyRegistered = /registered|exists|already/i;
+
+/** The session id comes as sid (the test provider) or session_id (Stripe). */
+export function checkoutSessionId(params: URLSearchParams): string | null {
+  return params.get('sid') || params.get('session_id') || null;
+}
+
+/** The plan catalog's name; a code outside the catalog ('unknown') is shown as it is. */
+export function checkoutPlanName(code: string): string {
+  return findPlan(code)?.name ?? code;
+}
+
+/** An answer with the gateway's error shape carries the server's own text; anything else does not. */
+function serverMessage(error: unknown): string | null {
+  if (!isApiError(error) || error.status === 0 || error.code === 'invalid_response' || error.code.startsWith('http_')) return null;
+  return error.message || null;
+}
+
+export function verifyFailureText(error: unknown): string {
+  if (isApiError(error) && error.status === 0) return postCheckoutTexts.verifyNetworkError;
+  return serverMessage(error) ?? postCheckoutTexts.verifyFailed;
+}
+
+/** After a business claim, identity turns the buyer into a business account shortly afterwards (an event). */
+async function waitForBusinessAccount(timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const me = await getMe();
+      if (me.profile.account_type === 'business' || me.org_member) return;
+    } catch {
+      // Keep trying until the deadline; the business area copes with a late organization.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+/**
+ * Spec §4 "Post-checkout submit": sign up; if the email is already registered, sign in with the
+ * same password instead (with the two-factor step when it is on); claim the purchase; then go to
+ * /app/business/devices for a business purchase, else /app/personal/devices.
+ */
+export function PostCheckout() {
+  const [params] = useSearchParams();
+  const sessionId = checkoutSessionId(params);
+  const verification = useVerifyCheckout(sessionId);
+  const { signUp, signIn, completeMfa, refresh } = useAuth();
+  const claim = useClaimCheckout();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
+  const releaseRedirect = useRef<(() => void) | null>(null);
+  const alerted = useRef(false);
+  const data: CheckoutVerification | null = verification.data ?? null;
+  const loading = sessionId !== null && verification.isPending;
+
+  useEffect(() => () => releaseRedirect.current?.(), []);
+
+  useEffect(() => {
+    if (data?.email) setEmail(data.email);
+  }, [data?.email]);
+
+  useEffect(() => {
+    if (!verification.isError || alerted.current) return;
+    alerted.current = true;
+    console.error(verification.error);
+    window.alert(verifyFailureText(verification.error));
+  }, [verification.isError, verification.error]);
+
+  function stop() {
+    setBusy(false);
+    setMfaToken(null);
+    releaseRedirect.current?.();
+    releaseRedirect.current = null;
+  }
+
+  async function claimAndGo(session: Session) {
+    let claimed: ClaimedCheckout | null = null;
+    if (sessionId) {
+      try {
+        claimed = await claim.mutateAsync({
+          session_id: sessionId,
+          email: data?.email || email.trim(),
+          plan_code: data?.plan_code ?? '',
+          account_type: data?.account_type ?? 'personal',
+          quantity: data?.quantity ?? 1,
+        });
+      } catch (failure) {
+        window.alert(serverMessage(failure) ?? postCheckoutTexts.claimFailed(isApiError(failure) ? failure.status : 0));
+        stop();
+        return;
+      }
+    }
+    const accountType = claimed?.account_type ?? data?.account_type ?? session.user.account_type;
+    if (accountType === 'business' && session.user.account_type !== 'business') {
+      // The access token still says personal: wait for the new account type, then renew the session.
+      await waitForBusinessAccount();
+      await refresh();
+    }
+    void navigate(postCheckoutDestination(accountType), { replace: true });
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const address = (data?.email || email).trim();
+    if (!address || !password) {
+      window.alert(postCheckoutTexts.missingPassword);
+      return;
+    }
+    setBusy(true);
+    // Signing up fires a sign-in event; this page finishes the claim before it leaves.
+    releaseRedirect.current ??= suspendAutoRedirect();
+    let session: Session;
+    try {
+      session = await signUp(address, password);
+    } catch (signUpError) {
+      if (!(isApiError(signUpError) && alreadyRegistered.test(signUpError.message))) {
+        window.alert((signUpError instanceof Error && signUpError.message) || postCheckoutTexts.signUpFailed);
+        stop();
+        return;
+      }
+      try {
+        const answer = await signIn(address, password);
+        if ('mfa_required' in answer) {
+          setMfaToken(answer.mfa_token);
+          return;
+        }
+        session = answer;
+      } catch (signInError) {
+        window.alert((signInError instanceof Error && signInError.message) || postCheckoutTexts.signInFailed);
+        stop();
+        return;
+      }
+    }
+    await claimAndGo(session);
+  }
+
+  const plan = data ? checkoutPlanName(data.plan_code) : null;
+
+  return (
+    <Card className="focus-card">
+      <h1>{postCheckoutTexts.title}</h1>
+      {loading ? (
+        <p className="co-status" role="status">
+          <span className="qw-spinner" aria-hidden="true" />
+          {postCheckoutTexts.finalizing}
+        </p>
+      ) : mfaToken ? (
+        <MfaCodeStep
+          submit={(code) => completeMfa(mfaToken, code)}
+          onSignedIn={(session) => void claimAndGo(session)}
+          onRestart={(message) => {
+            window.alert(message);
+            stop();
+          }}
+          onCancel={stop}
+        />
+      ) : (
+        <>
+          {data && plan !== null && (
+            <dl className="co-summary" data-testid="purchase-summary">
+              <dt>Plan</dt>
+              <dd data-testid="purchase-plan">{plan}</dd>
+              {data.account_type === 'business' && (
+                <>
+                  <dt>Seats</dt>
+                  <dd data-testid="purchase-seats">{data.quantity}</dd>
+                </>
+              )}
+            </dl>
+          )}
+          <p className="qw-muted">
+            {data ? 'Thanks for your purchase. Choose a password to finish.' : 'Choose the email and password for your Quietwire account.'} Already a customer? Enter your current password and
+            we’ll add this purchase to your account.
+          </p>
+          <form className="qw-stack" onSubmit={onSubmit} noValidate aria-label={postCheckoutTexts.title}>
+            <Field id="post-checkout-email" label="Email" hint={data?.email ? 'The address you paid with.' : undefined} required>
+              <Input
+                type="email"
+                name="email"
+                autoComplete="username"
+                inputMode="email"
+                required
+                readOnly={Boolean(data?.email)}
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+            </Field>
+            <Field id="post-checkout-password" label="Password" hint="At least 10 characters." required>
+              <Input type="password" name="password" autoComplete="new-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+            </Field>
+            <Button type="submit" block busy={busy} busyText="Creating account…">
+              Create account
+            </Button>
+          </form>
+        </>
+      )}
+    </Card>
+  );
+}
+

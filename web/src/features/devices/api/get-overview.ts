@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { devicesKey, statusRefreshMs } from './get-devices';
+
+/** GET /api/overview → the Overview tiles: devices, connected, VPN status (Online or Idle). */
+export type Overview = { devices: number; connected: number; vpn_status: 'Online' | 'Idle' };
+
+export function getOverview(): Promise<Overview> {
+  return api.get<Overview>('/api/overview');
+}
+
+export function useOverview() {
+  return useQuery({ queryKey: [...devicesKey, 'overview'], queryFn: getOverview, refetchInterval: statusRefreshMs });
+}

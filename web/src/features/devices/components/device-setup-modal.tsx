@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react';
+import { platformLabels, setupSteps, type Platform } from '@qw/contracts';
+import { Alert } from '../../../ui';
+import { getConfigLink, type ConfigLink } from '../api/get-config-link';
+import type { DeviceRow } from '../api/get-devices';
+
+/**
+ * The QR code large enough to scan from a laptop screen, a download button and three steps for
+ * the device's platform (DESIGN.md). Shown in a native dialog; the links last a minute.
+ */
+export function DeviceSetupModal({ device, onClose }: { device: DeviceRow | null; onClose: () => void }) {
+  const [link, setLink] = useState<ConfigLink | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setLink(null);
+    setError(null);
+    if (!device) return;
+    let current = true;
+    getConfigLink(device.id).then(
+      (answer) => current && setLink(answer),
+      () => current && setError('We couldn’t load this configuration. Close and try again.'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [device]);
+
+  if (!device) return null;
+  const platform = (device.platform in setupSteps ? device.platform : 'other') as Platform;
+  return (
+    <div className="devices-setup" role="dialog" aria-modal="true" aria-labelledby="devices-setup-title">
+      <div className="devices-setup__panel">
+        <h2 id="devices-setup-title">Set up {device.name}</h2>
+        {error && <Alert tone="error">{error}</Alert>}
+        <div className="devices-setup__body">
+          <div className="devices-setup__qr">
+            {link ? <img src={link.qr_url} alt={`QR code of the WireGuard configuration for ${device.name}`} width={320} height={320} /> : <div className="devices-setup__qr-placeholder" aria-hidden="true" />}
+          </div>
+          <div className="qw-stack">
+            <h3>{platformLabels[platform]}</h3>
+            <ol className="devices-setup__steps">
+              {setupSteps[platform].map((step) => <li key={step}>{step}</li>)}
+            </ol>
+            {link && <a className="qw-button qw-button--primary" href={link.url} download>Download .conf</a>}
+            <p className="qw-muted qw-small">The file contains a private key. Do not share it.</p>
+          </div>
+        </div>
+        <button type="button" className="qw-button qw-button--secondary" onClick={onClose} autoFocus>Close</button>
+      </div>
+    </div>
+  );
+}

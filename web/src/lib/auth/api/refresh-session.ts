@@ -1,0 +1,11 @@
+import { api } from '../../api-client';
+import type { Session } from '../session-types';
+
+/**
+ * POST /api/auth/refresh: trades the httpOnly refresh cookie for a new session; the cookie
+ * rotates. Never two at once (a reused refresh token ends the whole session family): only the
+ * session manager calls this, single-flight and under a cross-tab lock.
+ */
+export function requestRefresh(): Promise<Session> {
+  return api.post<Session>('/api/auth/refresh', undefined, { skipAuth: true, skipUnauthorizedHandler: true });
+}

@@ -1,0 +1,140 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { billingService } from '@qw/billing';
+import { startStack, type Stack } from '../../../services/gateway/test/support/stack.ts';
+import { openPage, type PageOptions } from './browser';
+import { withWebBuild } from './global-setup';
+import { screenshotDir } from './paths';
+
+export type { Stack };
+
+export const password = 'correct horse battery staple';
+export const adminEmail = 'ops@quietwire.test';
+
+/**
+ * Identity, billing (local test provider, test clock on) and the gateway on a real loopback port,
+ * serving the built web app, with an SMTP capture. One per test file (its own database).
+ *
+ * The gateway serves its own copy of web/dist: another test process (or a developer) rebuilding
+ * web/dist mid-run empties the folder first, which would pull pages from under the browser.
+ */
+export async function startWebStack(label: string): Promise<Stack> {
+  const snapshot = mkdtempSync(join(tmpdir(), 'qw-web-dist-'));
+  await withWebBuild((dist) => cpSync(dist, snapshot, { recursive: true }));
+  const stack = await startStack({
+    label,
+    listen: true,
+    adminEmails: [adminEmail],
+    extra: (url) => [billingService({ PUBLIC_URL: url, BILLING_TEST_CLOCK: true, NODE_ENV: 'test' })],
+    gatewayEnv: { WEB_DIST: snapshot },
+  });
+  const stop = stack.stop.bind(stack);
+  return Object.assign(stack, {
+    async stop() {
+      try {
+        await stop();
+      } finally {
+        rmSync(snapshot, { recursive: true, force: true });
+      }
+    },
+  });
+}
+
+let counter = 0;
+/** A fresh address per test, so tests never share an account. */
+export function uniqueEmail(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+type Json = Record<string, any>;
+
+/** A JSON call to the gateway from the test process (no Origin header, like a non-browser client). */
+export async function apiCall(stack: Stack, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, token?: string): Promise<{ status: number; data: Json }> {
+  const response = await fetch(`${stack.publicUrl}${path}`, {
+    method,
+    headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, data: text ? (JSON.parse(text) as Json) : {} };
+}
+
+/** Creates an account through the API; answers its access token. */
+export async function signUpViaApi(stack: Stack, email: string, secret = password): Promise<string> {
+  const answer = await apiCall(stack, 'POST', '/api/auth/signup', { email, password: secret });
+  if (answer.status !== 201) throw new Error(`sign-up failed: ${answer.status} ${JSON.stringify(answer.data)}`);
+  return answer.data.access_token as string;
+}
+
+/** Starts and pays a checkout with the test card; answers the session id. */
+export async function buyViaApi(stack: Stack, planCode: string, email: string): Promise<string> {
+  const started = await apiCall(stack, 'POST', '/api/checkout', { plan_code: planCode, plan_name: planCode, account_type: planCode.startsWith('business') ? 'business' : 'personal', quantity: 1 });
+  if (started.status !== 200) throw new Error(`checkout failed: ${started.status}`);
+  const paid = await apiCall(stack, 'POST', `/api/billing/test-checkout/${started.data.session_id}/pay`, { email, card_number: '4242 4242 4242 4242' });
+  if (paid.status !== 200) throw new Error(`payment failed: ${paid.status}`);
+  return started.data.session_id as string;
+}
+
+/** A personal account with a paid Personal plan. */
+export async function personalCustomerViaApi(stack: Stack, email: string, planCode = 'personal'): Promise<void> {
+  const sessionId = await buyViaApi(stack, planCode, email);
+  const token = await signUpViaApi(stack, email);
+  const claim = await apiCall(stack, 'POST', '/api/checkout/claim', { session_id: sessionId, email, plan_code: planCode, account_type: 'personal', quantity: 1 }, token);
+  if (claim.status !== 200) throw new Error(`claim failed: ${claim.status} ${JSON.stringify(claim.data)}`);
+}
+
+/** A business account: buys business10, signs up and claims, then waits until identity made it business. */
+export async function businessAccountViaApi(stack: Stack, email: string): Promise<void> {
+  const sessionId = await buyViaApi(stack, 'business10', email);
+  const token = await signUpViaApi(stack, email);
+  const claim = await apiCall(stack, 'POST', '/api/checkout/claim', { session_id: sessionId, email, plan_code: 'business10', account_type: 'business', quantity: 1 }, token);
+  if (claim.status !== 200) throw new Error(`claim failed: ${claim.status} ${JSON.stringify(claim.data)}`);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const me = await apiCall(stack, 'GET', '/api/me', undefined, token);
+    if (me.data.profile?.account_type === 'business') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the account never became business');
+}
+
+export type TestPage = { page: Page; errors: string[]; close(): Promise<void> };
+
+/** A fresh context (own cookies) per test; page errors are collected for the test to check. */
+export async function newPage(browser: Browser, options: PageOptions = {}): Promise<TestPage> {
+  const { context, page } = await openPage(browser, options);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // Any alert the test does not expect is accepted (and recorded) so the page never hangs on it.
+  page.on('dialog', (dialog) => {
+    // Tests that expect a dialog add their own listener (page.once), which accepts it.
+    if ((page as unknown as { listenerCount(event: string): number }).listenerCount('dialog') === 1) {
+      errors.push(`unexpected ${dialog.type()}: ${dialog.message()}`);
+      void dialog.accept();
+    }
+  });
+  return { page, errors, close: () => context.close() };
+}
+
+/** Signs in on /login (optionally with ?next=…) and waits until the page has left /login. */
+export async function signInThroughPage(page: Page, baseUrl: string, email: string, secret = password, query = ''): Promise<void> {
+  await page.goto(`${baseUrl}/login${query}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  const width = page.viewportSize()?.width ?? 1280;
+  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+}
