@@ -175,6 +175,8 @@ describe('checkout with the local test provider', () => {
     await client.call('POST', '/api/auth/signup', { email: 'xia@example.com', password });
     const manage = await client.call('GET', '/api/billing/manage?return=/app/personal/billing');
     expect(manage.data.url).toBe('http://localhost:8080/billing/test-portal?return=%2Fapp%2Fpersonal%2Fbilling');
+    expect((await client.call('GET', '/api/billing/manage?return=/')).data.url).toBe('http://localhost:8080/billing/test-portal?return=%2F');
+    expect((await client.call('GET', '/api/billing/manage?return=//evil.example')).statusCode).toBe(400);
     const page = await new Client(stack.app).call('GET', '/api/billing/manage', undefined, { accept: 'text/html' });
     expect(page.statusCode).toBe(302);
     expect(page.headers.location).toBe('/login?next=%2Fapp%2Fpersonal%2Fbilling');

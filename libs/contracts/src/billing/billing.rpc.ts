@@ -55,7 +55,7 @@ export const claimCheckoutRpc = defineRpc('billing.rpc.claim-checkout', Type.Obj
   claimer_email: Type.String(),
 }), Type.Object({ subscription_id: Uuid, account_type: Type.String(), org_id: Type.Union([Uuid, Type.Null()]) }));
 export const billingOverviewRpc = defineRpc('billing.rpc.overview', Type.Object({ org_id: Type.Optional(Uuid) }), BillingOverviewSchema);
-export const manageBillingRpc = defineRpc('billing.rpc.manage', Type.Object({ return_path: Type.String({ pattern: '^/' }) }), Type.Object({ url: Type.String() }));
+export const manageBillingRpc = defineRpc('billing.rpc.manage', Type.Object({ return_path: Type.String({ pattern: '^/' }), org_id: Type.Optional(Uuid) }), Type.Object({ url: Type.String() }));
 
 /** The local test provider's own pages (no card is charged). */
 export const testCheckoutInfoRpc = defineRpc('billing.rpc.test-checkout-info', Type.Object({ session_id: SessionId }), Type.Object({

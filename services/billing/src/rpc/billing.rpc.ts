@@ -34,7 +34,7 @@ export function billingEndpoints(deps: {
     }),
     endpoint(claimCheckoutRpc, (data, caller) => checkout.claim(caller, data)),
     endpoint(billingOverviewRpc, (data, caller) => subscriptions.overview(caller, data.org_id)),
-    endpoint(manageBillingRpc, (data, caller) => subscriptions.manageUrl(caller, data.return_path)),
+    endpoint(manageBillingRpc, (data, caller) => subscriptions.manageUrl(caller, data.return_path, data.org_id)),
     endpoint(testCheckoutInfoRpc, (data) => checkout.testCheckoutInfo(data.session_id)),
     endpoint(testCheckoutPayRpc, (data) => checkout.testPay(data)),
     endpoint(testPortalCancelRpc, (data, caller) => subscriptions.cancel(caller, data.subscription_id)),

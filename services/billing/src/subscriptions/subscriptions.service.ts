@@ -37,12 +37,14 @@ export class SubscriptionsService {
     };
   }
 
-  async manageUrl(caller: Caller, returnPath: string): Promise<{ url: string }> {
+  async manageUrl(caller: Caller, returnPath: string, orgId?: string): Promise<{ url: string }> {
     if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
     const returnUrl = new URL(returnPath, this.deps.publicUrl).toString();
     if (this.deps.provider.name === 'test') return { url: await this.deps.provider.portalUrl({ providerCustomerId: null, returnUrl }) };
     const customer = await this.deps.db.selectFrom('subscriptions').innerJoin('customers', 'customers.id', 'subscriptions.customer_id')
-      .select('customers.provider_customer_id').where('subscriptions.user_id', '=', caller.userId).orderBy('subscriptions.created_at', 'desc').executeTakeFirst();
+      .select('customers.provider_customer_id').where('subscriptions.user_id', '=', caller.userId)
+      .where((eb) => (orgId ? eb('subscriptions.org_id', '=', orgId) : eb('subscriptions.org_id', 'is', null)))
+      .orderBy('subscriptions.created_at', 'desc').executeTakeFirst();
     if (!customer) throw new AppError('not_found', 'There is no subscription to manage yet. Choose a plan on the pricing page.');
     return { url: await this.deps.provider.portalUrl({ providerCustomerId: customer.provider_customer_id, returnUrl }) };
   }

@@ -63,7 +63,7 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient }): v
   app.get('/api/billing/manage', {
     schema: {
       tags, security, summary: 'The billing portal. With a token: its address as JSON; opened as a page without one: sign in first',
-      querystring: Type.Object({ return: Type.Optional(Type.String({ pattern: '^/[^/\\\\]', maxLength: 200 })) }),
+      querystring: Type.Object({ return: Type.Optional(Type.String({ pattern: '^/(?![/\\\\])', maxLength: 200 })), org_id: Type.Optional(Type.String({ format: 'uuid' })) }),
     },
   }, async (request, reply) => {
     const returnPath = request.query.return ?? '/app/personal/billing';
@@ -71,7 +71,7 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient }): v
       if (request.headers.accept?.includes('text/html')) return reply.redirect(`/login?next=${encodeURIComponent(returnPath)}`);
       throw new AppError('not_signed_in', 'Not signed in');
     }
-    const { url } = await rpc.request(manageBillingRpc, { return_path: returnPath }, request.caller);
+    const { url } = await rpc.request(manageBillingRpc, { return_path: returnPath, ...(request.query.org_id ? { org_id: request.query.org_id } : {}) }, request.caller);
     if (request.headers.accept?.includes('text/html')) return reply.redirect(url);
     return { url };
   });
