@@ -11,3 +11,4 @@ export * from './billing/index.ts';
 export * from './provisioning/index.ts';
 export * from './node/index.ts';
 export * from './telemetry/index.ts';
+export * from './email.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { isErrorCode, type ErrorBody } from './errors.ts';
+import { AppError, isErrorCode, type ErrorBody } from './errors.ts';
 
 /**
  * Who is asking. The gateway attaches this to every request it forwards so that services can
@@ -35,4 +35,10 @@ export function isRpcReplyFrame(value: unknown): value is RpcReplyFrame<unknown>
   const frame = value as { ok: unknown; error?: { code?: unknown } };
   if (frame.ok === true) return 'data' in frame;
   return frame.ok === false && isErrorCode(frame.error?.code);
+}
+
+/** The caller's user id, or the spec's 'Not signed in' refusal: the first line of every user RPC. */
+export function requireUserId(caller: Caller): string {
+  if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
+  return caller.userId;
 }

@@ -1,11 +1,10 @@
 import path from 'node:path';
-import { identityEvents } from '@qw/contracts';
+import { identityEvents, normalizeEmail } from '@qw/contracts';
 import { createMailer, type Mailer } from '@qw/platform/mailer';
 import type { ServiceDefinition } from '@qw/platform';
 import type { IdentityDatabase } from './database.ts';
 import { AccountsService } from './accounts/accounts.service.ts';
 import { upsertAdminEmails } from './accounts/accounts.repository.ts';
-import { normalizeEmail } from './accounts/email-address.ts';
 import { pruneRateEvents } from './accounts/rate-limits.ts';
 import { MfaService } from './mfa/mfa.service.ts';
 import { ContactService } from './contact/contact.service.ts';

@@ -7,7 +7,7 @@ import type { Static, TSchema } from 'typebox';
 import type { BusConnection } from './connection.ts';
 import { decodeEnvelope } from './envelope.ts';
 import { busMetrics } from './metrics.ts';
-import { ensureDeadLetterStream, isNotFound } from './streams.ts';
+import { ensureDeadLetterStream, isAlreadyDeclared, isNotFound } from './streams.ts';
 
 type Outcome = 'done' | 'duplicate' | Error;
 
@@ -82,7 +82,7 @@ export class IdempotentConsumer<S extends TSchema> {
       try {
         await bus.jsm.consumers.add(stream, config);
       } catch (addError) {
-        if (!/already in use|already exists/i.test((addError as Error).message)) throw addError;
+        if (!isAlreadyDeclared(addError)) throw addError;
       }
     }
     const consumer = await bus.js.consumers.get(stream, this.durable);

@@ -36,8 +36,7 @@ export async function ensureStream(bus: BusConnection, owner: string, contracts:
     try {
       await bus.jsm.streams.add(config);
     } catch (addError) {
-      // Another replica declared it first; its subject list is the same contract list.
-      if (!/already in use|already exists/i.test((addError as Error).message)) throw addError;
+      if (!isAlreadyDeclared(addError)) throw addError;
     }
   }
   return name;
@@ -54,10 +53,15 @@ export async function ensureDeadLetterStream(bus: BusConnection): Promise<string
     try {
       await bus.jsm.streams.add({ name, subjects: [subject], storage: StorageType.File, max_age: 30 * 24 * 3600 * 1_000_000_000 });
     } catch (addError) {
-      if (!/already in use|already exists/i.test((addError as Error).message)) throw addError;
+      if (!isAlreadyDeclared(addError)) throw addError;
     }
   }
   return name;
+}
+
+/** Another replica declared the same stream or consumer first: the same declaration, so fine. */
+export function isAlreadyDeclared(error: unknown): boolean {
+  return /already in use|already exists/i.test((error as Error)?.message ?? '');
 }
 
 export function isNotFound(error: unknown): boolean {

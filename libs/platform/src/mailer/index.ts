@@ -43,3 +43,17 @@ export function createMailer(options: MailerOptions): Mailer {
     },
   };
 }
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The one branded frame of every Quietwire mail (DESIGN.md): the name on top, the body, a quiet footer. */
+export function brandedMailHtml(bodyHtml: string): string {
+  return `<!doctype html><html><body style="margin:0;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
+<div style="max-width:560px;margin:0 auto;padding:32px 24px">
+<p style="font-weight:700;font-size:18px;margin:0 0 24px">Quietwire</p>
+${bodyHtml}
+<p style="margin:32px 0 0;color:#64748b;font-size:12px">Quietwire · WireGuard VPN · support by email, 24/7</p>
+</div></body></html>`;
+}

@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { AppError, checkoutQuantity, findPlan, isPlanCode, purchaseClaimed, type Caller } from '@qw/contracts';
+import { AppError, checkoutQuantity, findPlan, isEmailAddress, isPlanCode, normalizeEmail, purchaseClaimed, requireUserId, type Caller } from '@qw/contracts';
 import { addToOutbox } from '@qw/platform/bus';
 import type { BillingDatabase } from '../database.ts';
 import { addMonths, billingNow } from '../clock.ts';
 import type { PaymentProvider } from '../providers/payment-provider.ts';
 import { isCardNumber, testCards } from '../providers/test-provider.ts';
 import { assignOwner, markCheckoutPaid, recordInvoicePaid, upsertCustomer } from '../subscriptions/ledger.ts';
-
-function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-function isEmailAddress(email: string): boolean {
-  return email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
-}
 
 /** Starting a purchase, confirming it on the way back, and handing it to the buyer's account. */
 export class CheckoutService {
@@ -56,8 +48,7 @@ export class CheckoutService {
    * the one of the account; claiming again with the same account answers the same result.
    */
   async claim(caller: Caller, input: { session_id: string; email: string; claimer_email: string }) {
-    if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
-    const userId = caller.userId;
+    const userId = requireUserId(caller);
     return this.deps.db.transaction().execute(async (tx) => {
       const session = await tx.selectFrom('checkout_sessions').selectAll().where('id', '=', input.session_id).forUpdate().executeTakeFirst();
       if (!session) throw new AppError('not_found', 'We could not find this checkout.');

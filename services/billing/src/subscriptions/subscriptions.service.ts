@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { AppError, refundIssued, refundWindowDays, type BillingOverview, type Caller } from '@qw/contracts';
+import { AppError, refundIssued, requireUserId, refundWindowDays, type BillingOverview, type Caller } from '@qw/contracts';
 import { addToOutbox } from '@qw/platform/bus';
 import type { BillingDatabase, Subscription } from '../database.ts';
 import { addMonths, billingNow } from '../clock.ts';
@@ -16,9 +16,9 @@ export class SubscriptionsService {
 
   /** The current plan and the invoices, newest period first: a person's own, or an organization's they own. */
   async overview(caller: Caller, orgId?: string): Promise<BillingOverview> {
-    if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
+    const userId = requireUserId(caller);
     const { db } = this.deps;
-    let subs = db.selectFrom('subscriptions').selectAll().where('user_id', '=', caller.userId);
+    let subs = db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId);
     subs = orgId ? subs.where('org_id', '=', orgId) : subs.where('org_id', 'is', null);
     const all = await subs.orderBy('created_at', 'desc').execute();
     const current = all.find((s) => s.status !== 'canceled') ?? all[0];
@@ -38,11 +38,11 @@ export class SubscriptionsService {
   }
 
   async manageUrl(caller: Caller, returnPath: string, orgId?: string): Promise<{ url: string }> {
-    if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
+    const userId = requireUserId(caller);
     const returnUrl = new URL(returnPath, this.deps.publicUrl).toString();
     if (this.deps.provider.name === 'test') return { url: await this.deps.provider.portalUrl({ providerCustomerId: null, returnUrl }) };
     const customer = await this.deps.db.selectFrom('subscriptions').innerJoin('customers', 'customers.id', 'subscriptions.customer_id')
-      .select('customers.provider_customer_id').where('subscriptions.user_id', '=', caller.userId)
+      .select('customers.provider_customer_id').where('subscriptions.user_id', '=', userId)
       .where((eb) => (orgId ? eb('subscriptions.org_id', '=', orgId) : eb('subscriptions.org_id', 'is', null)))
       .orderBy('subscriptions.created_at', 'desc').executeTakeFirst();
     if (!customer) throw new AppError('not_found', 'There is no subscription to manage yet. Choose a plan on the pricing page.');
@@ -54,9 +54,9 @@ export class SubscriptionsService {
    * and ended at once. Later: it runs to the end of the paid period.
    */
   async cancel(caller: Caller, subscriptionId: string) {
-    if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
+    const userId = requireUserId(caller);
     return this.deps.db.transaction().execute(async (tx) => {
-      const sub = await tx.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId).where('user_id', '=', caller.userId).forUpdate().executeTakeFirst();
+      const sub = await tx.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId).where('user_id', '=', userId).forUpdate().executeTakeFirst();
       if (!sub) throw new AppError('not_found', 'Subscription not found.');
       if (sub.status === 'canceled') return { status: sub.status, refunded_cents: 0, cancel_at_period_end: false };
       const now = await billingNow(tx);

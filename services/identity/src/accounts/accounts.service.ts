@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { AppError, profileUpdated, userRegistered, userVerified, type Caller, type IssuedSession, type Me, type Profile, type SessionUser } from '@qw/contracts';
+import { AppError, isEmailAddress, normalizeEmail, profileUpdated, requireUserId, userRegistered, userVerified, type Caller, type IssuedSession, type Me, type Profile, type SessionUser } from '@qw/contracts';
 import { addToOutbox } from '@qw/platform/bus';
 import type { Mailer, MailMessage } from '@qw/platform/mailer';
 import type { IdentityDatabase, ProfileRow } from '../database.ts';
 import * as repo from './accounts.repository.ts';
-import { isEmailAddress, normalizeEmail } from './email-address.ts';
 import { hashPassword, passwordProblem, spendPasswordCheck, verifyPassword } from './passwords.ts';
 import { clearRateEvents, minutesText, recordRateEvent, resetLimit, retryAfterSeconds, signInLimits } from './rate-limits.ts';
 import { isPlatformAdmin, resolveRole } from './roles.ts';
@@ -26,11 +25,6 @@ export type AccountsDeps = {
 
 const invalidCredentials = () => new AppError('invalid_credentials', 'Invalid email or password.');
 const sessionEnded = () => new AppError('invalid_token', 'Your session has ended. Please sign in again.');
-
-export function requireUser(caller: Caller): string {
-  if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
-  return caller.userId;
-}
 
 function addDays(days: number): Date {
   return new Date(Date.now() + days * 24 * 3600 * 1000);
@@ -155,7 +149,7 @@ export class AccountsService {
   }
 
   async resendVerification(caller: Caller): Promise<{ sent: boolean }> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     const user = await repo.findUserById(this.db, userId);
     if (!user) throw new AppError('not_signed_in', 'Not signed in');
     if (user.email_verified_at) return { sent: false };
@@ -208,7 +202,7 @@ export class AccountsService {
   }
 
   async me(caller: Caller, mfaEnabled: (userId: string) => Promise<boolean>): Promise<Me> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     const user = await repo.findUserById(this.db, userId);
     const profile = await repo.findProfile(this.db, userId);
     if (!user || !profile) throw new AppError('not_signed_in', 'Not signed in');
@@ -225,7 +219,7 @@ export class AccountsService {
   }
 
   async updateProfile(caller: Caller, input: { full_name?: string | null; avatar_url?: string | null }): Promise<Profile> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     const fields: { full_name?: string | null; avatar_url?: string | null } = {};
     if (input.full_name !== undefined) {
       const name = input.full_name?.trim() ?? '';

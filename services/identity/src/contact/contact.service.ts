@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { AppError } from '@qw/contracts';
+import { AppError, isEmailAddress, normalizeEmail } from '@qw/contracts';
 import type { Mailer } from '@qw/platform/mailer';
 import type { IdentityDatabase } from '../database.ts';
-import { isEmailAddress, normalizeEmail } from '../accounts/email-address.ts';
 import { contactForwardMail } from '../mail/identity-mail.ts';
 import { contactLimit, minutesText, recordRateEvent, retryAfterSeconds } from '../accounts/rate-limits.ts';
 

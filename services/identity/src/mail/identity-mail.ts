@@ -1,8 +1,4 @@
-import type { MailMessage } from '@qw/platform/mailer';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { brandedMailHtml, escapeHtml, type MailMessage } from '@qw/platform/mailer';
 
 /** Plain, branded HTML with the same words as the text part. */
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
@@ -11,12 +7,7 @@ function layout(title: string, paragraphs: string[], action?: { label: string; u
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#0f766e;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
        <p style="margin:0 0 16px;color:#475569;font-size:13px">If the button does not work, open this address: ${escapeHtml(action.url)}</p>`
     : '';
-  return `<!doctype html><html><body style="margin:0;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
-<div style="max-width:560px;margin:0 auto;padding:32px 24px">
-<p style="font-weight:700;font-size:18px;margin:0 0 24px">Quietwire</p>
-<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}${button}
-<p style="margin:32px 0 0;color:#64748b;font-size:12px">Quietwire · WireGuard VPN · support by email, 24/7</p>
-</div></body></html>`;
+  return brandedMailHtml(`<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}${button}`);
 }
 
 export function verificationMail(to: string, link: string): MailMessage {

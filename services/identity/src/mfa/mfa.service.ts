@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { generateSecret, generateURI, verify } from 'otplib';
-import { AppError, type Caller } from '@qw/contracts';
+import { AppError, requireUserId, type Caller } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
-import { requireUser } from '../accounts/accounts.service.ts';
 import { hashSecretToken, newSecretToken } from '../accounts/secret-tokens.ts';
 
 export const recoveryCodeCount = 10;
@@ -32,7 +31,7 @@ export class MfaService {
   }
 
   async enrol(caller: Caller): Promise<{ secret: string; otpauth_url: string }> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     if (await this.isEnabled(userId)) throw new AppError('conflict', 'Two-factor sign-in is already on. Turn it off first to set up a new app.');
     const user = await this.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
     const secret = generateSecret();
@@ -43,7 +42,7 @@ export class MfaService {
   }
 
   async confirm(caller: Caller, code: string): Promise<{ recovery_codes: string[] }> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     return this.db.transaction().execute(async (tx) => {
       const factor = await tx.selectFrom('mfa_factors').selectAll().where('user_id', '=', userId).forUpdate().executeTakeFirst();
       if (!factor) throw new AppError('not_found', 'Start the set-up first: scan the QR code, then enter the code your app shows.');
@@ -59,7 +58,7 @@ export class MfaService {
   }
 
   async disable(caller: Caller, code: string): Promise<void> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     await this.db.transaction().execute(async (tx) => {
       if (!(await this.acceptCode(tx, userId, code))) {
         throw new AppError('validation_failed', 'That code is not right. Enter a code from your app or a recovery code.', { field: 'code' });

@@ -1,5 +1,5 @@
 import {
-  AppError, listMyOrgsRpc, forgotPasswordRpc, getMeRpc, refreshRpc, resendVerificationRpc, resetPasswordRpc, signInMfaRpc, signInRpc,
+  listMyOrgsRpc, requireUserId, forgotPasswordRpc, getMeRpc, refreshRpc, resendVerificationRpc, resetPasswordRpc, signInMfaRpc, signInRpc,
   signOutRpc, signUpRpc, updateProfileRpc, verifyEmailRpc,
 } from '@qw/contracts';
 import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
@@ -33,9 +33,6 @@ export function accountsEndpoints(accounts: AccountsService, mfa: MfaService, db
     }),
     endpoint(getMeRpc, (_data, caller) => accounts.me(caller, (userId) => mfa.isEnabled(userId))),
     endpoint(updateProfileRpc, (data, caller) => accounts.updateProfile(caller, data)),
-    endpoint(listMyOrgsRpc, async (_data, caller) => {
-      if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
-      return { organizations: await listOrganizationsOf(db as never, caller.userId) };
-    }),
+    endpoint(listMyOrgsRpc, async (_data, caller) => ({ organizations: await listOrganizationsOf(db as never, requireUserId(caller)) })),
   ];
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
-  AppError, deviceActivated, deviceCreated, deviceRemoved, deviceRenamed, deviceSuspended, getMeRpc, keyRequested, keyRotated,
+  AppError, deviceActivated, requireUserId, deviceCreated, deviceRemoved, deviceRenamed, deviceSuspended, getMeRpc, keyRequested, keyRotated,
   type Caller, type DeviceView, type Platform,
 } from '@qw/contracts';
 import { addToOutbox, type RpcClient } from '@qw/platform/bus';
@@ -21,11 +21,6 @@ type Db = Kysely<ProvisioningDatabase>;
 export type DevicesDeps = { db: Db; rpc: RpcClient; mailer: Mailer; logger: Logger; vaultKey: string; dns: string[] };
 
 const notFound = () => new AppError('not_found', 'Device not found.');
-
-function requireUser(caller: Caller): string {
-  if (!caller.userId) throw new AppError('not_signed_in', 'Not signed in');
-  return caller.userId;
-}
 
 function view(device: Device, node: Node | undefined): DeviceView {
   return {
@@ -55,7 +50,7 @@ export class DevicesService {
 
   /** The caller's own personal devices (org_id null), newest first. */
   async list(caller: Caller): Promise<DeviceView[]> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     const devices = await this.deps.db.selectFrom('devices').selectAll().where('user_id', '=', userId).where('org_id', 'is', null)
       .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
     const nodes = await this.nodesById(devices.map((d) => d.node_id));
@@ -64,7 +59,7 @@ export class DevicesService {
 
   /** One of the caller's devices, locked for the transaction; someone else's is "not found". */
   private async ownDevice(tx: Db, caller: Caller, deviceId: string): Promise<Device> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     const device = await tx.selectFrom('devices').selectAll().where('id', '=', deviceId).forUpdate().executeTakeFirst();
     if (!device || device.user_id !== userId) throw notFound();
     return device;
@@ -77,7 +72,7 @@ export class DevicesService {
   }
 
   async create(caller: Caller, input: { name: string; platform: string; public_key?: string | undefined }): Promise<DeviceView> {
-    const userId = requireUser(caller);
+    const userId = requireUserId(caller);
     const name = validDeviceName(input.name);
     const platform = validPlatform(input.platform);
     if (input.public_key !== undefined && !isWireGuardKey(input.public_key)) {

@@ -1,9 +1,5 @@
 import { platformLabels, setupSteps, type Platform } from '@qw/contracts';
-import type { MailMessage } from '@qw/platform/mailer';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { brandedMailHtml, escapeHtml, type MailMessage } from '@qw/platform/mailer';
 
 /** The config email (DESIGN.md): greeting, device name, .conf attached, QR inline, three steps, a warning. */
 export function deviceConfigMail(input: {
@@ -18,16 +14,12 @@ export function deviceConfigMail(input: {
     'Hello,', '', intro, '', `Set it up in three steps (${platformLabels[input.platform]}):`,
     ...steps.map((step, i) => `${i + 1}. ${step}`), '', `The configuration is attached as ${input.fileName}; the QR code is in the HTML version of this email.`, '', warning, '', 'Quietwire',
   ].join('\n');
-  const html = `<!doctype html><html><body style="margin:0;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
-<div style="max-width:560px;margin:0 auto;padding:32px 24px">
-<p style="font-weight:700;font-size:18px;margin:0 0 24px">Quietwire</p>
-<p>Hello,</p><p>${escapeHtml(intro)}</p>
+  const html = brandedMailHtml(`<p>Hello,</p><p>${escapeHtml(intro)}</p>
 <p><img src="cid:config-qr" alt="QR code of the WireGuard configuration" width="280" height="280" style="border:1px solid #e2e8f0;border-radius:8px"></p>
 <p style="font-weight:600">Set it up in three steps (${escapeHtml(platformLabels[input.platform])}):</p>
 <ol>${steps.map((step) => `<li style="margin:0 0 8px">${escapeHtml(step)}</li>`).join('')}</ol>
 <p>The configuration is attached as <code>${escapeHtml(input.fileName)}</code>.</p>
-<p style="background:#fffbeb;border:1px solid #f59e0b;border-radius:6px;padding:12px">${escapeHtml(warning)}</p>
-</div></body></html>`;
+<p style="background:#fffbeb;border:1px solid #f59e0b;border-radius:6px;padding:12px">${escapeHtml(warning)}</p>`);
   return {
     to: input.to,
     subject: input.rotated ? `New key for ${input.deviceName}` : `Your Quietwire configuration for ${input.deviceName}`,
