@@ -27,11 +27,26 @@ const INTERFACE_NAME = /^[A-Za-z0-9_=+.][A-Za-z0-9_=+.-]{0,14}$/;
 const WG_SHOW_WORDS = new Set(['all', 'interfaces']);
 
 export function wgSetPeerArgs(iface: string, peer: DesiredPeer): string[] {
-  return ['set', interfaceName(iface), 'peer', peerKey(peer.publicKey), 'allowed-ips', allowedIpsArgument(peer.allowedIps)];
+  return wgSetPeersArgs(iface, [peer]);
 }
 
 export function wgRemovePeerArgs(iface: string, publicKey: string): string[] {
-  return ['set', interfaceName(iface), 'peer', peerKey(publicKey), 'remove'];
+  return wgSetPeersArgs(iface, [{ publicKey, remove: true }]);
+}
+
+export type PeerChange = { publicKey: string; allowedIps?: readonly string[]; remove?: boolean };
+
+/**
+ * One `wg set` for many peers (`peer K allowed-ips …` / `peer K remove` sections), checked like
+ * the single-peer builders: thousands of peers cost a handful of processes instead of thousands.
+ */
+export function wgSetPeersArgs(iface: string, changes: readonly PeerChange[]): string[] {
+  const args = ['set', interfaceName(iface)];
+  for (const change of changes) {
+    if (change.remove) args.push('peer', peerKey(change.publicKey), 'remove');
+    else args.push('peer', peerKey(change.publicKey), 'allowed-ips', allowedIpsArgument(change.allowedIps ?? []));
+  }
+  return args;
 }
 
 export function wgShowDumpArgs(iface: string): string[] {

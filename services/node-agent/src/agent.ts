@@ -7,7 +7,7 @@ import {
   desiredPeersRpc, hostSampled, nodeEvents, peersSampled, provisioningEvents, registerNodeRpc, type EventContract,
 } from '@qw/contracts';
 import { RpcClient, connectBus, createEnvelope, decodeEnvelope, ensureStream, type BusConnection } from '@qw/platform/bus';
-import { generateKeyPair, maskEndpoint, planReconcile, publicKeyFromPrivate } from '@qw/wireguard';
+import { generateKeyPair, maskEndpoint, planReconcile, publicKeyFromPrivate, type PeerChange } from '@qw/wireguard';
 import type { NodeAgentConfig } from './config.ts';
 import { hostMetricsReader } from './host-metrics.ts';
 import { WgHost } from './wg-host.ts';
@@ -195,7 +195,7 @@ export class NodeAgent {
         if (data.publicKey) await this.host.setPeers([{ publicKey: data.publicKey, remove: true }]);
         return;
       case 'provisioning.key.rotated': {
-        const changes: Array<{ publicKey: string; allowedIps?: string[]; remove?: boolean }> = [];
+        const changes: PeerChange[] = [];
         if (data.previousPublicKey && data.previousPublicKey !== data.publicKey) changes.push({ publicKey: data.previousPublicKey, remove: true });
         if (data.isActive && data.publicKey) changes.push({ publicKey: data.publicKey, allowedIps: data.allowedIps! });
         await this.host.setPeers(changes);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { parseWgDump, wgShowDumpArgs, type WgDump } from '@qw/wireguard';
+import { parseWgDump, wgSetPeersArgs, wgShowDumpArgs, type PeerChange, type WgDump } from '@qw/wireguard';
 
 const run = promisify(execFile);
 
@@ -34,14 +34,7 @@ export class WgHost {
   }
 
   /** One `wg set` per batch of peer changes: thousands of peers cost a handful of processes. */
-  async setPeers(changes: Array<{ publicKey: string; allowedIps?: readonly string[]; remove?: boolean }>, batch = 2000): Promise<void> {
-    for (let i = 0; i < changes.length; i += batch) {
-      const args = ['set', this.iface];
-      for (const change of changes.slice(i, i + batch)) {
-        if (change.remove) args.push('peer', change.publicKey, 'remove');
-        else args.push('peer', change.publicKey, 'allowed-ips', (change.allowedIps ?? []).join(','));
-      }
-      await this.wg(args);
-    }
+  async setPeers(changes: readonly PeerChange[], batch = 2000): Promise<void> {
+    for (let i = 0; i < changes.length; i += batch) await this.wg(wgSetPeersArgs(this.iface, changes.slice(i, i + batch)));
   }
 }
