@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { distDir, repoRoot, webDir } from './paths';
+import { distDir, repoRoot, webDir } from './paths.ts';
 
 /** What the build depends on: a change to any of these makes web/dist stale. */
 const buildInputs = [join(webDir, 'src'), join(webDir, 'public'), join(webDir, 'index.html'), join(webDir, 'vite.config.ts'), join(repoRoot, 'libs/contracts/src')];

@@ -1,11 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { billingService } from '@qw/billing';
 import { startStack, type Stack } from '../../../services/gateway/test/support/stack.ts';
 import { openPage, type PageOptions } from './browser';
-import { withWebBuild } from './global-setup';
 import { screenshotDir } from './paths';
 
 export type { Stack };
@@ -15,30 +13,14 @@ export const adminEmail = 'ops@quietwire.test';
 
 /**
  * Identity, billing (local test provider, test clock on) and the gateway on a real loopback port,
- * serving the built web app, with an SMTP capture. One per test file (its own database).
- *
- * The gateway serves its own copy of web/dist: another test process (or a developer) rebuilding
- * web/dist mid-run empties the folder first, which would pull pages from under the browser.
+ * serving its own copy of the built web app, with an SMTP capture. One per test file.
  */
-export async function startWebStack(label: string): Promise<Stack> {
-  const snapshot = mkdtempSync(join(tmpdir(), 'qw-web-dist-'));
-  await withWebBuild((dist) => cpSync(dist, snapshot, { recursive: true }));
-  const stack = await startStack({
+export function startWebStack(label: string): Promise<Stack> {
+  return startStack({
     label,
     listen: true,
     adminEmails: [adminEmail],
     extra: (url) => [billingService({ PUBLIC_URL: url, BILLING_TEST_CLOCK: true, NODE_ENV: 'test' })],
-    gatewayEnv: { WEB_DIST: snapshot },
-  });
-  const stop = stack.stop.bind(stack);
-  return Object.assign(stack, {
-    async stop() {
-      try {
-        await stop();
-      } finally {
-        rmSync(snapshot, { recursive: true, force: true });
-      }
-    },
   });
 }
 

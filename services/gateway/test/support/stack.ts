@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { connectBus, RpcClient, loadConfig, createLogger, type HttpApp, type RunningService, type BusConnection, type ServiceDefinition } from '@qw/platform';
-import { createTestDatabase, deleteNamespace, freePort, launchService, repoRoot, sharedNatsUrl, startSmtpCapture, testNamespace, type SmtpCapture, type TestDatabase } from '@qw/testkit';
+import { createTestDatabase, deleteNamespace, freePort, launchService, sharedNatsUrl, startSmtpCapture, testNamespace, type SmtpCapture, type TestDatabase } from '@qw/testkit';
 import { identityService } from '@qw/identity';
 import { buildGateway } from '../../src/app.ts';
 import { GatewayConfigSchema } from '../../src/config.ts';
+import { withWebBuild } from '../../../../web/test/support/global-setup.ts';
 
 
 export type Stack = {
@@ -29,11 +33,16 @@ export async function startStack(options: {
   /** More services, built for this stack's public address. */
   extra?: (publicUrl: string, mailUrl: string) => Array<ServiceDefinition<any>>;
   gatewayEnv?: Record<string, string>;
-  /** Listen on a free loopback port and serve the built web app (for browser tests). */
+  /**
+   * Listen on a free loopback port and serve the built web app (for browser tests), from a copy
+   * of web/dist of its own: another process rebuilding web/dist mid-run empties it first.
+   */
   listen?: boolean;
 }): Promise<Stack> {
   const port = options.listen ? await freePort() : undefined;
   const publicUrl = port ? `http://127.0.0.1:${port}` : 'http://localhost:8080';
+  const webDist = options.listen ? mkdtempSync(join(tmpdir(), 'qw-web-dist-')) : undefined;
+  if (webDist) await withWebBuild((dist) => cpSync(dist, webDist, { recursive: true }));
   const database = await createTestDatabase(options.label);
   const namespace = testNamespace();
   const smtp = await startSmtpCapture();
@@ -58,7 +67,7 @@ export async function startStack(options: {
     JWT_SECRET: randomBytes(32).toString('base64url'),
     ADDRESS_HASH_KEY: randomBytes(32).toString('base64url'),
     GATEWAY_SERVICES: Object.keys(services).join(','),
-    WEB_DIST: options.listen ? `${repoRoot}web/dist` : '/nonexistent',
+    WEB_DIST: webDist ?? '/nonexistent',
     ...options.gatewayEnv,
   });
   const app = await buildGateway(config, { bus, rpc: new RpcClient(bus, config.RPC_TIMEOUT_MS), logger });
@@ -73,6 +82,7 @@ export async function startStack(options: {
       await smtp.close();
       await deleteNamespace(namespace);
       await database.drop();
+      if (webDist) rmSync(webDist, { recursive: true, force: true });
     },
   };
 }

@@ -4,6 +4,7 @@ import { useAuth } from '../../lib/auth/auth-provider';
 import { Button, Tabs, type TabItem } from '../../ui';
 import { BrandLink } from './brand';
 import { useFocusMainOnNavigate } from './use-focus-main';
+import { SkipLink } from './skip-link';
 import './console-layout.css';
 
 export type ConsoleLayoutProps = {
@@ -36,16 +37,7 @@ export function ConsoleLayout({ area, tabs, tabExtras, toolbar, banner, signOutR
 
   return (
     <div className="console">
-      <a
-        className="qw-skip-link"
-        href="#main"
-        onClick={(event) => {
-          event.preventDefault();
-          mainRef.current?.focus();
-        }}
-      >
-        Skip to content
-      </a>
+      <SkipLink mainRef={mainRef} />
       <header className="console__header">
         <div className="console__bar">
           <div className="console__brand">

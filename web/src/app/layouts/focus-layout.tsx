@@ -2,6 +2,7 @@ import { Link, Outlet } from 'react-router-dom';
 import { siteName } from '../../config/site';
 import { BrandLink } from './brand';
 import { useFocusMainOnNavigate } from './use-focus-main';
+import { SkipLink } from './skip-link';
 import './focus-layout.css';
 
 /**
@@ -12,16 +13,7 @@ export default function FocusLayout() {
   const mainRef = useFocusMainOnNavigate();
   return (
     <div className="focus">
-      <a
-        className="qw-skip-link"
-        href="#main"
-        onClick={(event) => {
-          event.preventDefault();
-          mainRef.current?.focus();
-        }}
-      >
-        Skip to content
-      </a>
+      <SkipLink mainRef={mainRef} />
       <header className="focus__header">
         <BrandLink />
       </header>

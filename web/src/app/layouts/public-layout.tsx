@@ -2,24 +2,19 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router-dom';
 import { publicNavLinks, siteName } from '../../config/site';
 import { Logo } from './brand';
+import { useFocusMainOnNavigate } from './use-focus-main';
+import { SkipLink } from './skip-link';
 import './public-layout.css';
 
 /** Spec §2 "Public layout": header and footer link to /, /pricing, /faq, /about, /contact and /login. */
 export function PublicLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
-  const mainRef = useRef<HTMLElement>(null);
+  const mainRef = useFocusMainOnNavigate();
   const location = useLocation();
   const navigation = useNavigation();
-  const shownPath = useRef(location.pathname);
 
-  useEffect(() => {
-    if (shownPath.current === location.pathname) return;
-    shownPath.current = location.pathname;
-    setMenuOpen(false);
-    // After an in-app navigation, move focus to the new page so screen readers start there.
-    mainRef.current?.focus({ preventScroll: true });
-  }, [location.pathname]);
+  useEffect(() => setMenuOpen(false), [location.pathname]);
 
   useEffect(() => {
     if (!location.hash) return;
@@ -41,16 +36,7 @@ export function PublicLayout() {
 
   return (
     <div className="site">
-      <a
-        className="qw-skip-link"
-        href="#main"
-        onClick={(event) => {
-          event.preventDefault();
-          mainRef.current?.focus();
-        }}
-      >
-        Skip to content
-      </a>
+      <SkipLink mainRef={mainRef} />
       {navigation.state === 'loading' && <div className="qw-progress" role="progressbar" aria-label="Loading page" />}
       <header className="site-header">
         <div className="qw-container site-header__inner">
