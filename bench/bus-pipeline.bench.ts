@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { addToOutbox, type RunningService } from '@qw/platform';
+import { addManyToOutbox, addToOutbox, type RunningService } from '@qw/platform';
 import { connectDatabase } from '@qw/platform/db';
 import { createTestDatabase, deleteNamespace, eventually, launchService, sharedNatsUrl, spawnTsProcess, testNamespace } from '@qw/testkit';
 import { probeService, thingCreated } from '../libs/platform/test/fixtures/probe-services.ts';
@@ -25,14 +25,12 @@ async function commitThing(probe: RunningService<any>, thingId: string): Promise
   return nowMs();
 }
 
-/** One transaction that changes several things at once, each with its event. */
+/** One transaction that changes several things at once (one statement), each with its event (one statement). */
 async function commitThings(probe: RunningService<any>, count: number): Promise<void> {
+  const thingIds = Array.from({ length: count }, () => randomUUID());
   await probe.db.transaction().execute(async (tx) => {
-    for (let i = 0; i < count; i++) {
-      const thingId = randomUUID();
-      await tx.insertInto('things').values({ id: thingId, name: 'bench' }).execute();
-      await addToOutbox(tx, thingCreated, { thingId, name: 'bench', seats: 1 });
-    }
+    await tx.insertInto('things').values(thingIds.map((id) => ({ id, name: 'bench' }))).execute();
+    await addManyToOutbox(tx, thingCreated, thingIds.map((thingId) => ({ thingId, name: 'bench', seats: 1 })));
   });
 }
 
@@ -70,10 +68,10 @@ export async function runBusPipelineBench(options: { rate?: number; seconds?: nu
   const namespace = testNamespace();
   const probe = await launchService(probeService, { database, namespace });
   // The consumer runs in its own process, as a consuming service does in production.
-  const sinkUrl = await database.provision('sink');
-  const sinkProcess = spawnTsProcess('sink', 'bench/sink.process.ts', { DATABASE_URL: sinkUrl, NATS_URL: sharedNatsUrl, BUS_NAMESPACE: namespace });
+  const sinkUrl = await database.provision('sink-batch');
+  const sinkProcess = spawnTsProcess('sink', 'bench/sink.process.ts', { DATABASE_URL: sinkUrl, NATS_URL: sharedNatsUrl, BUS_NAMESPACE: namespace, SINK_BATCH: '1' });
   await eventually(() => sinkProcess.output().includes('ready'), 30_000, 50);
-  const sinkDatabase = connectDatabase<any>(sinkUrl, 'sink', 2);
+  const sinkDatabase = connectDatabase<any>(sinkUrl, 'sink_batch', 2);
   const sink: Sink = { db: sinkDatabase.db };
   try {
     // Warm-up: streams, consumers, prepared plans and JIT.

@@ -1,8 +1,8 @@
-/** The consuming service of the bus benchmark, in its own process as in production. */
+/** The consuming service of the bus benchmark, in its own process as in production. SINK_BATCH=1 takes its events in batches. */
 import { startService } from '@qw/platform';
 import { sinkService } from '../libs/platform/test/fixtures/probe-services.ts';
 
-const running = await startService(sinkService(), {
+const running = await startService(sinkService({ batch: process.env.SINK_BATCH === '1' }), {
   DATABASE_URL: process.env.DATABASE_URL!,
   NATS_URL: process.env.NATS_URL!,
   BUS_NAMESPACE: process.env.BUS_NAMESPACE!,

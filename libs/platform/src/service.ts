@@ -30,14 +30,25 @@ export type ConsumerSpec = {
   /** Durable name, `<service>.<what it does>`. */
   name: string;
   contract: EventContract<TSchema>;
-  handler: (tx: Transaction<any>, event: Envelope<any>) => Promise<void>;
   /** Deliveries before a failing event is dead-lettered (default 8). */
   maxDeliver?: number;
-};
+} & (
+  | { handler: (tx: Transaction<any>, event: Envelope<any>) => Promise<void>; handleMany?: never }
+  | { handleMany: (tx: Transaction<any>, events: Envelope<any>[]) => Promise<void>; handler?: never }
+);
 
 /** Ties a consumer's handler to its contract's payload type. */
 export function consumer<S extends TSchema>(name: string, contract: EventContract<S>, handler: (tx: Transaction<any>, event: Envelope<Static<S>>) => Promise<void>): ConsumerSpec {
   return { name, contract: contract as EventContract<TSchema>, handler };
+}
+
+/**
+ * A consumer that takes the events that arrived together in one call (in stream order, duplicates
+ * already removed), for effects that are cheaper as one statement than as one per event. If it
+ * fails, it is called again with one event at a time, so only the failing event is retried.
+ */
+export function batchConsumer<S extends TSchema>(name: string, contract: EventContract<S>, handleMany: (tx: Transaction<any>, events: Envelope<Static<S>>[]) => Promise<void>): ConsumerSpec {
+  return { name, contract: contract as EventContract<TSchema>, handleMany };
 }
 
 export type ServiceDefinition<DB> = {
@@ -123,7 +134,7 @@ export async function startService<DB>(definition: ServiceDefinition<DB>, config
 
     await definition.onStart?.(context);
 
-    const relay = new OutboxRelay({ db: database.db as Kysely<any>, databaseUrl: config.DATABASE_URL, schema, bus, logger });
+    const relay = new OutboxRelay({ db: database.db as Kysely<any>, commits: database.outboxCommits, schema, bus, logger });
     if (options.relay !== false) await relay.start();
     cleanups.push(() => relay.stop());
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { AppError } from '@qw/contracts';
 import { captureLogs, createTestDatabase, deleteNamespace, eventually, launchService, testNamespace, type TestDatabase } from '@qw/testkit';
-import { addToOutbox, createEnvelope, type RunningService } from '../src/index.ts';
+import { addToOutbox, connectDatabase, createEnvelope, type RunningService } from '../src/index.ts';
 import { probeService, sinkService, thingCreated } from './fixtures/probe-services.ts';
 
 let database: TestDatabase;
@@ -19,6 +19,12 @@ async function createThing(service: RunningService<any>, name = 'desk', seats = 
     return addToOutbox(tx, thingCreated, { thingId, name, seats });
   });
   return { thingId, eventId };
+}
+
+/** True once the consumer has nothing delivered but unacknowledged and nothing left to deliver. */
+async function consumerSettled(service: RunningService<any>, durable: string): Promise<boolean> {
+  const info = await service.bus.jsm.consumers.info(service.bus.ns.stream('probe'), service.bus.ns.durable(durable));
+  return info.num_ack_pending === 0 && info.num_pending === 0;
 }
 
 async function effectsFor(thingId: string): Promise<number> {
@@ -57,6 +63,20 @@ describe('transactional outbox', () => {
     expect(await effectsFor(rolledBack)).toBe(0);
     expect(await probe.db.selectFrom('things').select('id').where('id', '=', rolledBack).execute()).toHaveLength(0);
     expect(await probe.relay.backlog()).toBe(0);
+  });
+
+  it('publishes a row committed by another process, found by the idle poll', async () => {
+    const other = connectDatabase<any>(await database.provision('probe'), 'probe', 1);
+    const thingId = randomUUID();
+    try {
+      await other.db.transaction().execute(async (tx) => {
+        await tx.insertInto('things').values({ id: thingId, name: 'elsewhere' }).execute();
+        await addToOutbox(tx, thingCreated, { thingId, name: 'elsewhere', seats: 1 });
+      });
+    } finally {
+      await other.db.destroy();
+    }
+    await eventually(async () => (await effectsFor(thingId)) === 1, 5_000);
   });
 
   it('delivers an event committed while the relay was stopped, once, after the relay restarts', async () => {
@@ -98,11 +118,7 @@ describe('idempotent consumer', () => {
       await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), { msgID: `${envelope.id}-${i}` });
     }
     await eventually(async () => (await effectsFor(thingId)) >= 1);
-    const consumerInfo = await sink.bus.jsm.consumers.info(sink.bus.ns.stream('probe'), 'sink_record-thing');
-    await eventually(async () => {
-      const info = await sink.bus.jsm.consumers.info(sink.bus.ns.stream('probe'), consumerInfo.name);
-      return info.num_ack_pending === 0 && info.num_pending === 0;
-    });
+    await eventually(() => consumerSettled(sink, 'sink.record-thing'));
     expect(await effectsFor(thingId)).toBe(1);
     const inbox = await sql<{ n: number }>`select count(*)::int as n from inbox where event_id = ${envelope.id}`.execute(sink.db);
     expect(inbox.rows[0]?.n).toBe(1);
@@ -128,6 +144,7 @@ describe('idempotent consumer', () => {
     const stored = await sink.bus.jsm.streams.getMessage(deadLetters, { last_by_subj: sink.bus.ns.deadLetterSubject('sink_record-thing') });
     expect(stored?.header.get('Qw-Reason')).toContain('data/seats');
     expect(stored?.header.get('Qw-Event-Id')).toBe(bad.id);
+    await eventually(() => consumerSettled(sink, 'sink.record-thing'));
   });
 
   it('retries a failing handler and dead-letters the event after the bounded number of deliveries', async () => {
@@ -140,5 +157,75 @@ describe('idempotent consumer', () => {
     const retries = sinkLogs.lines.filter((l) => l.msg === 'event handler failed; will retry' && l.eventId === eventId);
     expect(retries).toHaveLength(2);
     expect(await effectsFor(thingId)).toBe(0);
+    // Terminated, not left pending: otherwise it comes back after ack_wait for ever.
+    await eventually(() => consumerSettled(sink, 'sink.record-thing'));
+  });
+});
+
+describe('batch consumer', () => {
+  let batchSink: RunningService<any>;
+  const batchLogs = captureLogs('sink-batch', 'info');
+
+  beforeAll(async () => {
+    batchSink = await launchService(sinkService({ maxDeliver: 3, batch: true }), { database, namespace }, { logger: batchLogs.logger });
+  });
+  afterAll(async () => {
+    await batchSink?.stop();
+  });
+
+  async function batchEffects(thingIds: string[]): Promise<Array<{ thing_id: string; tx: string }>> {
+    const result = await sql<{ thing_id: string; tx: string }>`
+      select thing_id, xmin::text as tx from effects where thing_id = any(${thingIds}::uuid[])`.execute(batchSink.db);
+    return result.rows;
+  }
+
+  /** Commits `names` as things, one event each, in one transaction while the relay is stopped, so they reach the consumer together. */
+  async function commitTogether(names: string[]): Promise<Array<{ thingId: string; eventId: string }>> {
+    await probe.relay.stop();
+    const created: Array<{ thingId: string; eventId: string }> = [];
+    try {
+      await probe.db.transaction().execute(async (tx) => {
+        for (const name of names) {
+          const thingId = randomUUID();
+          await tx.insertInto('things').values({ id: thingId, name }).execute();
+          created.push({ thingId, eventId: await addToOutbox(tx, thingCreated, { thingId, name, seats: 1 }) });
+        }
+      });
+    } finally {
+      await probe.relay.start();
+    }
+    return created;
+  }
+
+  it('takes events that arrive together in one call and one transaction', async () => {
+    const things = (await commitTogether(Array.from({ length: 20 }, (_, i) => `shelf ${i}`))).map((t) => t.thingId);
+    const rows = await eventually(async () => {
+      const found = await batchEffects(things);
+      return found.length === 20 ? found : undefined;
+    }, 15_000);
+    expect(new Set(rows.map((row) => row.thing_id)).size).toBe(20);
+    // Rows written by one transaction share its id: fewer transactions than events means batches.
+    expect(new Set(rows.map((row) => row.tx)).size).toBeLessThan(20);
+  });
+
+  it('retries only the event whose batch handler fails, and dead-letters it after the bounded deliveries', async () => {
+    const created = await commitTogether(['crate 1', 'crate 2', 'poison crate', 'crate 3', 'crate 4']);
+    const poison = created[2]!;
+    const good = created.filter((t) => t !== poison).map((t) => t.thingId);
+    await eventually(async () => (await batchEffects(good)).length === 4, 15_000);
+    const line = await eventually(() => batchLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === poison.eventId), 15_000);
+    expect(String(line.reason)).toMatch(/handler failed 3 times/);
+    expect(await batchEffects(good)).toHaveLength(4);
+    expect(await batchEffects([poison.thingId])).toHaveLength(0);
+  });
+
+  it('has one effect when the same event arrives three times in one batch', async () => {
+    const thingId = randomUUID();
+    const envelope = createEnvelope(thingCreated, { thingId, name: 'stool', seats: 1 });
+    await Promise.all([0, 1, 2].map((i) =>
+      probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), { msgID: `${envelope.id}-batch-${i}` })));
+    await eventually(async () => (await batchEffects([thingId])).length >= 1);
+    await eventually(() => consumerSettled(batchSink, 'sink-batch.record-things'));
+    expect(await batchEffects([thingId])).toHaveLength(1);
   });
 });

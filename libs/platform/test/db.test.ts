@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@qw/testkit';
 import { connectDatabase, migrateToLatest } from '../src/db/index.ts';
@@ -50,5 +51,38 @@ describe('schema per service', () => {
       await expect(client.query('create table public.sneaky (id int)')).rejects.toThrow(/permission denied/);
       await client.query('create table identity.mine (id int)');
     });
+  });
+});
+
+describe('outbox commit signal', () => {
+  it('fires after a commit that inserted outbox rows, and never for a rollback or other writes', async () => {
+    const billing = connectDatabase<any>(billingUrl, 'billing');
+    const fired: string[] = [];
+    let phase = '';
+    billing.outboxCommits.subscribe(() => fired.push(phase));
+    const row = () => ({ id: randomUUID(), subject: 'probe.thing.created', envelope: '{}' });
+    try {
+      phase = 'in transaction';
+      await billing.db.transaction().execute(async (tx) => {
+        await tx.insertInto('outbox').values(row()).execute();
+        // Not yet: the row is not visible to the relay before COMMIT.
+        expect(fired).toEqual([]);
+        phase = 'committed';
+      });
+      phase = 'rolled back';
+      await expect(billing.db.transaction().execute(async (tx) => {
+        await tx.insertInto('outbox').values(row()).execute();
+        throw new Error('undo');
+      })).rejects.toThrow('undo');
+      phase = 'no outbox row';
+      await billing.db.transaction().execute(async (tx) => {
+        await tx.insertInto('inbox').values({ consumer: 'test', event_id: randomUUID() }).execute();
+      });
+      phase = 'autocommit';
+      await billing.db.insertInto('outbox').values(row()).execute();
+      expect(fired).toEqual(['committed', 'autocommit']);
+    } finally {
+      await billing.db.destroy();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { eventually } from '@qw/testkit';
-import { desiredPeersRpc, registerNodeRpc } from '@qw/contracts';
+import { desiredPeersRpc, deviceSuspended, registerNodeRpc } from '@qw/contracts';
 import { RpcClient } from '@qw/platform';
 import { generateKeyPair } from '@qw/wireguard';
 import { Client, startStack, type Stack } from './support/stack.ts';
@@ -135,16 +135,33 @@ describe('device rules', () => {
     expect(seen.sort()).toEqual(expected.map((d) => d.public_key!).sort());
   });
 
-  it('suspends the devices when the plan ends', async () => {
+  it('suspends the devices when the plan ends, telling the nodes of each one', async () => {
     const client = await customerWithPlan(stack, 'tao@example.com', 'personal');
     const created = await eventually(async () => {
       const response = await client.call('POST', '/api/devices', { name: 'Laptop', platform: 'linux' });
       return response.statusCode === 201 ? response : undefined;
     }, 15_000, 200);
+    const phone = await client.call('POST', '/api/devices', { name: 'Phone', platform: 'android' });
+    expect(phone.statusCode).toBe(201);
+    const deviceIds = [created.data.device.id, phone.data.device.id];
     const subscriptionId = (await client.call('GET', '/api/billing')).data.subscription.id;
     await client.call('POST', '/api/billing/test-portal/cancel', { subscription_id: subscriptionId });
-    await eventually(async () => (await client.call('GET', '/api/devices')).data.devices[0]?.is_active === false, 15_000, 200);
+    await eventually(async () => (await client.call('GET', '/api/devices')).data.devices.every((d: { is_active: boolean }) => d.is_active === false), 15_000, 200);
     const activate = await client.call('PATCH', `/api/devices/${created.data.device.id}`, { is_active: true });
     expect(activate.statusCode).toBe(403);
+
+    // One device.suspended event per device, as the node agents need to drop each peer.
+    // (An ordered consumer over the whole stream: NATS 2.9 takes no filter on it.)
+    const consumer = await stack.bus.js.consumers.get(stack.bus.ns.stream('provisioning'));
+    const suspendedSubject = stack.bus.ns.subject(deviceSuspended.subject);
+    const suspended: Array<{ deviceId: string; reason: string }> = [];
+    await eventually(async () => {
+      for (let msg = await consumer.next({ expires: 1000 }); msg; msg = await consumer.next({ expires: 1000 })) {
+        if (msg.subject === suspendedSubject) suspended.push((msg.json() as { data: { deviceId: string; reason: string } }).data);
+        if (msg.info.pending === 0) break;
+      }
+      return deviceIds.every((id) => suspended.some((event) => event.deviceId === id));
+    }, 15_000, 200);
+    expect(suspended.filter((event) => deviceIds.includes(event.deviceId)).map((event) => event.reason)).toEqual(['subscription_ended', 'subscription_ended']);
   });
 });

@@ -16,6 +16,7 @@ function asError(error: unknown): Error {
 }
 
 export type EventHandler<S extends TSchema> = (tx: Transaction<any>, event: Envelope<Static<S>>) => Promise<void>;
+export type BatchHandler<S extends TSchema> = (tx: Transaction<any>, events: Envelope<Static<S>>[]) => Promise<void>;
 
 export type ConsumerOptions<S extends TSchema> = {
   /** Durable name, unique per service and subject: `telemetry.device-created`. */
@@ -23,7 +24,9 @@ export type ConsumerOptions<S extends TSchema> = {
   /** The stream of the event's owner. */
   stream: string;
   contract: EventContract<S>;
-  handler: EventHandler<S>;
+  /** One event at a time, or (`handleMany`) every new event of a delivery batch at once. */
+  handler?: EventHandler<S> | undefined;
+  handleMany?: BatchHandler<S> | undefined;
   db: Kysely<any>;
   bus: BusConnection;
   logger: Logger;
@@ -56,8 +59,16 @@ export class IdempotentConsumer<S extends TSchema> {
   private readonly maxDeliver: number;
   private readonly batchSize: number;
   private readonly durable: string;
+  private readonly handleMany: BatchHandler<S>;
 
   constructor(private readonly options: ConsumerOptions<S>) {
+    const { handler, handleMany } = options;
+    if (handleMany) this.handleMany = handleMany;
+    else if (handler) {
+      this.handleMany = async (tx, events) => {
+        for (const event of events) await handler(tx, event);
+      };
+    } else throw new Error(`consumer ${options.name} has no handler`);
     this.maxDeliver = options.maxDeliver ?? 8;
     this.batchSize = options.batchSize ?? 200;
     this.durable = options.bus.ns.durable(options.name);
@@ -178,9 +189,9 @@ export class IdempotentConsumer<S extends TSchema> {
     }
   }
 
-  /** The fast path: one inbox insert for the whole batch, then every new event's handler, one commit. */
+  /** The fast path: one inbox insert for the whole batch, then the new events' effects, one commit. */
   private async handleTogether(valid: Array<{ msg: JsMsg; envelope: Envelope }>): Promise<Map<JsMsg, Outcome>> {
-    const { handler, db } = this.options;
+    const { db } = this.options;
     return db.transaction().execute(async (tx) => {
       const ids = valid.map(({ envelope }) => envelope.id);
       const inserted = await sql<{ event_id: string }>`
@@ -189,21 +200,22 @@ export class IdempotentConsumer<S extends TSchema> {
         on conflict do nothing returning event_id`.execute(tx);
       const fresh = new Set(inserted.rows.map((row) => row.event_id));
       const outcomes = new Map<JsMsg, Outcome>();
+      const events: Envelope<Static<S>>[] = [];
       for (const { msg, envelope } of valid) {
-        if (!fresh.delete(envelope.id)) {
-          outcomes.set(msg, 'duplicate');
-          continue;
-        }
-        await handler(tx, envelope as Envelope<Static<S>>);
-        outcomes.set(msg, 'done');
+        // `delete` also makes a second copy of the same event within the batch a duplicate.
+        if (fresh.delete(envelope.id)) {
+          events.push(envelope as Envelope<Static<S>>);
+          outcomes.set(msg, 'done');
+        } else outcomes.set(msg, 'duplicate');
       }
+      if (events.length > 0) await this.handleMany(tx, events);
       return outcomes;
     });
   }
 
   /** The careful path: each event under its own savepoint, so one failure does not undo the others. */
   private async handleOneByOne(valid: Array<{ msg: JsMsg; envelope: Envelope }>): Promise<Map<JsMsg, Outcome>> {
-    const { handler, db } = this.options;
+    const { db } = this.options;
     const outcomes = new Map<JsMsg, Outcome>();
     await db.transaction().execute(async (tx) => {
       for (const [i, { msg, envelope }] of valid.entries()) {
@@ -216,7 +228,7 @@ export class IdempotentConsumer<S extends TSchema> {
           if (inserted.rows.length === 0) {
             outcomes.set(msg, 'duplicate');
           } else {
-            await handler(tx, envelope as Envelope<Static<S>>);
+            await this.handleMany(tx, [envelope as Envelope<Static<S>>]);
             outcomes.set(msg, 'done');
           }
           await sql.raw(`release savepoint ${savepoint}`).execute(tx);
@@ -245,6 +257,9 @@ export class IdempotentConsumer<S extends TSchema> {
     }
     logger.error({ consumer: this.durable, subject: bus.ns.strip(msg.subject), eventId, reason }, 'event dead-lettered');
     busMetrics.deadLettered.inc({ consumer: this.durable });
-    msg.term(reason.slice(0, 200));
+    // No reason on the TERM: NATS before 2.10.4 does not parse `+TERM <reason>`, ignores the
+    // acknowledgement and would redeliver the message after ack_wait, for ever. The reason
+    // travels in the dead letter's headers.
+    msg.term();
   }
 }

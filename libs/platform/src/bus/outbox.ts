@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { EventContract } from '@qw/contracts';
@@ -6,31 +5,43 @@ import type { Static, TSchema } from 'typebox';
 import type { BusConnection } from './connection.ts';
 import { createEnvelope } from './envelope.ts';
 import { busMetrics } from './metrics.ts';
+import type { OutboxCommitSignal } from '../db/outbox-signal.ts';
 
 /**
  * Adds an event to the outbox inside the caller's transaction. It leaves the service only if
  * that transaction commits; the relay then publishes it. Returns the event id.
  */
 export async function addToOutbox<S extends TSchema>(tx: Kysely<any>, contract: EventContract<S>, data: Static<S>): Promise<string> {
-  const envelope = createEnvelope(contract, data);
+  const [id] = await addManyToOutbox(tx, contract, [data]);
+  return id!;
+}
+
+/**
+ * Adds one event per payload, in order, with one statement: for a change that touches many rows
+ * at once (every device of an account suspended). Nothing is added if any payload is refused.
+ * Returns the event ids in the payloads' order.
+ */
+export async function addManyToOutbox<S extends TSchema>(tx: Kysely<any>, contract: EventContract<S>, data: readonly Static<S>[]): Promise<string[]> {
+  if (data.length === 0) return [];
+  const envelopes = data.map((payload) => createEnvelope(contract, payload));
   await tx
     .insertInto('outbox')
-    .values({ id: envelope.id, subject: contract.subject, envelope: JSON.stringify(envelope) })
+    .values(envelopes.map((envelope) => ({ id: envelope.id, subject: contract.subject, envelope: JSON.stringify(envelope) })))
     .execute();
-  return envelope.id;
+  return envelopes.map((envelope) => envelope.id);
 }
 
 type OutboxRow = { seq: string; id: string; subject: string; envelope: unknown };
 
 export type RelayOptions = {
   db: Kysely<any>;
-  /** Connection string for the LISTEN connection (the pool's clients are shared and cannot listen). */
-  databaseUrl: string;
+  /** Commits of outbox rows through `db` in this process; each wakes the relay at once. */
+  commits?: OutboxCommitSignal;
   schema: string;
   bus: BusConnection;
   logger: Logger;
   batchSize?: number;
-  /** Fallback poll when no notification arrives (e.g. the LISTEN connection is re-establishing). */
+  /** How often an idle relay looks for rows that no in-process commit announced (other writers). */
   idlePollMs?: number;
   publishTimeoutMs?: number;
 };
@@ -38,14 +49,15 @@ export type RelayOptions = {
 /**
  * Publishes committed outbox rows to JetStream with `Nats-Msg-Id` = event id, so a row that is
  * published twice (crash between publish and delete) is dropped by the stream's duplicate window
- * and, past it, by the consumers' inboxes. Woken by NOTIFY from the outbox trigger at commit.
+ * and, past it, by the consumers' inboxes. Woken when this process commits outbox rows, and
+ * polls while idle for rows committed elsewhere.
  */
 export class OutboxRelay {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private pending = false;
-  private listener: pg.Client | undefined;
+  private unsubscribe: (() => void) | undefined;
   private failures = 0;
   private readonly batchSize: number;
   private readonly idlePollMs: number;
@@ -53,7 +65,7 @@ export class OutboxRelay {
 
   constructor(private readonly options: RelayOptions) {
     this.batchSize = options.batchSize ?? 500;
-    this.idlePollMs = options.idlePollMs ?? 1000;
+    this.idlePollMs = options.idlePollMs ?? 500;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 5000;
   }
 
@@ -64,43 +76,23 @@ export class OutboxRelay {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    await this.listen();
+    this.unsubscribe = this.options.commits?.subscribe(() => this.wake());
+    this.pending = true;
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     this.wake();
     await this.loop;
     this.loop = undefined;
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
   }
 
   wake(): void {
     this.pending = true;
     this.wakeUp?.();
-  }
-
-  private async listen(): Promise<void> {
-    if (!this.running) return;
-    const client = new pg.Client({ connectionString: this.options.databaseUrl });
-    client.on('notification', () => this.wake());
-    client.on('error', () => {
-      // The server went away; re-listen after a pause, and poll meanwhile.
-      if (this.listener === client) this.listener = undefined;
-      setTimeout(() => void this.listen().catch(() => undefined), 500);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${this.options.schema}_outbox"`);
-      this.listener = client;
-      this.wake();
-    } catch {
-      await client.end().catch(() => undefined);
-      if (this.running) setTimeout(() => void this.listen().catch(() => undefined), 500);
-    }
   }
 
   private async run(): Promise<void> {

@@ -2,20 +2,31 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import { platformMigrations } from './platform-migrations.ts';
+import { OutboxCommitSignal, signallingPostgresDialect } from './outbox-signal.ts';
+
+export { OutboxCommitSignal } from './outbox-signal.ts';
 
 export { sql, type Kysely, type Transaction } from 'kysely';
 
-export type Database<DB> = { db: Kysely<DB>; pool: pg.Pool; schema: string; url: string };
+export type Database<DB> = {
+  db: Kysely<DB>;
+  pool: pg.Pool;
+  schema: string;
+  url: string;
+  /** Fires after a commit through `db` that inserted outbox rows; the relay listens. */
+  outboxCommits: OutboxCommitSignal;
+};
 
 /** Everything a service runs is pinned to its own schema through the connection's search_path. */
 export function connectDatabase<DB>(url: string, schema: string, max = 10): Database<DB> {
   const pool = new pg.Pool({ connectionString: url, max, options: `-c search_path=${schema}` });
   // An idle client that loses its server (restart) emits here; the pool replaces it on next use.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }).withSchema(schema);
-  return { db, pool, schema, url };
+  const outboxCommits = new OutboxCommitSignal();
+  const db = new Kysely<DB>({ dialect: signallingPostgresDialect({ pool }, outboxCommits) }).withSchema(schema);
+  return { db, pool, schema, url, outboxCommits };
 }
 
 function quoteIdent(name: string): string {
@@ -98,6 +109,9 @@ export async function migrateToLatest(db: Kysely<any>, schema: string, folder?: 
     db,
     provider: new ServiceMigrationProvider(folder),
     migrationTableSchema: schema,
+    // Platform migrations are named to sort first; one added later must still run on a schema
+    // whose service migrations are already applied.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw new MigrationError(results, error);

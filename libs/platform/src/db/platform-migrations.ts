@@ -40,4 +40,22 @@ export const platformMigrations: Record<string, Migration> = {
       await sql`drop function outbox_notify()`.execute(db);
     },
   },
+  // Postgres serializes the commits of transactions that NOTIFY, which cost the outbox about 40%
+  // of its commit rate; the relay is now woken in process when outbox rows commit (see
+  // db/outbox-signal.ts) and polls for rows written by other processes.
+  '0001_platform_outbox_without_notify': {
+    async up(db: Kysely<any>) {
+      await sql`drop trigger if exists outbox_notify on outbox`.execute(db);
+      await sql`drop function if exists outbox_notify()`.execute(db);
+    },
+    async down(db: Kysely<any>) {
+      await sql`
+        create function outbox_notify() returns trigger language plpgsql as $$
+        begin
+          perform pg_notify(TG_TABLE_SCHEMA || '_outbox', '');
+          return null;
+        end $$`.execute(db);
+      await sql`create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`.execute(db);
+    },
+  },
 };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { deviceSuspended, type Envelope } from '@qw/contracts';
-import { addToOutbox } from '@qw/platform/bus';
+import { addManyToOutbox } from '@qw/platform/bus';
 import { deviceAddressCidrs } from '@qw/wireguard';
 import type { ProvisioningDatabase } from '../database.ts';
 import { entitledStatuses } from '../devices/device-rules.ts';
@@ -19,17 +19,16 @@ export async function applySubscription(tx: Db, event: Envelope<SubscriptionStat
     .execute();
   if ((entitledStatuses as readonly string[]).includes(status) || !userId) return;
   if (await activePlanOf(tx, { userId, orgId })) return;
-  let devices = tx.selectFrom('devices').selectAll().where('is_active', '=', true);
-  devices = orgId ? devices.where('org_id', '=', orgId) : devices.where('user_id', '=', userId).where('org_id', 'is', null);
-  for (const device of await devices.execute()) {
-    await tx.updateTable('devices').set({ is_active: false }).where('id', '=', device.id).execute();
-    if (device.node_id && device.public_key) {
-      await addToOutbox(tx, deviceSuspended, {
-        deviceId: device.id, nodeId: device.node_id, publicKey: device.public_key, allowedIps: deviceAddressCidrs(device.ipv4!, device.ipv6!),
-        userId: device.user_id, orgId: device.org_id, reason: 'subscription_ended',
-      });
-    }
-  }
+  // An organization can hold hundreds of devices: one update and one outbox insert for all of them.
+  let suspend = tx.updateTable('devices').set({ is_active: false }).where('is_active', '=', true);
+  suspend = orgId ? suspend.where('org_id', '=', orgId) : suspend.where('user_id', '=', userId).where('org_id', 'is', null);
+  const suspended = await suspend.returningAll().execute();
+  await addManyToOutbox(tx, deviceSuspended, suspended
+    .filter((device) => device.node_id && device.public_key)
+    .map((device) => ({
+      deviceId: device.id, nodeId: device.node_id!, publicKey: device.public_key!, allowedIps: deviceAddressCidrs(device.ipv4!, device.ipv6!),
+      userId: device.user_id, orgId: device.org_id, reason: 'subscription_ended' as const,
+    })));
 }
 
 /** The plan that entitles the owner to devices, or null: personal (org null) or the organization's. */
