@@ -1,7 +1,11 @@
 /**
  * Outbox → JetStream → inbox, measured end to end on this machine with the real relay and the
- * real idempotent consumer: commit-to-effect latency at a paced 1,000 events/s, then sustained
- * events/s with producers committing as fast as they can.
+ * real idempotent consumer (a batch consumer, in its own process):
+ *   1. commit-to-effect latency at a paced rate (after a warm-up at that rate), split into
+ *      commit → stored in JetStream (the relay) and stored → effect (the consumer);
+ *   2. sustained events/s with producers committing as fast as they can, one event per commit
+ *      and ten per commit;
+ *   3. how fast a backlog drains (events committed while the relay was stopped).
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
@@ -12,12 +16,16 @@ import { probeService, thingCreated } from '../libs/platform/test/fixtures/probe
 
 const nowMs = () => performance.timeOrigin + performance.now();
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function commitThing(probe: RunningService<any>, thingId: string): Promise<number> {
+type Probe = RunningService<any>;
+type Sink = { db: RunningService<any>['db'] };
+
+async function commitThing(probe: Probe, thingId: string): Promise<number> {
   await probe.db.transaction().execute(async (tx) => {
     await tx.insertInto('things').values({ id: thingId, name: 'bench' }).execute();
     await addToOutbox(tx, thingCreated, { thingId, name: 'bench', seats: 1 });
@@ -26,7 +34,7 @@ async function commitThing(probe: RunningService<any>, thingId: string): Promise
 }
 
 /** One transaction that changes several things at once (one statement), each with its event (one statement). */
-async function commitThings(probe: RunningService<any>, count: number): Promise<void> {
+async function commitThings(probe: Probe, count: number): Promise<void> {
   const thingIds = Array.from({ length: count }, () => randomUUID());
   await probe.db.transaction().execute(async (tx) => {
     await tx.insertInto('things').values(thingIds.map((id) => ({ id, name: 'bench' }))).execute();
@@ -34,8 +42,42 @@ async function commitThings(probe: RunningService<any>, count: number): Promise<
   });
 }
 
+async function effectCount(sink: Sink): Promise<number> {
+  const result = await sql<{ n: number }>`select count(*)::int as n from effects`.execute(sink.db);
+  return result.rows[0]!.n;
+}
+
+/** Every 10 ms a tick commits rate/100 events in parallel; returns each thing's commit time. */
+async function paced(probe: Probe, rate: number, seconds: number): Promise<{ committedAt: Map<string, number>; elapsed: number }> {
+  const committedAt = new Map<string, number>();
+  const perTick = Math.max(1, Math.round(rate / 100));
+  const started = nowMs();
+  const inflight: Promise<void>[] = [];
+  for (let tick = 0; tick < seconds * 100; tick++) {
+    const wait = started + tick * 10 - nowMs();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    for (let i = 0; i < perTick; i++) {
+      const id = randomUUID();
+      inflight.push(commitThing(probe, id).then((at) => void committedAt.set(id, at)));
+    }
+  }
+  await Promise.all(inflight);
+  return { committedAt, elapsed: (nowMs() - started) / 1000 };
+}
+
+/** When JetStream stored each thing's event (the server's clock, the same machine's). */
+async function storedTimes(probe: Probe): Promise<Map<string, number>> {
+  const stored = new Map<string, number>();
+  const reader = await probe.bus.js.consumers.get(probe.bus.ns.stream('probe'));
+  for (let msg = await reader.next({ expires: 2000 }); msg; msg = await reader.next({ expires: 2000 })) {
+    stored.set((msg.json() as { data: { thingId: string } }).data.thingId, Number(msg.info.timestampNanos) / 1e6);
+    if (msg.info.pending === 0) break;
+  }
+  return stored;
+}
+
 /** Producers commit back to back for `seconds`; returns events produced and the end-to-end rate. */
-async function sustained(probe: RunningService<any>, sink: Sink, producers: number, seconds: number, eventsPerCommit: number) {
+async function sustained(probe: Probe, sink: Sink, producers: number, seconds: number, eventsPerCommit: number) {
   const before = await effectCount(sink);
   let produced = 0;
   const started = nowMs();
@@ -53,73 +95,84 @@ async function sustained(probe: RunningService<any>, sink: Sink, producers: numb
   return { eventsPerCommit, events: produced, producedPerSecond: Math.round(produced / producedElapsed), endToEndEventsPerSecond: Math.round(produced / drainedElapsed) };
 }
 
-type Sink = { db: RunningService<any>['db'] };
-
-async function effectCount(sink: Sink): Promise<number> {
-  const result = await sql<{ n: number }>`select count(*)::int as n from effects`.execute(sink.db);
-  return result.rows[0]!.n;
+/** Commits `events` while the relay is stopped (100 per commit), then times relay start → last effect. */
+async function backlogDrain(probe: Probe, sink: Sink, events: number) {
+  const before = await effectCount(sink);
+  await probe.relay.stop();
+  for (let done = 0; done < events; done += 100) await commitThings(probe, Math.min(100, events - done));
+  const started = nowMs();
+  await probe.relay.start();
+  await eventually(async () => (await effectCount(sink)) >= before + events, 120_000, 20);
+  const seconds = (nowMs() - started) / 1000;
+  return { events, seconds, eventsPerSecond: Math.round(events / seconds) };
 }
 
-export async function runBusPipelineBench(options: { rate?: number; seconds?: number; producers?: number } = {}) {
+export async function runBusPipelineBench(options: { rate?: number; seconds?: number; producers?: number; backlog?: number } = {}) {
   const rate = options.rate ?? 1000;
   const seconds = options.seconds ?? 10;
   const producers = options.producers ?? 16;
+  const backlog = options.backlog ?? 50_000;
   const database = await createTestDatabase('bench');
   const namespace = testNamespace();
   const probe = await launchService(probeService, { database, namespace });
-  // The consumer runs in its own process, as a consuming service does in production.
+  // The consumer runs in its own process, as a consuming service does in production, and
+  // records each batch of events with one statement (batchConsumer).
   const sinkUrl = await database.provision('sink-batch');
   const sinkProcess = spawnTsProcess('sink', 'bench/sink.process.ts', { DATABASE_URL: sinkUrl, NATS_URL: sharedNatsUrl, BUS_NAMESPACE: namespace, SINK_BATCH: '1' });
   await eventually(() => sinkProcess.output().includes('ready'), 30_000, 50);
   const sinkDatabase = connectDatabase<any>(sinkUrl, 'sink_batch', 2);
   const sink: Sink = { db: sinkDatabase.db };
   try {
-    // Warm-up: streams, consumers, prepared plans and JIT.
-    await Promise.all(Array.from({ length: 200 }, () => commitThing(probe, randomUUID())));
-    await eventually(async () => (await effectCount(sink)) >= 200, 30_000, 50);
+    // Warm-up at the measured rate (connections, plans, JIT, heap sizes), not counted.
+    const warmUp = await paced(probe, rate, 2);
+    await eventually(async () => (await effectCount(sink)) >= warmUp.committedAt.size, 30_000, 50);
 
-    // 1. Latency at a paced rate: every 10 ms a tick commits rate/100 events in parallel.
-    const committedAt = new Map<string, number>();
-    const perTick = Math.max(1, Math.round(rate / 100));
-    const ticks = seconds * 100;
-    const started = nowMs();
-    const inflight: Promise<void>[] = [];
-    for (let tick = 0; tick < ticks; tick++) {
-      const due = started + tick * 10;
-      const wait = due - nowMs();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      for (let i = 0; i < perTick; i++) {
-        const id = randomUUID();
-        inflight.push(commitThing(probe, id).then((at) => void committedAt.set(id, at)));
-      }
-    }
-    await Promise.all(inflight);
-    const pacedElapsed = (nowMs() - started) / 1000;
-    const expected = 200 + committedAt.size;
+    // 1. Latency at a paced rate.
+    const { committedAt, elapsed } = await paced(probe, rate, seconds);
+    const expected = warmUp.committedAt.size + committedAt.size;
     await eventually(async () => (await effectCount(sink)) >= expected, 60_000, 50);
     const rows = await sql<{ thing_id: string; received_ms: number }>`
       select thing_id, extract(epoch from received_at) * 1000 as received_ms from effects`.execute(sink.db);
-    const latencies = rows.rows
-      .filter((row) => committedAt.has(row.thing_id))
-      .map((row) => Number(row.received_ms) - committedAt.get(row.thing_id)!)
-      .sort((a, b) => a - b);
+    const stored = await storedTimes(probe);
+    const total: number[] = [];
+    const relay: number[] = [];
+    const consumer: number[] = [];
+    for (const row of rows.rows) {
+      const committed = committedAt.get(row.thing_id);
+      if (committed === undefined) continue;
+      const effect = Number(row.received_ms);
+      total.push(effect - committed);
+      const storedAt = stored.get(row.thing_id);
+      if (storedAt !== undefined) {
+        relay.push(storedAt - committed);
+        consumer.push(effect - storedAt);
+      }
+    }
 
     // 2. Sustained throughput: producers commit back to back, one event per transaction, then
     // ten per transaction (the pipeline's own capacity, apart from Postgres' commit rate).
     const single = await sustained(probe, sink, producers, seconds, 1);
     const batched = await sustained(probe, sink, producers, seconds, 10);
-    const duplicates = await sql<{ n: number }>`select (count(*) - count(distinct thing_id))::int as n from effects`.execute(sink.db);
 
+    // 3. A backlog, as after an outage of NATS or of the relay.
+    const drain = await backlogDrain(probe, sink, backlog);
+
+    const duplicates = await sql<{ n: number }>`select (count(*) - count(distinct thing_id))::int as n from effects`.execute(sink.db);
     return {
       paced: {
         targetRate: rate,
-        achievedRate: Math.round(committedAt.size / pacedElapsed),
-        events: latencies.length,
-        p50Ms: percentile(latencies, 50),
-        p99Ms: percentile(latencies, 99),
-        maxMs: latencies.at(-1) ?? NaN,
+        achievedRate: Math.round(committedAt.size / elapsed),
+        events: total.length,
+        p50Ms: percentile(total, 50),
+        p99Ms: percentile(total, 99),
+        maxMs: Math.max(...total),
+        relayP50Ms: percentile(relay, 50),
+        relayP99Ms: percentile(relay, 99),
+        consumerP50Ms: percentile(consumer, 50),
+        consumerP99Ms: percentile(consumer, 99),
       },
       sustained: [single, batched],
+      drain,
       producers,
       duplicates: duplicates.rows[0]!.n,
     };
