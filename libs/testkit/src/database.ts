@@ -19,17 +19,20 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** A new, empty database for one test file; `drop` removes it and everything connected to it. */
-export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+/**
+ * A new, empty database for one test file; `drop` removes it and everything connected to it.
+ * `serverAdminUrl` picks another server (a private one, see startPrivatePostgres).
+ */
+export async function createTestDatabase(label = 'test', serverAdminUrl = adminDatabaseUrl): Promise<TestDatabase> {
   const name = `qw_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminDatabaseUrl });
+  const admin = new pg.Client({ connectionString: serverAdminUrl });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE "${name}"`);
   } finally {
     await admin.end();
   }
-  const adminUrl = withDatabase(adminDatabaseUrl, name);
+  const adminUrl = withDatabase(serverAdminUrl, name);
   return {
     name,
     adminUrl,
@@ -40,7 +43,7 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
       return urlForRole(adminUrl, role);
     },
     async drop() {
-      const client = new pg.Client({ connectionString: adminDatabaseUrl });
+      const client = new pg.Client({ connectionString: serverAdminUrl });
       await client.connect();
       try {
         await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

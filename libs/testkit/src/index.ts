@@ -5,3 +5,4 @@ export * from './logs.ts';
 export * from './launcher.ts';
 export * from './processes.ts';
 export * from './wireguard-lab.ts';
+export * from './postgres.ts';

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { serverProcess } from './processes.ts';
 
 export const sharedNatsUrl = process.env.TEST_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -49,46 +50,26 @@ export type PrivateNats = { url: string; stop(): Promise<void>; restart(downMs?:
 export async function startPrivateNats(binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server'): Promise<PrivateNats> {
   const port = await freePort();
   const storeDir = await mkdtemp(path.join(tmpdir(), 'qw-nats-'));
-  let child: ChildProcess | undefined;
-
-  async function start(): Promise<void> {
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+  const server = serverProcess(
+    () => spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' }),
+    async () => {
+      const nc = await connect({ servers: `127.0.0.1:${port}`, reconnect: false, timeout: 500 });
       try {
-        const nc = await connect({ servers: `127.0.0.1:${port}`, reconnect: false, timeout: 500 });
         await jetstreamManager(nc).then((jsm) => jsm.getAccountInfo());
+      } finally {
         await nc.close();
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-    }
-  }
+    },
+  );
 
-  async function halt(signal: NodeJS.Signals): Promise<void> {
-    const running = child;
-    child = undefined;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill(signal);
-    });
-  }
-
-  await start();
+  await server.start();
   return {
     url: `nats://127.0.0.1:${port}`,
-    start,
-    kill: () => halt('SIGKILL'),
-    async restart(downMs = 500) {
-      await halt('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, downMs));
-      await start();
-    },
+    start: () => server.start(),
+    kill: () => server.halt('SIGKILL'),
+    restart: (downMs = 500) => server.restart('SIGTERM', downMs),
     async stop() {
-      await halt('SIGTERM');
+      await server.halt('SIGTERM');
       await rm(storeDir, { recursive: true, force: true });
     },
   };

@@ -32,3 +32,52 @@ export function spawnTsProcess(name: string, entry: string, env: Record<string, 
     },
   };
 }
+
+/** Sends `signal` to a child that is still running and waits until it has exited. */
+export async function signalAndWait(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+export type ServerProcess = {
+  /** Spawns the server and returns once `ready` succeeds (retried for up to 20 s). */
+  start(): Promise<void>;
+  /** Stops it with `signal` and waits for the exit. */
+  halt(signal: NodeJS.Signals): Promise<void>;
+  /** Halts with `signal`, stays down `downMs`, starts again. */
+  restart(signal: NodeJS.Signals, downMs: number): Promise<void>;
+};
+
+/** A private server (NATS, Postgres) that tests stop and start again on the same port and data. */
+export function serverProcess(spawnServer: () => ChildProcess, ready: () => Promise<void>): ServerProcess {
+  let child: ChildProcess | undefined;
+  const server: ServerProcess = {
+    async start() {
+      child = spawnServer();
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        try {
+          await ready();
+          return;
+        } catch (error) {
+          if (Date.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    },
+    async halt(signal) {
+      const running = child;
+      child = undefined;
+      await signalAndWait(running, signal);
+    },
+    async restart(signal, downMs) {
+      await server.halt(signal);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await server.start();
+    },
+  };
+  return server;
+}

@@ -24,6 +24,11 @@ export function connectDatabase<DB>(url: string, schema: string, max = 10): Data
   const pool = new pg.Pool({ connectionString: url, max, options: `-c search_path=${schema}` });
   // An idle client that loses its server (restart) emits here; the pool replaces it on next use.
   pool.on('error', () => undefined);
+  // A client that loses its server while checked out (mid-transaction, e.g. while the relay
+  // waits for JetStream) emits 'error' on itself, where nothing listens: an uncaught exception
+  // that would end the process. Its pending query fails anyway, and the pool drops the client
+  // when it comes back unusable.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const outboxCommits = new OutboxCommitSignal();
   const db = new Kysely<DB>({ dialect: signallingPostgresDialect({ pool }, outboxCommits) }).withSchema(schema);
   return { db, pool, schema, url, outboxCommits };

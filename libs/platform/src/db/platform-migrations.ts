@@ -1,5 +1,16 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
+/** The first version's wake-up: NOTIFY `<schema>_outbox` at the commit of outbox rows. */
+async function createOutboxNotifyTrigger(db: Kysely<any>): Promise<void> {
+  await sql`
+    create function outbox_notify() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify(TG_TABLE_SCHEMA || '_outbox', '');
+      return null;
+    end $$`.execute(db);
+  await sql`create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`.execute(db);
+}
+
 /**
  * The bus tables every service schema carries. Named to sort before any service migration
  * (those are date-named from 2026 on).
@@ -26,13 +37,7 @@ export const platformMigrations: Record<string, Migration> = {
         .execute();
       // The relay listens on this channel; NOTIFY is delivered only when the inserting
       // transaction commits, so a rolled-back change never wakes it.
-      await sql`
-        create function outbox_notify() returns trigger language plpgsql as $$
-        begin
-          perform pg_notify(TG_TABLE_SCHEMA || '_outbox', '');
-          return null;
-        end $$`.execute(db);
-      await sql`create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`.execute(db);
+      await createOutboxNotifyTrigger(db);
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('inbox').execute();
@@ -49,13 +54,7 @@ export const platformMigrations: Record<string, Migration> = {
       await sql`drop function if exists outbox_notify()`.execute(db);
     },
     async down(db: Kysely<any>) {
-      await sql`
-        create function outbox_notify() returns trigger language plpgsql as $$
-        begin
-          perform pg_notify(TG_TABLE_SCHEMA || '_outbox', '');
-          return null;
-        end $$`.execute(db);
-      await sql`create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`.execute(db);
+      await createOutboxNotifyTrigger(db);
     },
   },
 };
