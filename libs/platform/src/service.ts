@@ -7,7 +7,7 @@ import { connectDatabase, migrateToLatest, pingDatabase } from './db/index.ts';
 import { connectBus, type BusConnection } from './bus/connection.ts';
 import { ensureStream } from './bus/streams.ts';
 import { OutboxRelay } from './bus/outbox.ts';
-import { IdempotentConsumer } from './bus/consumer.ts';
+import { IdempotentConsumer, pruneInbox } from './bus/consumer.ts';
 import { RpcClient, endpoint, serveRpc, type RpcEndpoint } from './bus/rpc.ts';
 import { createHttpApp, type HttpApp } from './http/index.ts';
 import { createLogger } from './logger/index.ts';
@@ -150,6 +150,18 @@ export async function startService<DB>(definition: ServiceDefinition<DB>, config
     }
 
     for (const task of definition.tasks?.(context) ?? []) cleanups.push(startPeriodicTask(task, logger));
+    if (consumers.length > 0) {
+      const durables = consumers.map((running) => running.durableName);
+      const pruneTask: PeriodicTask = {
+        name: 'inbox-prune',
+        everyMs: 3600_000,
+        run: async () => {
+          const deleted = await pruneInbox(database.db as Kysely<any>, durables);
+          if (deleted > 0) logger.info({ deleted }, 'inbox rows past retention removed');
+        },
+      };
+      cleanups.push(startPeriodicTask(pruneTask, logger));
+    }
 
     const health = endpoint(healthRpc(definition.name as BackendService), async () => {
       await pingDatabase(database.db as Kysely<any>);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { AppError } from '@qw/contracts';
 import { captureLogs, createTestDatabase, deleteNamespace, eventually, launchService, testNamespace, type TestDatabase } from '@qw/testkit';
-import { addToOutbox, connectDatabase, createEnvelope, type RunningService } from '../src/index.ts';
+import { v7 as uuidv7 } from 'uuid';
+import { addToOutbox, connectDatabase, createEnvelope, inboxRetentionMs, pruneInbox, uuidV7Floor, type RunningService } from '../src/index.ts';
 import { probeService, sinkService, thingCreated } from './fixtures/probe-services.ts';
 
 let database: TestDatabase;
@@ -227,5 +228,32 @@ describe('batch consumer', () => {
     await eventually(async () => (await batchEffects([thingId])).length >= 1);
     await eventually(() => consumerSettled(batchSink, 'sink-batch.record-things'));
     expect(await batchEffects([thingId])).toHaveLength(1);
+  });
+});
+
+describe('inbox retention', () => {
+  it('places every UUID v7 of a millisecond between that millisecond\'s floor and the next one\'s', () => {
+    const at = Date.parse('2026-11-22T08:00:00.123Z');
+    for (let i = 0; i < 50; i++) {
+      const id = uuidv7({ msecs: at });
+      expect(id >= uuidV7Floor(at)).toBe(true);
+      expect(id < uuidV7Floor(at + 1)).toBe(true);
+    }
+  });
+
+  it('forgets handled events past the retention, and keeps recent ones and ids that are not time-ordered', async () => {
+    const now = Date.now();
+    const day = 24 * 3600 * 1000;
+    const old = uuidv7({ msecs: now - 8 * day });
+    const recent = uuidv7({ msecs: now - day });
+    const notTimeOrdered = '00000000-0000-4000-8000-000000000001';
+    const consumer = 'retention-test';
+    await sql`insert into inbox (consumer, event_id, processed_at) values
+      (${consumer}, ${old}, ${new Date(now - 8 * day)}),
+      (${consumer}, ${recent}, ${new Date(now - day)}),
+      (${consumer}, ${notTimeOrdered}, ${new Date(now - day)})`.execute(sink.db);
+    expect(await pruneInbox(sink.db, [consumer], inboxRetentionMs, now)).toBe(1);
+    const left = await sql<{ event_id: string }>`select event_id from inbox where consumer = ${consumer} order by event_id`.execute(sink.db);
+    expect(left.rows.map((row) => row.event_id).sort()).toEqual([notTimeOrdered, recent].sort());
   });
 });

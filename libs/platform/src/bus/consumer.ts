@@ -74,6 +74,11 @@ export class IdempotentConsumer<S extends TSchema> {
     this.durable = options.bus.ns.durable(options.name);
   }
 
+  /** The durable consumer's name, also the `consumer` column of its inbox rows. */
+  get durableName(): string {
+    return this.durable;
+  }
+
   async start(): Promise<void> {
     const { bus, stream, contract } = this.options;
     await ensureDeadLetterStream(bus);
@@ -262,4 +267,39 @@ export class IdempotentConsumer<S extends TSchema> {
     // travels in the dead letter's headers.
     msg.term();
   }
+}
+
+/** How long an inbox remembers a handled event. Redeliveries come within minutes (ack_wait, the
+ * relay's republish after a crash, the stream's 10-minute duplicate window); a week is ample. */
+export const inboxRetentionMs = 7 * 24 * 3600 * 1000;
+
+/** The smallest UUID v7 of the millisecond `ms`: every v7 id made before `ms` sorts below it. */
+export function uuidV7Floor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
+}
+
+/**
+ * Forgets inbox rows of `consumers` older than `olderThanMs`, in chunks so no delete holds locks
+ * for long. Event ids are UUID v7 (time first), so the primary key finds old rows by range;
+ * `processed_at` keeps rows whose id is not v7 (sorting low by chance) until they are old too.
+ * Returns the number of rows deleted.
+ */
+export async function pruneInbox(db: Kysely<any>, consumers: readonly string[], olderThanMs = inboxRetentionMs, now = Date.now()): Promise<number> {
+  const floor = uuidV7Floor(now - olderThanMs);
+  const cutoff = new Date(now - olderThanMs);
+  let deleted = 0;
+  for (const consumer of consumers) {
+    for (;;) {
+      const result = await sql`
+        delete from inbox where ctid = any(array(
+          select ctid from inbox
+          where consumer = ${consumer} and event_id < ${floor}::uuid and processed_at < ${cutoff}
+          limit 10000))`.execute(db);
+      const n = Number(result.numAffectedRows ?? 0n);
+      deleted += n;
+      if (n < 10_000) break;
+    }
+  }
+  return deleted;
 }
