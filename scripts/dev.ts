@@ -23,10 +23,12 @@ const publicUrl = env.PUBLIC_URL ?? 'http://localhost:8080';
 const databaseUrls = await setUpDatabase(adminUrl, env.DATABASE_NAME ?? 'quietwire');
 const ports: Record<string, number> = { identity: 8081, billing: 8082, provisioning: 8083, telemetry: 8084, analytics: 8085 };
 
+// `exec`: the service replaces the shell, so a graceful stop on SIGTERM exits 0 and is not
+// mistaken for a crash to restart.
 const commands: Array<{ name: string; command: string; env: Record<string, string> }> = [
   ...backendServices.map((service) => ({
     name: service,
-    command: `node --import tsx services/${service}/src/main.ts`,
+    command: `exec node --import tsx services/${service}/src/main.ts`,
     env: {
       ...common,
       DATABASE_URL: databaseUrls[service]!,
@@ -42,7 +44,7 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
   })),
   {
     name: 'gateway',
-    command: 'node --import tsx services/gateway/src/main.ts',
+    command: 'exec node --import tsx services/gateway/src/main.ts',
     env: {
       ...common,
       HTTP_PORT: env.HTTP_PORT ?? '8080',
@@ -55,7 +57,7 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
 
 const node = prepareDevNode(env);
 if ('env' in node) {
-  commands.push({ name: 'node-agent', command: 'node --import tsx services/node-agent/src/main.ts', env: { ...common, ...node.env } });
+  commands.push({ name: 'node-agent', command: 'exec node --import tsx services/node-agent/src/main.ts', env: { ...common, ...node.env } });
 }
 
 console.log(`\nQuietwire is starting at ${publicUrl} (Ctrl-C stops everything)\n`);
