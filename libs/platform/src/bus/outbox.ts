@@ -132,13 +132,14 @@ export class OutboxRelay {
   async drainOnce(): Promise<number> {
     const { bus, logger } = this.options;
     return this.options.db.transaction().execute(async (tx) => {
-      // Losing this commit in a crash only means publishing the rows again, which the stream's
-      // duplicate window and the inboxes absorb; so it need not wait for the disk.
-      await sql`set local synchronous_commit = off`.execute(tx);
       const rows = await sql<OutboxRow>`
         select seq, id, subject, envelope from outbox
         order by seq limit ${this.batchSize} for update skip locked`.execute(tx);
       if (rows.rows.length === 0) return 0;
+      // Losing this commit in a crash only means publishing the rows again, which the stream's
+      // duplicate window and the inboxes absorb; so it need not wait for the disk. (Set here, not
+      // first: an idle pass, twice a second, then costs one statement less.)
+      await sql`set local synchronous_commit = off`.execute(tx);
       const results = await Promise.allSettled(
         rows.rows.map((row) => {
           const body = typeof row.envelope === 'string' ? row.envelope : JSON.stringify(row.envelope);
