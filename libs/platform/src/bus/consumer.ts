@@ -54,6 +54,7 @@ export class IdempotentConsumer<S extends TSchema> {
   private messages: ConsumerMessages | undefined;
   private queue: JsMsg[] = [];
   private draining: Promise<void> | undefined;
+  private drainActive = false;
   private reading: Promise<void> | undefined;
   private stopped = false;
   private readonly maxDeliver: number;
@@ -122,24 +123,38 @@ export class IdempotentConsumer<S extends TSchema> {
         continue;
       }
       this.queue.push(msg);
-      if (!this.draining) this.draining = this.drain();
+      this.startDraining();
     }
   }
 
   /**
-   * Handles queued messages until none is left. The flag is cleared in the same synchronous
-   * step that sees the queue empty, so a message that arrives next always starts a new drain.
+   * Starts handling the queue unless that is under way. It waits for `setImmediate` first, so
+   * every message that came in the same read from the socket goes into the first batch (one
+   * transaction) rather than the first message alone.
    */
-  private async drain(): Promise<void> {
-    try {
-      await this.drainQueue();
-    } finally {
-      this.draining = undefined;
-    }
+  private startDraining(): void {
+    if (this.drainActive) return;
+    this.drainActive = true;
+    this.draining = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drainQueue())
+      .catch((error: unknown) => {
+        // Not expected (batch failures are handled inside); never leave the queue unattended.
+        this.options.logger.error({ err: error, consumer: this.durable }, 'event drain stopped unexpectedly; restarting it');
+        this.drainActive = false;
+        if (this.queue.length > 0) setTimeout(() => this.startDraining(), 200);
+      });
   }
-
+  /**
+   * Handles queued messages until none is left. `drainActive` is cleared in the same synchronous
+   * step that sees the queue empty, so a message queued after that always starts a new drain,
+   * and one queued before it is in the queue this loop looks at.
+   */
   private async drainQueue(): Promise<void> {
-    while (this.queue.length > 0 && !this.stopped) {
+    for (;;) {
+      if (this.queue.length === 0 || this.stopped) {
+        this.drainActive = false;
+        return;
+      }
       const batch = this.queue.splice(0, this.batchSize);
       try {
         await this.handleBatch(batch);
