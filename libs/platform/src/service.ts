@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { eventCatalog, eventsOwnedBy, healthRpc, ownerOf, type BackendService, type EventContract, type Envelope } from '@qw/contracts';
-import type { Static, TSchema } from 'typebox';
+import { eventCatalog, eventsOwnedBy, healthRpc, ownerOf, type BackendService, type EventContract } from '@qw/contracts';
+import type { TSchema } from 'typebox';
 import { connectDatabase, migrateToLatest, pingDatabase } from './db/index.ts';
 import { connectBus, type BusConnection } from './bus/connection.ts';
 import { ensureStream } from './bus/streams.ts';
 import { OutboxRelay } from './bus/outbox.ts';
-import { IdempotentConsumer, pruneInbox } from './bus/consumer.ts';
+import { IdempotentConsumer, pruneInbox, type BatchHandler, type EventHandler } from './bus/consumer.ts';
 import { RpcClient, endpoint, serveRpc, type RpcEndpoint } from './bus/rpc.ts';
 import { createHttpApp, type HttpApp } from './http/index.ts';
 import { createLogger } from './logger/index.ts';
@@ -33,12 +33,12 @@ export type ConsumerSpec = {
   /** Deliveries before a failing event is dead-lettered (default 8). */
   maxDeliver?: number;
 } & (
-  | { handler: (tx: Transaction<any>, event: Envelope<any>) => Promise<void>; handleMany?: never }
-  | { handleMany: (tx: Transaction<any>, events: Envelope<any>[]) => Promise<void>; handler?: never }
+  | { handler: EventHandler<any>; handleMany?: never }
+  | { handleMany: BatchHandler<any>; handler?: never }
 );
 
 /** Ties a consumer's handler to its contract's payload type. */
-export function consumer<S extends TSchema>(name: string, contract: EventContract<S>, handler: (tx: Transaction<any>, event: Envelope<Static<S>>) => Promise<void>): ConsumerSpec {
+export function consumer<S extends TSchema>(name: string, contract: EventContract<S>, handler: EventHandler<S>): ConsumerSpec {
   return { name, contract: contract as EventContract<TSchema>, handler };
 }
 
@@ -47,7 +47,7 @@ export function consumer<S extends TSchema>(name: string, contract: EventContrac
  * already removed), for effects that are cheaper as one statement than as one per event. If it
  * fails, it is called again with one event at a time, so only the failing event is retried.
  */
-export function batchConsumer<S extends TSchema>(name: string, contract: EventContract<S>, handleMany: (tx: Transaction<any>, events: Envelope<Static<S>>[]) => Promise<void>): ConsumerSpec {
+export function batchConsumer<S extends TSchema>(name: string, contract: EventContract<S>, handleMany: BatchHandler<S>): ConsumerSpec {
   return { name, contract: contract as EventContract<TSchema>, handleMany };
 }
 

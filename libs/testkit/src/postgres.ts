@@ -15,11 +15,16 @@ export type PrivatePostgres = {
   stop(): Promise<void>;
 };
 
+let foundBinDir: string | undefined;
+
+/** Where initdb and postgres are: PG_BIN_DIR, else what pg_config says (asked once). */
 function binDir(): string {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
-  const found = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
-  if (found.status === 0 && found.stdout.trim()) return found.stdout.trim();
-  return '/usr/lib/postgresql/15/bin';
+  if (foundBinDir === undefined) {
+    const found = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+    foundBinDir = found.status === 0 && found.stdout.trim() ? found.stdout.trim() : '/usr/lib/postgresql/15/bin';
+  }
+  return foundBinDir;
 }
 
 /** Postgres refuses to run as root: as root, its processes run as the `postgres` account. */

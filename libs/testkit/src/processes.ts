@@ -19,22 +19,17 @@ export function spawnTsProcess(name: string, entry: string, env: Record<string, 
     name,
     child,
     output: () => output,
-    stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', (code) => {
-          clearTimeout(timer);
-          resolve(code);
-        });
-        child.kill(signal);
-      });
+    async stop(signal = 'SIGTERM') {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await signalAndWait(child, signal);
+      clearTimeout(timer);
+      return child.exitCode;
     },
   };
 }
 
 /** Sends `signal` to a child that is still running and waits until it has exited. */
-export async function signalAndWait(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+async function signalAndWait(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());

@@ -59,7 +59,8 @@ export class IdempotentConsumer<S extends TSchema> {
   private stopped = false;
   private readonly maxDeliver: number;
   private readonly batchSize: number;
-  private readonly durable: string;
+  /** The durable consumer's name, also the `consumer` column of its inbox rows. */
+  readonly durableName: string;
   private readonly handleMany: BatchHandler<S>;
 
   constructor(private readonly options: ConsumerOptions<S>) {
@@ -72,19 +73,14 @@ export class IdempotentConsumer<S extends TSchema> {
     } else throw new Error(`consumer ${options.name} has no handler`);
     this.maxDeliver = options.maxDeliver ?? 8;
     this.batchSize = options.batchSize ?? 200;
-    this.durable = options.bus.ns.durable(options.name);
-  }
-
-  /** The durable consumer's name, also the `consumer` column of its inbox rows. */
-  get durableName(): string {
-    return this.durable;
+    this.durableName = options.bus.ns.durable(options.name);
   }
 
   async start(): Promise<void> {
     const { bus, stream, contract } = this.options;
     await ensureDeadLetterStream(bus);
     const config = {
-      durable_name: this.durable,
+      durable_name: this.durableName,
       filter_subject: bus.ns.subject(contract.subject),
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
@@ -93,7 +89,7 @@ export class IdempotentConsumer<S extends TSchema> {
       max_deliver: -1,
     };
     try {
-      await bus.jsm.consumers.info(stream, this.durable);
+      await bus.jsm.consumers.info(stream, this.durableName);
     } catch (error) {
       if (!isNotFound(error)) throw error;
       try {
@@ -102,7 +98,7 @@ export class IdempotentConsumer<S extends TSchema> {
         if (!isAlreadyDeclared(addError)) throw addError;
       }
     }
-    const consumer = await bus.js.consumers.get(stream, this.durable);
+    const consumer = await bus.js.consumers.get(stream, this.durableName);
     this.messages = await consumer.consume({ max_messages: this.batchSize * 2 });
     this.reading = this.read(this.messages);
   }
@@ -139,7 +135,7 @@ export class IdempotentConsumer<S extends TSchema> {
       .then(() => this.drainQueue())
       .catch((error: unknown) => {
         // Not expected (batch failures are handled inside); never leave the queue unattended.
-        this.options.logger.error({ err: error, consumer: this.durable }, 'event drain stopped unexpectedly; restarting it');
+        this.options.logger.error({ err: error, consumer: this.durableName }, 'event drain stopped unexpectedly; restarting it');
         this.drainActive = false;
         if (this.queue.length > 0) setTimeout(() => this.startDraining(), 200);
       });
@@ -160,9 +156,9 @@ export class IdempotentConsumer<S extends TSchema> {
         await this.handleBatch(batch);
       } catch (error) {
         // The transaction itself failed (database down): hand every message back for later.
-        this.options.logger.warn({ err: error, consumer: this.durable, count: batch.length }, 'event batch failed; redelivering');
+        this.options.logger.warn({ err: error, consumer: this.durableName, count: batch.length }, 'event batch failed; redelivering');
         for (const msg of batch) msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
-        busMetrics.retried.inc({ consumer: this.durable }, batch.length);
+        busMetrics.retried.inc({ consumer: this.durableName }, batch.length);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
@@ -192,18 +188,18 @@ export class IdempotentConsumer<S extends TSchema> {
       const outcome = outcomes.get(msg);
       if (outcome === 'done') {
         msg.ack();
-        busMetrics.consumed.inc({ consumer: this.durable });
+        busMetrics.consumed.inc({ consumer: this.durableName });
       } else if (outcome === 'duplicate') {
         msg.ack();
-        busMetrics.duplicates.inc({ consumer: this.durable });
+        busMetrics.duplicates.inc({ consumer: this.durableName });
       } else if (outcome instanceof Error) {
         const attempt = msg.info.deliveryCount;
         if (attempt >= this.maxDeliver) {
           await this.deadLetter(msg, `handler failed ${attempt} times: ${outcome.message}`, envelope.id);
         } else {
-          logger.warn({ err: outcome, consumer: this.durable, eventId: envelope.id, attempt }, 'event handler failed; will retry');
+          logger.warn({ err: outcome, consumer: this.durableName, eventId: envelope.id, attempt }, 'event handler failed; will retry');
           msg.nak(redeliveryDelayMs(attempt));
-          busMetrics.retried.inc({ consumer: this.durable });
+          busMetrics.retried.inc({ consumer: this.durableName });
         }
       }
     }
@@ -216,7 +212,7 @@ export class IdempotentConsumer<S extends TSchema> {
       const ids = valid.map(({ envelope }) => envelope.id);
       const inserted = await sql<{ event_id: string }>`
         insert into inbox (consumer, event_id)
-        select ${this.durable}, id from unnest(${ids}::uuid[]) as id
+        select ${this.durableName}, id from unnest(${ids}::uuid[]) as id
         on conflict do nothing returning event_id`.execute(tx);
       const fresh = new Set(inserted.rows.map((row) => row.event_id));
       const outcomes = new Map<JsMsg, Outcome>();
@@ -243,7 +239,7 @@ export class IdempotentConsumer<S extends TSchema> {
         await sql.raw(`savepoint ${savepoint}`).execute(tx);
         try {
           const inserted = await sql`
-            insert into inbox (consumer, event_id) values (${this.durable}, ${envelope.id})
+            insert into inbox (consumer, event_id) values (${this.durableName}, ${envelope.id})
             on conflict do nothing returning event_id`.execute(tx);
           if (inserted.rows.length === 0) {
             outcomes.set(msg, 'duplicate');
@@ -269,14 +265,14 @@ export class IdempotentConsumer<S extends TSchema> {
     h.set('Qw-Original-Subject', bus.ns.strip(msg.subject));
     if (eventId) h.set('Qw-Event-Id', eventId);
     try {
-      await bus.js.publish(bus.ns.deadLetterSubject(this.durable), msg.data, { headers: h, ...(eventId ? { msgID: `dl-${this.durable}-${eventId}` } : {}) });
+      await bus.js.publish(bus.ns.deadLetterSubject(this.durableName), msg.data, { headers: h, ...(eventId ? { msgID: `dl-${this.durableName}-${eventId}` } : {}) });
     } catch (error) {
-      logger.warn({ err: error, consumer: this.durable }, 'dead-letter publish failed; redelivering');
+      logger.warn({ err: error, consumer: this.durableName }, 'dead-letter publish failed; redelivering');
       msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
       return;
     }
-    logger.error({ consumer: this.durable, subject: bus.ns.strip(msg.subject), eventId, reason }, 'event dead-lettered');
-    busMetrics.deadLettered.inc({ consumer: this.durable });
+    logger.error({ consumer: this.durableName, subject: bus.ns.strip(msg.subject), eventId, reason }, 'event dead-lettered');
+    busMetrics.deadLettered.inc({ consumer: this.durableName });
     // No reason on the TERM: NATS before 2.10.4 does not parse `+TERM <reason>`, ignores the
     // acknowledgement and would redeliver the message after ack_wait, for ever. The reason
     // travels in the dead letter's headers.

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, anonymousCaller, type Caller, type SessionUser } from '@qw/contracts';
+import { AppError, anonymousCaller, requireUserId, type Caller, type SessionUser } from '@qw/contracts';
 
 export type AccessClaims = { sub: string; acct: string; role: string; adm: boolean; ver: boolean };
 
@@ -39,7 +39,7 @@ export async function identifyCaller(request: FastifyRequest): Promise<void> {
 }
 
 export function requireSignedIn(request: FastifyRequest): Caller {
-  if (!request.caller.userId) throw new AppError('not_signed_in', 'Not signed in');
+  requireUserId(request.caller);
   return request.caller;
 }
 
