@@ -37,6 +37,16 @@ export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
 
+/**
+ * What a screen says about a failed request: the server's own message when it refused the request
+ * (4xx) and the client's connection message when no answer came (unless `network: false`);
+ * `fallback` for a server error or anything that is not an ApiError.
+ */
+export function failureMessage(error: unknown, fallback: string, { network = true }: { network?: boolean } = {}): string {
+  if (!isApiError(error) || error.isServerError || (error.isNetworkError && !network)) return fallback;
+  return error.message;
+}
+
 type MaybePromise<T> = T | Promise<T>;
 export type AccessTokenProvider = () => MaybePromise<string | null | undefined>;
 /**

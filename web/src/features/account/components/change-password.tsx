@@ -1,4 +1,4 @@
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { useRequestPasswordReset } from '../../../lib/auth/api/request-password-reset';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import { Alert, Button } from '../../../ui';
@@ -16,7 +16,7 @@ export function ChangePassword() {
       </h3>
       <p className="qw-muted">We’ll email {user.email} a link to set a new password. Afterwards you sign in again on every device.</p>
       {send.isSuccess && <Alert tone="success">We sent the link to {user.email}. It works for 60 minutes.</Alert>}
-      {send.isError && <Alert tone="error">{isApiError(send.error) && send.error.status < 500 ? send.error.message : 'We couldn’t send the email. Please try again in a moment.'}</Alert>}
+      {send.isError && <Alert tone="error">{failureMessage(send.error, 'We couldn’t send the email. Please try again in a moment.')}</Alert>}
       <div>
         <Button variant="secondary" onClick={() => send.mutate(user.email)} busy={send.isPending} busyText="Sending…">
           Email me a reset link

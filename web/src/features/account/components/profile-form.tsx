@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import { Button, Card, Field, Input } from '../../../ui';
 import { useUpdateProfile } from '../api/update-profile';
@@ -46,7 +46,7 @@ export function ProfileForm() {
           setMessage({ tone: 'saved', text: savedMessage });
           notifyUserUpdated();
         },
-        onError: (failure) => setMessage({ tone: 'error', text: isApiError(failure) && failure.status < 500 ? failure.message : saveFailedMessage }),
+        onError: (failure) => setMessage({ tone: 'error', text: failureMessage(failure, saveFailedMessage) }),
       },
     );
   }

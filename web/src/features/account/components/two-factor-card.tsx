@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import { Alert, Badge, Button, Field, Input } from '../../../ui';
 import { useConfirmMfa } from '../api/confirm-mfa';
@@ -8,10 +8,6 @@ import { useEnrolMfa, type MfaEnrolment } from '../api/enrol-mfa';
 import './account.css';
 
 const failedMessage = 'That didn’t work. Please try again in a moment.';
-
-function messageOf(failure: unknown): string {
-  return isApiError(failure) && failure.status < 500 ? failure.message : failedMessage;
-}
 
 /**
  * Two-factor sign-in: set up with an authenticator app (QR code, or the key typed by hand), turn on
@@ -62,7 +58,7 @@ function Start({ onStarted }: { onStarted: (enrolment: MfaEnrolment) => void }) 
   return (
     <div className="qw-stack qw-stack--sm">
       <p className="qw-muted">Ask for a code from an authenticator app (such as 1Password, Google Authenticator or Aegis) each time you sign in.</p>
-      {enrol.isError && <Alert tone="error">{messageOf(enrol.error)}</Alert>}
+      {enrol.isError && <Alert tone="error">{failureMessage(enrol.error, failedMessage)}</Alert>}
       <div>
         <Button variant="secondary" onClick={() => enrol.mutate(undefined, { onSuccess: onStarted })} busy={enrol.isPending} busyText="Preparing…">
           Set up two-factor sign-in
@@ -89,7 +85,7 @@ function SetUp({ enrolment, onCancel, onConfirmed }: { enrolment: MfaEnrolment; 
     confirm.mutate(code.replace(/\s+/g, ''), {
       onSuccess: (answer) => onConfirmed(answer.recovery_codes),
       onError: (failure) => {
-        setError(messageOf(failure));
+        setError(failureMessage(failure, failedMessage));
         document.getElementById('mfa-setup-code')?.focus();
       },
     });
@@ -201,7 +197,7 @@ function TurnOff() {
     disable.mutate(code.trim(), {
       onSuccess: () => setDone(true),
       onError: (failure) => {
-        setError(messageOf(failure));
+        setError(failureMessage(failure, failedMessage));
         document.getElementById('mfa-disable-code')?.focus();
       },
     });

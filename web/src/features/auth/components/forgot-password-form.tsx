@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { useRequestPasswordReset } from '../../../lib/auth/api/request-password-reset';
 import { Alert, Button, Card, Field, Input } from '../../../ui';
 import './auth.css';
@@ -26,7 +26,7 @@ export function ForgotPasswordForm() {
     const address = email.trim();
     send.mutate(address, {
       onSuccess: () => setSentTo(address),
-      onError: (failure) => setError(isApiError(failure) && failure.status < 500 ? failure.message : requestFailedMessage),
+      onError: (failure) => setError(failureMessage(failure, requestFailedMessage)),
     });
   }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import { suspendAutoRedirect } from '../../../lib/auth/auto-redirect';
 import { MfaCodeStep } from '../../../lib/auth/mfa-code-step';
@@ -74,7 +74,7 @@ export function LoginForm() {
     } catch (failure) {
       letGo();
       setBusy(false);
-      setError(isApiError(failure) && failure.status < 500 ? failure.message : signInFailedMessage);
+      setError(failureMessage(failure, signInFailedMessage));
     }
   }
 

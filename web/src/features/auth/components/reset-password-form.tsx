@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage, isApiError } from '../../../lib/api-client';
 import { useResetPassword } from '../../../lib/auth/api/reset-password';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import { Alert, Button, Card, Field, Input } from '../../../ui';
@@ -55,7 +55,7 @@ export function ResetPasswordForm() {
         onError: (failure) => {
           if (isApiError(failure) && failure.status === 422) setProblem({ field: 'password', text: failure.message });
           else if (isApiError(failure) && (failure.status === 410 || failure.status === 404)) setProblem({ field: 'link', text: failure.message });
-          else setProblem({ field: 'form', text: isApiError(failure) && failure.status < 500 ? failure.message : resetFailedMessage });
+          else setProblem({ field: 'form', text: failureMessage(failure, resetFailedMessage) });
         },
       },
     );

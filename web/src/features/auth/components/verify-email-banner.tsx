@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { useResendVerification } from '../../../lib/auth/api/resend-verification';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import { Alert, Button } from '../../../ui';
@@ -22,7 +22,7 @@ export function VerifyEmailBanner() {
             ? { tone: 'success', text: `We sent a new link to ${user?.email}. It works for 24 hours.` }
             : { tone: 'success', text: 'Your email address is already confirmed.' },
         ),
-      onError: (failure) => setOutcome({ tone: 'error', text: isApiError(failure) && failure.status < 500 ? failure.message : 'We couldn’t send the email. Please try again in a moment.' }),
+      onError: (failure) => setOutcome({ tone: 'error', text: failureMessage(failure, 'We couldn’t send the email. Please try again in a moment.') }),
     });
   }
 

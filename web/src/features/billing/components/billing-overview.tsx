@@ -1,5 +1,5 @@
 import { Alert } from '../../../ui';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { useBilling } from '../api/get-billing';
 import { CurrentPlanCard } from './current-plan-card';
 import { InvoiceTable } from './invoice-table';
@@ -10,9 +10,14 @@ export function BillingOverviewPanel({ orgId, returnPath }: { orgId: string | nu
   const billing = useBilling(orgId);
   return (
     <div className="qw-stack qw-stack--lg">
-      {billing.isError && <Alert tone="error">{isApiError(billing.error) && billing.error.status < 500 && billing.error.status > 0 ? billing.error.message : 'We couldn’t load your billing details. Please reload the page.'}</Alert>}
+      {billing.isError && <BillingLoadError error={billing.error} />}
       <CurrentPlanCard subscription={billing.data?.subscription} loading={billing.isPending} returnPath={returnPath} orgId={orgId} />
       <InvoiceTable invoices={billing.data?.invoices} loading={billing.isPending} />
     </div>
   );
+}
+
+/** GET /api/billing failed: the server's refusal, else a reload hint (both billing screens). */
+export function BillingLoadError({ error }: { error: unknown }) {
+  return <Alert tone="error">{failureMessage(error, 'We couldn’t load your billing details. Please reload the page.', { network: false })}</Alert>;
 }

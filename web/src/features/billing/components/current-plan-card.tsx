@@ -1,6 +1,6 @@
 import { planDisplayName, type BillingOverview } from '@qw/contracts';
 import { useState, type MouseEvent } from 'react';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
 import { buttonClassName, Card } from '../../../ui';
 import { useBillingPortal } from '../api/open-billing-portal';
@@ -31,7 +31,7 @@ export function CurrentPlanCard({ subscription, loading, returnPath, orgId }: { 
       { returnPath, orgId },
       {
         onSuccess: (url) => window.location.assign(url),
-        onError: (failure) => setError(isApiError(failure) && failure.status < 500 && failure.status > 0 ? failure.message : portalFailedMessage),
+        onError: (failure) => setError(failureMessage(failure, portalFailedMessage, { network: false })),
       },
     );
   }

@@ -1,11 +1,12 @@
 import { formatUsd, planDisplayName, refundWindowDays } from '@qw/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
 import { Alert, Badge, Button, Card, Modal } from '../../../ui';
 import { useBilling } from '../api/get-billing';
 import { useCancelSubscription, type CancelOutcome } from '../api/cancel-subscription';
+import { BillingLoadError } from './billing-overview';
 import { InvoiceTable } from './invoice-table';
 import { StatusBadge } from './subscription-status';
 import './billing.css';
@@ -44,7 +45,7 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
       },
       onError: (failure) => {
         setConfirming(false);
-        setResult({ tone: 'error', text: isApiError(failure) && failure.status < 500 && failure.status > 0 ? failure.message : cancelFailedMessage });
+        setResult({ tone: 'error', text: failureMessage(failure, cancelFailedMessage, { network: false }) });
       },
     });
   }
@@ -66,7 +67,7 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
           {result.text}
         </Alert>
       )}
-      {billing.isError && <Alert tone="error">{isApiError(billing.error) && billing.error.status < 500 && billing.error.status > 0 ? billing.error.message : 'We couldn’t load your billing details. Please reload the page.'}</Alert>}
+      {billing.isError && <BillingLoadError error={billing.error} />}
 
       <section className="qw-stack" aria-labelledby="portal-plan-title">
         <h2 id="portal-plan-title" className="qw-card__title">

@@ -1,7 +1,7 @@
 import { formatUsd } from '@qw/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage, isApiError } from '../../../lib/api-client';
 import { Alert, Badge, Button, Card, Field, Input } from '../../../ui';
 import { useTestCheckout } from '../api/get-test-checkout';
 import { usePayTestCheckout } from '../api/pay-test-checkout';
@@ -49,7 +49,7 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
         },
         onError: (failure) => {
           const field = isApiError(failure) ? failure.details?.field : undefined;
-          const text = isApiError(failure) && failure.status < 500 && failure.status > 0 ? failure.message : payFailedMessage;
+          const text = failureMessage(failure, payFailedMessage, { network: false });
           setProblem({ field: field === 'email' || field === 'card_number' ? field : 'form', text });
         },
       },
