@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { failureMessage } from '../../../lib/api-client';
 import { useRequestPasswordReset } from '../../../lib/auth/api/request-password-reset';
-import { Alert, Button, Card, Field, Input } from '../../../ui';
+import { Alert, Button, ButtonLink, Card, Field, Input } from '../../../ui';
 import './auth.css';
 
 const requestFailedMessage = 'We couldn’t send the link. Please try again in a moment.';
@@ -42,9 +42,7 @@ export function ForgotPasswordForm() {
           <Button variant="secondary" onClick={() => setSentTo(null)}>
             Send again
           </Button>
-          <Link to="/login" className="qw-button qw-button--primary">
-            Back to sign in
-          </Link>
+          <ButtonLink to="/login">Back to sign in</ButtonLink>
         </div>
       </Card>
     );

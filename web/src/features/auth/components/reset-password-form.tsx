@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { failureMessage, isApiError } from '../../../lib/api-client';
 import { useResetPassword } from '../../../lib/auth/api/reset-password';
 import { useAuth } from '../../../lib/auth/auth-provider';
-import { Alert, Button, Card, Field, Input } from '../../../ui';
+import { Alert, Button, ButtonLink, Card, Field, Input } from '../../../ui';
 import './auth.css';
 
 const resetFailedMessage = 'We couldn’t change your password. Please try again in a moment.';
@@ -69,12 +69,10 @@ export function ResetPasswordForm() {
           {problem?.field === 'link' ? problem.text : missingResetTokenMessage}
         </Alert>
         <div className="auth-actions">
-          <Link to="/forgot-password" className="qw-button qw-button--primary">
-            Request a new link
-          </Link>
-          <Link to="/login" className="qw-button qw-button--secondary">
+          <ButtonLink to="/forgot-password">Request a new link</ButtonLink>
+          <ButtonLink to="/login" variant="secondary">
             Back to sign in
-          </Link>
+          </ButtonLink>
         </div>
       </Card>
     );

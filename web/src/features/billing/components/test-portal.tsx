@@ -1,9 +1,8 @@
 import { formatUsd, planDisplayName, refundWindowDays } from '@qw/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
-import { Alert, Badge, Button, Card, Modal } from '../../../ui';
+import { Alert, Badge, Button, ButtonLink, Card, Modal } from '../../../ui';
 import { useBilling } from '../api/get-billing';
 import { useCancelSubscription, type CancelOutcome } from '../api/cancel-subscription';
 import { BillingLoadError } from './billing-overview';
@@ -101,9 +100,9 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
       <InvoiceTable invoices={billing.data?.invoices} loading={billing.isPending} />
 
       <div>
-        <Link to={returnPath} className="qw-button qw-button--secondary">
+        <ButtonLink to={returnPath} variant="secondary">
           Back to Quietwire
-        </Link>
+        </ButtonLink>
       </div>
 
       <Modal

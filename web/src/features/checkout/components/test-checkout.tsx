@@ -2,7 +2,7 @@ import { formatUsd } from '@qw/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { failureMessage, isApiError } from '../../../lib/api-client';
-import { Alert, Badge, Button, Card, Field, Input } from '../../../ui';
+import { Alert, Badge, Button, ButtonLink, Card, Field, Input } from '../../../ui';
 import { useTestCheckout } from '../api/get-test-checkout';
 import { usePayTestCheckout } from '../api/pay-test-checkout';
 import './purchase.css';
@@ -84,9 +84,9 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
         {head}
         <Alert tone="error">{notFound ? 'We could not find this checkout. Start again from the pricing page.' : 'We couldn’t load this checkout. Please reload the page.'}</Alert>
         <div>
-          <Link to="/pricing" className="qw-button qw-button--secondary">
+          <ButtonLink to="/pricing" variant="secondary">
             Back to pricing
-          </Link>
+          </ButtonLink>
         </div>
       </Card>
     );
@@ -101,9 +101,7 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
         {head}
         <Alert tone="success">This checkout for {info.plan_name} is already paid.</Alert>
         <div>
-          <Link to={`/post-checkout?sid=${encodeURIComponent(info.session_id)}`} className="qw-button qw-button--primary">
-            Continue to create your account
-          </Link>
+          <ButtonLink to={`/post-checkout?sid=${encodeURIComponent(info.session_id)}`}>Continue to create your account</ButtonLink>
         </div>
       </Card>
     );

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import QRCode from 'qrcode';
+import { Button, buttonClassName } from '../../../ui';
 import type { BrowserKeyConfig } from '../api/browser-key-config';
 
 /**
@@ -35,11 +36,11 @@ export function BrowserKeyModal({ config, deviceName, onClose }: { config: Brows
             {qr ? <img src={qr} alt={`QR code of the WireGuard configuration for ${deviceName}`} width={320} height={320} /> : <div className="devices-setup__qr-placeholder" aria-hidden="true" />}
           </div>
           <div className="qw-stack">
-            {href && <a className="qw-button qw-button--primary" href={href} download={config.fileName}>Download {config.fileName}</a>}
+            {href && <a className={buttonClassName({})} href={href} download={config.fileName}>Download {config.fileName}</a>}
             <pre className="devices-config" aria-label="Configuration file">{config.config}</pre>
           </div>
         </div>
-        <button type="button" className="qw-button qw-button--secondary" onClick={onClose} autoFocus>I saved it</button>
+        <Button variant="secondary" onClick={onClose} autoFocus>I saved it</Button>
       </div>
     </div>
   );

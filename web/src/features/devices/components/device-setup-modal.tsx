@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { platformLabels, setupSteps, type Platform } from '@qw/contracts';
-import { Alert } from '../../../ui';
+import { Alert, Button, buttonClassName } from '../../../ui';
 import { getConfigLink, type ConfigLink } from '../api/get-config-link';
 import type { DeviceRow } from '../api/get-devices';
 
@@ -42,11 +42,11 @@ export function DeviceSetupModal({ device, onClose }: { device: DeviceRow | null
             <ol className="devices-setup__steps">
               {setupSteps[platform].map((step) => <li key={step}>{step}</li>)}
             </ol>
-            {link && <a className="qw-button qw-button--primary" href={link.url} download>Download .conf</a>}
+            {link && <a className={buttonClassName({})} href={link.url} download>Download .conf</a>}
             <p className="qw-muted qw-small">The file contains a private key. Do not share it.</p>
           </div>
         </div>
-        <button type="button" className="qw-button qw-button--secondary" onClick={onClose} autoFocus>Close</button>
+        <Button variant="secondary" onClick={onClose} autoFocus>Close</Button>
       </div>
     </div>
   );

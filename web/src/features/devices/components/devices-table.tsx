@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { platformLabels, type Platform } from '@qw/contracts';
 import { isApiError } from '../../../lib/api-client';
-import { Alert, Badge, Button, Modal, Table, type TableColumn } from '../../../ui';
+import { Alert, Badge, Button, buttonClassName, Modal, Table, type TableColumn } from '../../../ui';
 import { getConfigLink } from '../api/get-config-link';
 import { useDevices, type DeviceRow } from '../api/get-devices';
 import { useRemoveDevice } from '../api/remove-device';
@@ -72,7 +72,7 @@ export function DevicesTable() {
       cell: (d) => (
         <div className="devices-actions">
           {d.client_keys ? <span className="qw-muted qw-small" title="Its private key is only in the browser that made it">Key in your browser</span> : <>
-          <a className="qw-button qw-button--secondary qw-button--small" href={`/api/device/${d.id}/config`} target="_blank" rel="noreferrer"
+          <a className={buttonClassName({ variant: 'secondary', size: 'small' })} href={`/api/device/${d.id}/config`} target="_blank" rel="noreferrer"
             onClick={(event) => { event.preventDefault(); void openConfig(d); }}>Config</a>
           <Button size="small" variant="secondary" onClick={() => setShowing(d)}>QR code</Button></>}
           <Button size="small" variant="secondary" disabled={update.isPending}
