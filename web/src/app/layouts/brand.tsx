@@ -2,16 +2,16 @@ import { Link } from 'react-router-dom';
 import { siteName } from '../../config/site';
 
 /** The Quietwire logo and name, linking home (styles in public-layout.css, which every page loads). */
-export function BrandLink({ to = '/' }: { to?: string }) {
+export function BrandLink() {
   return (
-    <Link to={to} className="site-brand">
+    <Link to="/" className="site-brand">
       <Logo />
       {siteName}
     </Link>
   );
 }
 
-export function Logo() {
+function Logo() {
   return (
     <svg className="site-brand__logo" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
       <rect width="32" height="32" rx="7" className="site-brand__logo-bg" />

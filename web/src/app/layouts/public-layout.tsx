@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router-dom';
 import { publicNavLinks, siteName } from '../../config/site';
-import { Logo } from './brand';
+import { BrandLink } from './brand';
 import { useFocusMainOnNavigate } from './use-focus-main';
 import { SkipLink } from './skip-link';
 import './public-layout.css';
@@ -40,10 +40,7 @@ export function PublicLayout() {
       {navigation.state === 'loading' && <div className="qw-progress" role="progressbar" aria-label="Loading page" />}
       <header className="site-header">
         <div className="qw-container site-header__inner">
-          <Link to="/" className="site-brand">
-            <Logo />
-            {siteName}
-          </Link>
+          <BrandLink />
           <button
             ref={menuButton}
             type="button"
@@ -74,10 +71,7 @@ export function PublicLayout() {
       <footer className="site-footer">
         <div className="qw-container site-footer__inner">
           <div className="site-footer__brand">
-            <Link to="/" className="site-brand">
-              <Logo />
-              {siteName}
-            </Link>
+            <BrandLink />
             <p className="qw-muted qw-small">A WireGuard VPN for people and teams. Servers in North America, Europe and Asia.</p>
           </div>
           <nav aria-label="Footer">
