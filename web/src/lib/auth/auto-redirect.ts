@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 
 /**
  * Pauses the automatic redirect for signed-in people (spec §2) while a screen runs its own flow
@@ -13,7 +13,7 @@ function notify() {
 }
 
 /** Takes a hold at once (synchronously, before any session event can fire); call the result to let go. */
-export function suspendAutoRedirect(): () => void {
+function suspendAutoRedirect(): () => void {
   holds++;
   notify();
   let released = false;
@@ -25,7 +25,7 @@ export function suspendAutoRedirect(): () => void {
   };
 }
 
-export function isAutoRedirectSuspended(): boolean {
+function isAutoRedirectSuspended(): boolean {
   return holds > 0;
 }
 
@@ -38,7 +38,23 @@ export function useAutoRedirectSuspended(): boolean {
   return useSyncExternalStore(subscribe, isAutoRedirectSuspended, isAutoRedirectSuspended);
 }
 
-/** Holds the pause while `active` is true and the component is mounted. */
-export function useSuspendAutoRedirect(active: boolean): void {
-  useEffect(() => (active ? suspendAutoRedirect() : undefined), [active]);
+/**
+ * For a screen that signs someone in and navigates by itself: `hold()` pauses the redirect at once
+ * (a second hold keeps the one), `release()` lets go, and unmounting lets go too.
+ */
+export function useAutoRedirectHold(): { hold: () => void; release: () => void } {
+  const releaseHold = useRef<(() => void) | null>(null);
+  useEffect(() => () => releaseHold.current?.(), []);
+  return useMemo(
+    () => ({
+      hold: () => {
+        releaseHold.current ??= suspendAutoRedirect();
+      },
+      release: () => {
+        releaseHold.current?.();
+        releaseHold.current = null;
+      },
+    }),
+    [],
+  );
 }

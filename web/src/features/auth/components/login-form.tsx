@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { failureMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-provider';
-import { suspendAutoRedirect } from '../../../lib/auth/auto-redirect';
+import { useAutoRedirectHold } from '../../../lib/auth/auto-redirect';
 import { MfaCodeStep } from '../../../lib/auth/mfa-code-step';
 import type { Session } from '../../../lib/auth/session-types';
 import { signedInDestination } from '../../../lib/redirects';
@@ -35,23 +35,13 @@ export function LoginForm() {
   const [busy, setBusy] = useState(false);
   const [mfaToken, setMfaToken] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
-  const releaseRedirect = useRef<(() => void) | null>(null);
+  // This page navigates by itself after signing in; the automatic redirect would go to the same place.
+  const redirectHold = useAutoRedirectHold();
   const notice = notices[params.get('message') ?? ''];
 
-  useEffect(() => () => releaseRedirect.current?.(), []);
   useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
-
-  function holdRedirect() {
-    // This page navigates by itself after signing in; the automatic redirect would go to the same place.
-    releaseRedirect.current ??= suspendAutoRedirect();
-  }
-
-  function letGo() {
-    releaseRedirect.current?.();
-    releaseRedirect.current = null;
-  }
 
   function finish(session: Session) {
     void navigate(signedInDestination(params.get('next'), session.user), { replace: true });
@@ -62,7 +52,7 @@ export function LoginForm() {
     if (busy) return;
     setBusy(true);
     setError(null);
-    holdRedirect();
+    redirectHold.hold();
     try {
       const answer = await signIn(email, password);
       if ('mfa_required' in answer) {
@@ -72,7 +62,7 @@ export function LoginForm() {
       }
       finish(answer);
     } catch (failure) {
-      letGo();
+      redirectHold.release();
       setBusy(false);
       setError(failureMessage(failure, signInFailedMessage));
     }
@@ -86,13 +76,13 @@ export function LoginForm() {
           submit={(code) => completeMfa(mfaToken, code)}
           onSignedIn={finish}
           onRestart={(message) => {
-            letGo();
+            redirectHold.release();
             setMfaToken(null);
             setPassword('');
             setError(message);
           }}
           onCancel={() => {
-            letGo();
+            redirectHold.release();
             setMfaToken(null);
             setPassword('');
           }}

@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isApiError } from '../../../lib/api-client';
 import { getMe } from '../../../lib/auth/api/get-me';
 import { useAuth } from '../../../lib/auth/auth-provider';
-import { suspendAutoRedirect } from '../../../lib/auth/auto-redirect';
+import { useAutoRedirectHold } from '../../../lib/auth/auto-redirect';
 import { MfaCodeStep } from '../../../lib/auth/mfa-code-step';
 import type { Session } from '../../../lib/auth/session-types';
 import { postCheckoutDestination } from '../../../lib/redirects';
@@ -79,12 +79,10 @@ export function PostCheckout() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [mfaToken, setMfaToken] = useState<string | null>(null);
-  const releaseRedirect = useRef<(() => void) | null>(null);
+  const redirectHold = useAutoRedirectHold();
   const alerted = useRef(false);
   const data: CheckoutVerification | null = verification.data ?? null;
   const loading = sessionId !== null && verification.isPending;
-
-  useEffect(() => () => releaseRedirect.current?.(), []);
 
   useEffect(() => {
     if (data?.email) setEmail(data.email);
@@ -100,8 +98,7 @@ export function PostCheckout() {
   function stop() {
     setBusy(false);
     setMfaToken(null);
-    releaseRedirect.current?.();
-    releaseRedirect.current = null;
+    redirectHold.release();
   }
 
   async function claimAndGo(session: Session) {
@@ -140,7 +137,7 @@ export function PostCheckout() {
     }
     setBusy(true);
     // Signing up fires a sign-in event; this page finishes the claim before it leaves.
-    releaseRedirect.current ??= suspendAutoRedirect();
+    redirectHold.hold();
     let session: Session;
     try {
       session = await signUp(address, password);
