@@ -1,5 +1,5 @@
-import { formatUsd, type BillingOverview } from '@qw/contracts';
-import { formatPeriod } from '../../../lib/format';
+import type { BillingOverview } from '@qw/contracts';
+import { formatAmount, formatPeriod } from '../../../lib/format';
 import { Table, type TableColumn } from '../../../ui';
 import { StatusBadge } from './subscription-status';
 
@@ -8,7 +8,7 @@ type Invoice = BillingOverview['invoices'][number];
 /** Spec §2: Period (start – end), Amount (USD), Status; in the server's order, period_start descending. */
 const columns: readonly TableColumn<Invoice>[] = [
   { key: 'period', header: 'Period', cell: (invoice) => formatPeriod(invoice.period_start, invoice.period_end), rowHeader: true },
-  { key: 'amount', header: 'Amount', type: 'number', cell: (invoice) => (invoice.currency.toUpperCase() === 'USD' ? formatUsd(invoice.amount_cents) : `${(invoice.amount_cents / 100).toFixed(2)} ${invoice.currency}`) },
+  { key: 'amount', header: 'Amount', type: 'number', cell: (invoice) => formatAmount(invoice.amount_cents, invoice.currency) },
   { key: 'status', header: 'Status', cell: (invoice) => <StatusBadge status={invoice.status} /> },
 ];
 

@@ -1,7 +1,7 @@
-import { formatUsd } from '@qw/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { failureMessage, isApiError } from '../../../lib/api-client';
+import { formatAmount } from '../../../lib/format';
 import { Alert, Badge, Button, ButtonLink, Card, Field, Input } from '../../../ui';
 import { useTestCheckout } from '../api/get-test-checkout';
 import { usePayTestCheckout } from '../api/pay-test-checkout';
@@ -12,10 +12,6 @@ export const declinedCardNumber = '4000 0000 0000 0002';
 const payFailedMessage = 'The payment didn’t go through. Please try again in a moment.';
 
 type Problem = { field: 'email' | 'card_number' | 'form'; text: string };
-
-function priceText(amountCents: number, currency: string): string {
-  return currency.toUpperCase() === 'USD' ? formatUsd(amountCents) : `${(amountCents / 100).toFixed(2)} ${currency}`;
-}
 
 /**
  * /test-checkout/:id — the local test provider's payment page (development and tests): plainly
@@ -93,7 +89,7 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
   }
 
   const info = checkout.data;
-  const price = priceText(info.amount_cents, info.currency);
+  const price = formatAmount(info.amount_cents, info.currency);
 
   if (info.status !== 'open') {
     return (
