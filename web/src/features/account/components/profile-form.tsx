@@ -68,7 +68,7 @@ export function ProfileForm() {
         <Field id="profile-avatar-url" label="Avatar URL" hint="An https:// address of a picture.">
           <Input type="url" name="avatar_url" inputMode="url" value={avatarUrl} disabled={!ready} onChange={(event) => setAvatarUrl(event.target.value)} />
         </Field>
-        <div className="account-actions">
+        <div className="qw-cluster">
           <Button type="submit" busy={update.isPending} busyText="Saving…" disabled={!ready}>
             Save
           </Button>

@@ -112,7 +112,7 @@ function SetUp({ enrolment, onCancel, onConfirmed }: { enrolment: MfaEnrolment; 
         <Field id="mfa-setup-code" label="Code from the app" error={error}>
           <Input name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={7} value={code} onChange={(event) => setCode(event.target.value)} className="qw-mono" />
         </Field>
-        <div className="account-actions">
+        <div className="qw-cluster">
           <Button type="submit" busy={confirm.isPending} busyText="Checking…">
             Turn on
           </Button>
@@ -163,7 +163,7 @@ function RecoveryCodes({ codes, email, onDone }: { codes: string[]; email: strin
           <li key={code}>{code}</li>
         ))}
       </ul>
-      <div className="account-actions">
+      <div className="qw-cluster">
         <Button variant="secondary" onClick={copy}>
           Copy codes
         </Button>

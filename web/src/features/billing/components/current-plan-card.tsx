@@ -45,7 +45,7 @@ export function CurrentPlanCard({ subscription, loading, returnPath, orgId }: { 
         <p className="qw-muted">Loading…</p>
       ) : subscription ? (
         <div className="qw-stack qw-stack--sm">
-          <p className="billing-plan" data-testid="current-plan">
+          <p className="qw-cluster" data-testid="current-plan">
             <span className="billing-plan__name">{planDisplayName(subscription.plan)}</span>
             <StatusBadge status={subscription.status} />
           </p>
@@ -56,12 +56,12 @@ export function CurrentPlanCard({ subscription, loading, returnPath, orgId }: { 
           )}
         </div>
       ) : (
-        <p className="billing-plan" data-testid="current-plan">
+        <p className="qw-cluster" data-testid="current-plan">
           <span className="billing-plan__name">—</span>
           <span className="qw-visually-hidden">No plan</span>
         </p>
       )}
-      <div className="billing-manage">
+      <div className="qw-cluster">
         <a href={manageBillingHref} className={buttonClassName({ variant: 'secondary' })} onClick={onManage} aria-busy={portal.isPending || undefined}>
           {portal.isPending && <span className="qw-spinner" aria-hidden="true" />}
           Manage Billing
