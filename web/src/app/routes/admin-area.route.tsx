@@ -3,7 +3,7 @@ import { AdminGuard } from '../guards/admin-guard';
 import { ConsoleLayout } from '../layouts/console-layout';
 
 /** Spec §2 "Admin area": Overview, Accounts, Devices, Telemetry, Servers, Analytics, View Site (/), Sign out (to /). */
-export const adminTabs = [
+const adminTabs = [
   { to: '/admin/overview', label: 'Overview' },
   { to: '/admin/accounts', label: 'Accounts' },
   { to: '/admin/devices', label: 'Devices' },

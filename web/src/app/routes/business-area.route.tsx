@@ -3,7 +3,7 @@ import { OrgSelectionProvider, OrgSelector } from '../../features/organizations/
 import { ConsoleLayout } from '../layouts/console-layout';
 
 /** Spec §2 "Business area": Overview, Devices, Account, Billing, Sign out (replacing history); an organization selector on every screen. */
-export const businessTabs = [
+const businessTabs = [
   { to: '/app/business/overview', label: 'Overview' },
   { to: '/app/business/devices', label: 'Devices' },
   { to: '/app/business/account', label: 'Account' },

@@ -2,7 +2,7 @@ import { VerifyEmailBanner } from '../../features/auth/components/verify-email-b
 import { ConsoleLayout } from '../layouts/console-layout';
 
 /** Spec §2 "Personal area": Overview, Devices, Account, Billing, and Sign out (to /). */
-export const personalTabs = [
+const personalTabs = [
   { to: '/app/personal/overview', label: 'Overview' },
   { to: '/app/personal/devices', label: 'Devices' },
   { to: '/app/personal/account', label: 'Account' },

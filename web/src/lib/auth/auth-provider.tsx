@@ -1,9 +1,9 @@
-import type { Profile } from '@qw/contracts';
+import type { Me, Profile } from '@qw/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { meKey, useMeQuery } from './api/get-me';
 import { sessionManager, type SessionManager, type SignedOutReason } from './session-manager';
-import type { AuthEventListener, MeAnswer, Session, SessionUser } from './session-types';
+import type { AuthEventListener, Session, SessionUser } from './session-types';
 
 /** Spec §3 "Client auth state": session, user, profile, loading (starts true), isAdmin; plus the actions. */
 export type AuthState = {
@@ -11,7 +11,7 @@ export type AuthState = {
   user: SessionUser | null;
   profile: Profile | null;
   /** GET /api/me, once it has answered. */
-  me: MeAnswer | null;
+  me: Me | null;
   /** True until the session is restored and, when there is one, the profile is read. */
   loading: boolean;
   /** From /api/me: the admin_emails table, or role or account type admin. */

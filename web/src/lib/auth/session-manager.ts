@@ -54,7 +54,6 @@ export class SessionManager {
   private epoch = 0;
   private lastRefreshAt = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
-  private stopCrossTab: (() => void) | null = null;
 
   // useSyncExternalStore wants stable functions.
   readonly getSnapshot = (): AuthSnapshot => this.snapshot;
@@ -70,16 +69,12 @@ export class SessionManager {
     return () => this.eventListeners.delete(listener);
   }
 
-  get session(): Session | null {
-    return this.snapshot.session;
-  }
-
   /** Plugs into the api client and restores the session; safe to call more than once. */
   initialize(): Promise<void> {
     if (this.initializing) return this.initializing;
     setAccessTokenProvider(() => this.accessToken());
     setUnauthorizedHandler((error) => this.handleUnauthorized(error));
-    this.stopCrossTab = onCrossTabMessage((message) => {
+    onCrossTabMessage((message) => {
       if (message.type === 'signed-out') {
         if (this.snapshot.session) this.clear('remote');
       } else if (message.type === 'signed-in' && this.snapshot.session?.user.id !== message.userId) {
@@ -94,15 +89,6 @@ export class SessionManager {
       this.emit('INITIAL_SESSION');
     })();
     return this.initializing;
-  }
-
-  /** Stops the timer and listeners (tests, hot reload). */
-  dispose(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    this.stopCrossTab?.();
-    this.stopCrossTab = null;
-    if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.onVisible);
   }
 
   /** Email and password. Answers the two-factor challenge instead of a session when a code is needed. */

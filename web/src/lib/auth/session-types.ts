@@ -1,5 +1,3 @@
-import type { Me } from '@qw/contracts';
-
 /** The person in a session answer (POST /api/auth/login, /signup, /mfa, /refresh, /verify). */
 export type SessionUser = {
   id: string;
@@ -26,9 +24,6 @@ export type Session = {
 
 /** POST /api/auth/login when two-factor sign-in is on: the password was right, a code is still needed. */
 export type MfaChallenge = { mfa_required: true; mfa_token: string };
-
-/** GET /api/me. */
-export type MeAnswer = Me;
 
 /** Spec §4 "Session events from the auth provider". */
 export type AuthEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'PASSWORD_RECOVERY' | 'USER_UPDATED';

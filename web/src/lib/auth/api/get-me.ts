@@ -1,12 +1,12 @@
+import type { Me } from '@qw/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api-client';
-import type { MeAnswer } from '../session-types';
 
 /** GET /api/me: user, profile, resolved role, admin flag, email_verified, mfa_enabled, org_member. */
 export const meKey = ['me'] as const;
 
-export function getMe(): Promise<MeAnswer> {
-  return api.get<MeAnswer>('/api/me');
+export function getMe(): Promise<Me> {
+  return api.get<Me>('/api/me');
 }
 
 export function useMeQuery(userId: string | null) {
