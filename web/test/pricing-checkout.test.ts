@@ -1,6 +1,6 @@
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
+import { launchBrowser, nextDialog, openPage } from './support/browser';
 import { startSite, type Site } from './support/site';
 
 const checkoutFailedAlert = 'We couldn’t start checkout. Please try again in a moment.';
@@ -37,15 +37,6 @@ async function pricingWithCheckoutAnswer(answer: Answer) {
   await page.goto(`${site.url}/pricing`);
   await page.locator('h1').waitFor();
   return { context, page, requests, release };
-}
-
-function nextDialog(page: Page): Promise<{ type: string; message: string }> {
-  return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
-      resolve({ type: dialog.type(), message: dialog.message() });
-      void dialog.accept();
-    });
-  });
 }
 
 describe('pricing button', () => {

@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, nextDialog } from './support/browser';
 import { apiCall, buyViaApi, newPage, password, pathOf, screenshot, signInThroughPage, signUpViaApi, startWebStack, uniqueEmail, type Stack } from './support/real-stack';
 
 /**
@@ -22,15 +22,6 @@ afterAll(async () => {
   await browser?.close();
   await stack?.stop();
 });
-
-function nextDialog(page: Page): Promise<{ type: string; message: string }> {
-  return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
-      resolve({ type: dialog.type(), message: dialog.message() });
-      void dialog.accept();
-    });
-  });
-}
 
 /** /pricing → 'Get {plan}' → the test checkout page → pay with the test card → /post-checkout?sid=…; answers the sid. */
 async function buyThroughPages(page: Page, planName: string, email: string, price: string): Promise<string> {

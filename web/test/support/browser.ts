@@ -24,3 +24,13 @@ export async function openPage(browser: Browser, options: PageOptions = {}): Pro
   const page = await context.newPage();
   return { context, page };
 }
+
+/** The page's next alert, confirm or prompt: accepted, and answered as its type and text. */
+export function nextDialog(page: Page): Promise<{ type: string; message: string }> {
+  return new Promise((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve({ type: dialog.type(), message: dialog.message() });
+      void dialog.accept();
+    });
+  });
+}
