@@ -40,19 +40,18 @@ afterAll(async () => {
 
 const url = (path: string) => `${stack.publicUrl}${path}`;
 
-async function verificationLink(email: string): Promise<string> {
-  const mail = await stack.smtp.waitFor((m) => (m.to as { text: string } | undefined)?.text.includes(email) === true && m.subject === 'Confirm your email for Quietwire');
-  const match = /(http:\/\/127\.0\.0\.1:\d+\/auth\/callback\?token=[\w-]+&type=signup)/.exec(mail.text ?? '');
-  if (!match?.[1]) throw new Error(`no callback link in the mail to ${email}`);
+/** Waits for the mail to `email` whose subject passes `subject`; answers the link `link` finds in it. */
+async function linkInMail(email: string, subject: (subject: string) => boolean, link: RegExp): Promise<string> {
+  const mail = await stack.smtp.waitFor((m) => (m.to as { text: string } | undefined)?.text.includes(email) === true && subject(m.subject ?? ''));
+  const match = link.exec(mail.text ?? '');
+  if (!match?.[1]) throw new Error(`no link ${link} in the mail to ${email}`);
   return match[1];
 }
 
-async function resetLink(email: string): Promise<string> {
-  const mail = await stack.smtp.waitFor((m) => (m.to as { text: string } | undefined)?.text.includes(email) === true && /reset/i.test(m.subject ?? ''));
-  const match = /(http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[\w-]+)/.exec(mail.text ?? '');
-  if (!match?.[1]) throw new Error(`no reset link in the mail to ${email}`);
-  return match[1];
-}
+const verificationLink = (email: string) =>
+  linkInMail(email, (subject) => subject === 'Confirm your email for Quietwire', /(http:\/\/127\.0\.0\.1:\d+\/auth\/callback\?token=[\w-]+&type=signup)/);
+
+const resetLink = (email: string) => linkInMail(email, (subject) => /reset/i.test(subject), /(http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[\w-]+)/);
 
 /** The admin list holds adminEmail; its account is created once, by whichever test needs it first. */
 async function ensureAdminAccount(): Promise<void> {
