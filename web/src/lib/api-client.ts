@@ -82,7 +82,10 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** For requests where a 401 is an expected answer (sign-in itself). */
   skipUnauthorizedHandler?: boolean;
-  /** Send no bearer token (the auth endpoints: an expired token must not make sign-in fail). */
+  /**
+   * Send no bearer token (the auth endpoints: an expired token must not make sign-in fail). With no
+   * token sent there is none to renew, so a 401 does not reach the unauthorized handler either.
+   */
   skipAuth?: boolean;
 };
 
@@ -101,11 +104,11 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   try {
     return await sendOnce<T>(path, options);
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401 || options.skipUnauthorizedHandler || !unauthorizedHandler) throw error;
+    if (!(error instanceof ApiError) || error.status !== 401 || options.skipAuth || options.skipUnauthorizedHandler || !unauthorizedHandler) throw error;
     // One renewal and one retry at most: a second 401 goes to the caller.
     const retry = await unauthorizedHandler(error);
     if (retry !== true) throw error;
-    return sendOnce<T>(path, { ...options, skipUnauthorizedHandler: true });
+    return sendOnce<T>(path, options);
   }
 }
 

@@ -9,7 +9,7 @@ export function testCheckoutKey(sessionId: string) {
 }
 
 export function getTestCheckout(sessionId: string): Promise<TestCheckout> {
-  return api.get<TestCheckout>(`/api/billing/test-checkout/${encodeURIComponent(sessionId)}`, { skipAuth: true, skipUnauthorizedHandler: true });
+  return api.get<TestCheckout>(`/api/billing/test-checkout/${encodeURIComponent(sessionId)}`, { skipAuth: true });
 }
 
 export function useTestCheckout(sessionId: string) {

@@ -9,7 +9,7 @@ import { testCheckoutKey } from './get-test-checkout';
 export type PayTestCheckoutBody = { sessionId: string; email: string; card_number: string };
 
 export function payTestCheckout({ sessionId, ...body }: PayTestCheckoutBody): Promise<{ redirect_url: string }> {
-  return api.post<{ redirect_url: string }>(`/api/billing/test-checkout/${encodeURIComponent(sessionId)}/pay`, body, { skipAuth: true, skipUnauthorizedHandler: true });
+  return api.post<{ redirect_url: string }>(`/api/billing/test-checkout/${encodeURIComponent(sessionId)}/pay`, body, { skipAuth: true });
 }
 
 export function usePayTestCheckout() {

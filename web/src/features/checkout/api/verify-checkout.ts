@@ -12,7 +12,7 @@ export function verifyCheckoutKey(sessionId: string) {
 }
 
 export function verifyCheckout(sessionId: string): Promise<CheckoutVerification> {
-  return api.get<CheckoutVerification>('/api/checkout/verify', { query: { session_id: sessionId }, skipAuth: true, skipUnauthorizedHandler: true });
+  return api.get<CheckoutVerification>('/api/checkout/verify', { query: { session_id: sessionId }, skipAuth: true });
 }
 
 export function useVerifyCheckout(sessionId: string | null) {

@@ -7,5 +7,5 @@ import type { Session } from '../session-types';
  * session manager calls this, single-flight and under a cross-tab lock.
  */
 export function requestRefresh(): Promise<Session> {
-  return api.post<Session>('/api/auth/refresh', undefined, { skipAuth: true, skipUnauthorizedHandler: true });
+  return api.post<Session>('/api/auth/refresh', undefined, { skipAuth: true });
 }

@@ -5,7 +5,7 @@ import { api } from '../../api-client';
 export const requestPasswordResetKey = ['auth', 'password-forgot'] as const;
 
 export function requestPasswordReset(email: string): Promise<void> {
-  return api.post<void>('/api/auth/password/forgot', { email }, { skipAuth: true, skipUnauthorizedHandler: true });
+  return api.post<void>('/api/auth/password/forgot', { email }, { skipAuth: true });
 }
 
 export function useRequestPasswordReset() {

@@ -5,7 +5,7 @@ import { api } from '../../api-client';
 export const resetPasswordKey = ['auth', 'password-reset'] as const;
 
 export function resetPassword(body: { token: string; password: string }): Promise<void> {
-  return api.post<void>('/api/auth/password/reset', body, { skipAuth: true, skipUnauthorizedHandler: true });
+  return api.post<void>('/api/auth/password/reset', body, { skipAuth: true });
 }
 
 export function useResetPassword() {
