@@ -60,20 +60,23 @@ export async function buyViaApi(stack: Stack, planCode: string, email: string): 
   return started.data.session_id as string;
 }
 
-/** A personal account with a paid Personal plan. */
-export async function personalCustomerViaApi(stack: Stack, email: string, planCode = 'personal'): Promise<void> {
+/** Buys the plan, signs up with the email it was paid with and claims the purchase; answers the access token. */
+async function claimedPurchaseViaApi(stack: Stack, email: string, planCode: string, accountType: 'personal' | 'business'): Promise<string> {
   const sessionId = await buyViaApi(stack, planCode, email);
   const token = await signUpViaApi(stack, email);
-  const claim = await apiCall(stack, 'POST', '/api/checkout/claim', { session_id: sessionId, email, plan_code: planCode, account_type: 'personal', quantity: 1 }, token);
+  const claim = await apiCall(stack, 'POST', '/api/checkout/claim', { session_id: sessionId, email, plan_code: planCode, account_type: accountType, quantity: 1 }, token);
   if (claim.status !== 200) throw new Error(`claim failed: ${claim.status} ${JSON.stringify(claim.data)}`);
+  return token;
+}
+
+/** A personal account with a paid Personal plan. */
+export async function personalCustomerViaApi(stack: Stack, email: string): Promise<void> {
+  await claimedPurchaseViaApi(stack, email, 'personal', 'personal');
 }
 
 /** A business account: buys business10, signs up and claims, then waits until identity made it business. */
 export async function businessAccountViaApi(stack: Stack, email: string): Promise<void> {
-  const sessionId = await buyViaApi(stack, 'business10', email);
-  const token = await signUpViaApi(stack, email);
-  const claim = await apiCall(stack, 'POST', '/api/checkout/claim', { session_id: sessionId, email, plan_code: 'business10', account_type: 'business', quantity: 1 }, token);
-  if (claim.status !== 200) throw new Error(`claim failed: ${claim.status} ${JSON.stringify(claim.data)}`);
+  const token = await claimedPurchaseViaApi(stack, email, 'business10', 'business');
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const me = await apiCall(stack, 'GET', '/api/me', undefined, token);
