@@ -3,15 +3,17 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install infra packages web dev test e2e bench up lint typecheck clean
+.PHONY: help install infra packages web dev seed-demo test e2e bench up lint format typecheck clean
 
 help:
 	@echo "make dev    install, set up the database, build the web app and run everything at http://localhost:8080"
+	@echo "make seed-demo  two years of demo customers in the running \`make dev\` product (for the Analytics page)"
 	@echo "make test   install and run every test (unit, integration, end-to-end, browser)"
 	@echo "make e2e    only the end-to-end and browser tests"
 	@echo "make bench  benchmarks; they print figures"
 	@echo "make up     the same product under Docker Compose (needs a Docker engine)"
-	@echo "make lint   type-check every workspace"
+	@echo "make lint   formatting and lint rules (Biome), then type-check every workspace"
+	@echo "make format rewrite files the way the formatter wants them"
 
 $(NPM_STAMP): package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json web/package.json)
 	npm ci --no-audit --no-fund
@@ -31,11 +33,21 @@ web: install
 dev: install infra packages web
 	npx tsx scripts/dev.ts
 
-typecheck lint: install
+typecheck: install
 	npx tsc -p tsconfig.json --noEmit
 	@if [ -f web/tsconfig.json ]; then npx tsc -p web/tsconfig.json --noEmit; fi
 
-test: install infra packages web typecheck
+lint: install
+	npx biome check .
+	@$(MAKE) --no-print-directory typecheck
+
+format: install
+	npx biome check --write .
+
+seed-demo: install
+	npx tsx scripts/seed-demo-history.ts
+
+test: install infra packages web lint
 	@mkdir -p test-results
 	npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json; status=$$?; \
 	  npx tsx scripts/test-summary.ts test-results/vitest.json; exit $$status
@@ -46,8 +58,8 @@ e2e: install infra packages web
 bench: install infra
 	npx tsx bench/run.ts
 
-up:
-	docker compose up --build
+up: install
+	docker compose --env-file $$(npx tsx scripts/compose-env.ts) up --build
 
 clean:
 	rm -rf node_modules */*/node_modules web/dist var test-results

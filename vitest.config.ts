@@ -4,7 +4,14 @@ export default defineConfig({
   test: {
     // Integration tests share one Postgres and one NATS; each file gets its own database and
     // subject namespace (libs/testkit), so files may run in parallel on the two cores.
-    include: ['libs/*/test/**/*.test.ts', 'libs/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'services/*/src/**/*.test.ts', 'web/test/**/*.test.ts'],
+    include: [
+      'libs/*/test/**/*.test.ts',
+      'libs/*/src/**/*.test.ts',
+      'services/*/test/**/*.test.ts',
+      'services/*/src/**/*.test.ts',
+      'web/test/**/*.test.ts',
+      'scripts/test/**/*.test.ts',
+    ],
     pool: 'forks',
     maxWorkers: 3,
     testTimeout: 30_000,

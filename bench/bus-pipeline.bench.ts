@@ -11,7 +11,15 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { addManyToOutbox, addToOutbox, type RunningService } from '@qw/platform';
 import { connectDatabase } from '@qw/platform/db';
-import { createTestDatabase, deleteNamespace, eventually, launchService, sharedNatsUrl, spawnTsProcess, testNamespace } from '@qw/testkit';
+import {
+  createTestDatabase,
+  deleteNamespace,
+  eventually,
+  launchService,
+  sharedNatsUrl,
+  spawnTsProcess,
+  testNamespace,
+} from '@qw/testkit';
 import { probeService, thingCreated } from '../libs/platform/test/fixtures/probe-services.ts';
 
 const nowMs = () => performance.timeOrigin + performance.now();
@@ -37,8 +45,15 @@ async function commitThing(probe: Probe, thingId: string): Promise<number> {
 async function commitThings(probe: Probe, count: number): Promise<void> {
   const thingIds = Array.from({ length: count }, () => randomUUID());
   await probe.db.transaction().execute(async (tx) => {
-    await tx.insertInto('things').values(thingIds.map((id) => ({ id, name: 'bench' }))).execute();
-    await addManyToOutbox(tx, thingCreated, thingIds.map((thingId) => ({ thingId, name: 'bench', seats: 1 })));
+    await tx
+      .insertInto('things')
+      .values(thingIds.map((id) => ({ id, name: 'bench' })))
+      .execute();
+    await addManyToOutbox(
+      tx,
+      thingCreated,
+      thingIds.map((thingId) => ({ thingId, name: 'bench', seats: 1 })),
+    );
   });
 }
 
@@ -48,7 +63,11 @@ async function effectCount(sink: Sink): Promise<number> {
 }
 
 /** Every 10 ms a tick commits rate/100 events in parallel; returns each thing's commit time. */
-async function paced(probe: Probe, rate: number, seconds: number): Promise<{ committedAt: Map<string, number>; elapsed: number }> {
+async function paced(
+  probe: Probe,
+  rate: number,
+  seconds: number,
+): Promise<{ committedAt: Map<string, number>; elapsed: number }> {
   const committedAt = new Map<string, number>();
   const perTick = Math.max(1, Math.round(rate / 100));
   const started = nowMs();
@@ -82,17 +101,24 @@ async function sustained(probe: Probe, sink: Sink, producers: number, seconds: n
   let produced = 0;
   const started = nowMs();
   const stopAt = started + seconds * 1000;
-  await Promise.all(Array.from({ length: producers }, async () => {
-    while (nowMs() < stopAt) {
-      if (eventsPerCommit === 1) await commitThing(probe, randomUUID());
-      else await commitThings(probe, eventsPerCommit);
-      produced += eventsPerCommit;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: producers }, async () => {
+      while (nowMs() < stopAt) {
+        if (eventsPerCommit === 1) await commitThing(probe, randomUUID());
+        else await commitThings(probe, eventsPerCommit);
+        produced += eventsPerCommit;
+      }
+    }),
+  );
   const producedElapsed = (nowMs() - started) / 1000;
   await eventually(async () => (await effectCount(sink)) >= before + produced, 120_000, 50);
   const drainedElapsed = (nowMs() - started) / 1000;
-  return { eventsPerCommit, events: produced, producedPerSecond: Math.round(produced / producedElapsed), endToEndEventsPerSecond: Math.round(produced / drainedElapsed) };
+  return {
+    eventsPerCommit,
+    events: produced,
+    producedPerSecond: Math.round(produced / producedElapsed),
+    endToEndEventsPerSecond: Math.round(produced / drainedElapsed),
+  };
 }
 
 /** Commits `events` while the relay is stopped (100 per commit), then times relay start → last effect. */
@@ -107,7 +133,9 @@ async function backlogDrain(probe: Probe, sink: Sink, events: number) {
   return { events, seconds, eventsPerSecond: Math.round(events / seconds) };
 }
 
-export async function runBusPipelineBench(options: { rate?: number; seconds?: number; producers?: number; backlog?: number } = {}) {
+export async function runBusPipelineBench(
+  options: { rate?: number; seconds?: number; producers?: number; backlog?: number } = {},
+) {
   const rate = options.rate ?? 1000;
   const seconds = options.seconds ?? 10;
   const producers = options.producers ?? 16;
@@ -118,7 +146,12 @@ export async function runBusPipelineBench(options: { rate?: number; seconds?: nu
   // The consumer runs in its own process, as a consuming service does in production, and
   // records each batch of events with one statement (batchConsumer).
   const sinkUrl = await database.provision('sink-batch');
-  const sinkProcess = spawnTsProcess('sink', 'bench/sink.process.ts', { DATABASE_URL: sinkUrl, NATS_URL: sharedNatsUrl, BUS_NAMESPACE: namespace, SINK_BATCH: '1' });
+  const sinkProcess = spawnTsProcess('sink', 'bench/sink.process.ts', {
+    DATABASE_URL: sinkUrl,
+    NATS_URL: sharedNatsUrl,
+    BUS_NAMESPACE: namespace,
+    SINK_BATCH: '1',
+  });
   await eventually(() => sinkProcess.output().includes('ready'), 30_000, 50);
   const sinkDatabase = connectDatabase<any>(sinkUrl, 'sink_batch', 2);
   const sink: Sink = { db: sinkDatabase.db };
@@ -157,7 +190,9 @@ export async function runBusPipelineBench(options: { rate?: number; seconds?: nu
     // 3. A backlog, as after an outage of NATS or of the relay.
     const drain = await backlogDrain(probe, sink, backlog);
 
-    const duplicates = await sql<{ n: number }>`select (count(*) - count(distinct thing_id))::int as n from effects`.execute(sink.db);
+    const duplicates = await sql<{
+      n: number;
+    }>`select (count(*) - count(distinct thing_id))::int as n from effects`.execute(sink.db);
     return {
       paced: {
         targetRate: rate,

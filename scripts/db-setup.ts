@@ -28,5 +28,6 @@ export async function setUpDatabase(adminUrl: string, database: string): Promise
 if (import.meta.url === `file://${process.argv[1]}`) {
   const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const urls = await setUpDatabase(adminUrl, process.env.DATABASE_NAME ?? 'quietwire');
-  for (const [service, url] of Object.entries(urls)) console.log(`${service}: ${new URL(url).username}@${new URL(url).pathname.slice(1)}`);
+  for (const [service, url] of Object.entries(urls))
+    console.log(`${service}: ${new URL(url).username}@${new URL(url).pathname.slice(1)}`);
 }

@@ -17,7 +17,9 @@ function has(tool: string): boolean {
 
 function firstExternalIpv4(): string | undefined {
   for (const addresses of Object.values(os.networkInterfaces())) {
-    for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal && !address.address.startsWith('10.64.')) return address.address;
+    for (const address of addresses ?? [])
+      if (address.family === 'IPv4' && !address.internal && !address.address.startsWith('10.64.'))
+        return address.address;
   }
   return undefined;
 }
@@ -27,7 +29,8 @@ export type DevNode = { env: Record<string, string> } | { skipped: string };
 export function prepareDevNode(env: NodeJS.ProcessEnv): DevNode {
   if (env.DEV_NODE === 'off') return { skipped: 'DEV_NODE=off' };
   if (process.getuid?.() !== 0) return { skipped: 'a WireGuard interface needs root' };
-  if (!has('wg') || !has('wireguard-go')) return { skipped: 'wg or wireguard-go is missing (apt-get install wireguard-tools wireguard-go)' };
+  if (!has('wg') || !has('wireguard-go'))
+    return { skipped: 'wg or wireguard-go is missing (apt-get install wireguard-tools wireguard-go)' };
   const iface = env.WG_INTERFACE ?? 'qw0';
   try {
     // The interface answers only while its wireguard-go lives; a dead one is removed and made again.

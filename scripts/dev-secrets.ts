@@ -4,8 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { generateCallerKeyPair } from '@qw/platform/bus';
 
 const file = 'var/dev-secrets.json';
+const natsPassword = () => randomBytes(24).toString('base64url');
 const wanted: Record<string, () => string> = {
   JWT_SECRET: () => randomBytes(48).toString('base64url'),
   ADDRESS_HASH_KEY: () => randomBytes(32).toString('base64url'),
@@ -13,14 +15,23 @@ const wanted: Record<string, () => string> = {
   DEMO_ADMIN_PASSWORD: () => `qw-${randomBytes(9).toString('base64url')}`,
 };
 
-export function devSecrets(): Record<string, string> {
+/** The secrets, plus a NATS password for each of `natsUsers` under `NATS_PASSWORD_<user>`. */
+export function devSecrets(natsUsers: readonly string[] = []): Record<string, string> {
   const current: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   let changed = false;
-  for (const [name, make] of Object.entries(wanted)) {
+  const want = { ...wanted, ...Object.fromEntries(natsUsers.map((user) => [`NATS_PASSWORD_${user}`, natsPassword])) };
+  for (const [name, make] of Object.entries(want)) {
     if (!current[name]) {
       current[name] = make();
       changed = true;
     }
+  }
+  // The gateway signs caller assertions with the private half; the services hold the public half.
+  if (!current.CALLER_TOKEN_PRIVATE_KEY || !current.CALLER_TOKEN_PUBLIC_KEY) {
+    const keys = generateCallerKeyPair();
+    current.CALLER_TOKEN_PRIVATE_KEY = keys.privateKey;
+    current.CALLER_TOKEN_PUBLIC_KEY = keys.publicKey;
+    changed = true;
   }
   if (changed) {
     mkdirSync('var', { recursive: true });

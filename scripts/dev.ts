@@ -3,40 +3,61 @@
  * prefixed, until Ctrl-C. Environment variables set in the shell (see .env.example) win.
  */
 import concurrently from 'concurrently';
-import { backendServices } from '@qw/contracts';
+import { backendServices, nodeUser } from '@qw/contracts';
 import { setUpDatabase } from './db-setup.ts';
 import { devSecrets } from './dev-secrets.ts';
 import { demoAdminEmail, seedDemo } from './seed-demo.ts';
+import { seedDevDemoHistory } from './seed-demo-history.ts';
 import { prepareDevNode } from './dev-node.ts';
+import { devBusUsers, writeDevBusConfig } from './dev-bus.ts';
 
 const env = process.env;
 const adminUrl = env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const natsPort = Number(env.DEV_NATS_PORT ?? 4223);
 const common = {
   NODE_ENV: env.NODE_ENV ?? 'development',
   LOG_LEVEL: env.LOG_LEVEL ?? 'info',
-  NATS_URL: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  NATS_URL: `nats://127.0.0.1:${natsPort}`,
   BUS_NAMESPACE: env.BUS_NAMESPACE ?? '',
 };
 
-const secrets = devSecrets();
+const node = prepareDevNode(env);
+const nodeNames = 'env' in node ? [node.env.NODE_NAME!] : [];
+const secrets = devSecrets(devBusUsers(nodeNames));
+const natsPassword = (user: string) => secrets[`NATS_PASSWORD_${user}`]!;
+const natsConfig = writeDevBusConfig({ port: natsPort, nodes: nodeNames, password: natsPassword });
+const natsUser = (user: string) => ({ NATS_USER: user, NATS_PASSWORD: natsPassword(user) });
 const publicUrl = env.PUBLIC_URL ?? 'http://localhost:8080';
 const databaseUrls = await setUpDatabase(adminUrl, env.DATABASE_NAME ?? 'quietwire');
-const ports: Record<string, number> = { identity: 8081, billing: 8082, provisioning: 8083, telemetry: 8084, analytics: 8085 };
+const ports: Record<string, number> = {
+  identity: 8081,
+  billing: 8082,
+  provisioning: 8083,
+  telemetry: 8084,
+  analytics: 8085,
+};
 
 // `exec`: the service replaces the shell, so a graceful stop on SIGTERM exits 0 and is not
 // mistaken for a crash to restart.
 const commands: Array<{ name: string; command: string; env: Record<string, string> }> = [
+  { name: 'nats', command: `exec ${env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server'} -c ${natsConfig}`, env: {} },
   ...backendServices.map((service) => ({
     name: service,
     command: `exec node --import tsx services/${service}/src/main.ts`,
     env: {
       ...common,
+      ...natsUser(service),
+      CALLER_TOKEN_PUBLIC_KEY: secrets.CALLER_TOKEN_PUBLIC_KEY!,
       DATABASE_URL: databaseUrls[service]!,
       HTTP_PORT: String(ports[service]),
       PUBLIC_URL: publicUrl,
       ADMIN_EMAILS: env.ADMIN_EMAILS ?? demoAdminEmail,
       PRIVATE_KEY_ENCRYPTION_KEY: env.PRIVATE_KEY_ENCRYPTION_KEY ?? secrets.PRIVATE_KEY_ENCRYPTION_KEY!,
       BILLING_TEST_CLOCK: env.BILLING_TEST_CLOCK ?? 'true',
+      // The demo history's back-dated sign-ups (identity refuses them in production).
+      ...(service === 'identity'
+        ? { DEMO_TOOLS: env.DEMO_TOOLS ?? (common.NODE_ENV === 'production' ? 'false' : 'true') }
+        : {}),
       ...(env.STRIPE_SECRET_KEY ? { STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY } : {}),
       ...(env.STRIPE_WEBHOOK_SECRET ? { STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET } : {}),
       ...(env.MAIL_URL ? { MAIL_URL: env.MAIL_URL } : {}),
@@ -47,6 +68,8 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
     command: 'exec node --import tsx services/gateway/src/main.ts',
     env: {
       ...common,
+      ...natsUser('gateway'),
+      CALLER_TOKEN_PRIVATE_KEY: secrets.CALLER_TOKEN_PRIVATE_KEY!,
       HTTP_PORT: env.HTTP_PORT ?? '8080',
       PUBLIC_URL: publicUrl,
       JWT_SECRET: env.JWT_SECRET ?? secrets.JWT_SECRET!,
@@ -55,9 +78,12 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
   },
 ];
 
-const node = prepareDevNode(env);
 if ('env' in node) {
-  commands.push({ name: 'node-agent', command: 'exec node --import tsx services/node-agent/src/main.ts', env: { ...common, ...node.env } });
+  commands.push({
+    name: 'node-agent',
+    command: 'exec node --import tsx services/node-agent/src/main.ts',
+    env: { ...common, ...natsUser(nodeUser(node.env.NODE_NAME!)), ...node.env },
+  });
 }
 
 console.log(`\nQuietwire is starting at ${publicUrl} (Ctrl-C stops everything)\n`);
@@ -69,17 +95,32 @@ const databaseAdminUrl = (() => {
   url.pathname = `/${env.DATABASE_NAME ?? 'quietwire'}`;
   return url.toString();
 })();
-seedDemo({ publicUrl, adminPassword: secrets.DEMO_ADMIN_PASSWORD!, databaseAdminUrl }).then(
-  () => console.log([
-    '',
-    `  Quietwire is running at ${publicUrl}`,
-    `  Admin sign-in: ${demoAdminEmail} / ${secrets.DEMO_ADMIN_PASSWORD}   (kept in var/dev-secrets.json; it has a Personal plan)`,
-    'env' in node ? `  WireGuard node: ${node.env.NODE_NAME} on interface ${node.env.WG_INTERFACE}, devices connect to ${node.env.WG_ENDPOINT}` : '  WireGuard node: none',
-    `  API documentation: ${publicUrl}/api/docs   Mail without MAIL_URL: var/mail/*.eml`,
-    '',
-  ].join('\n')),
-  (error: unknown) => console.error(`demo seed failed: ${(error as Error).message}`),
-);
+seedDemo({ publicUrl, adminPassword: secrets.DEMO_ADMIN_PASSWORD!, databaseAdminUrl })
+  .then(
+    () =>
+      console.log(
+        [
+          '',
+          `  Quietwire is running at ${publicUrl}`,
+          `  Admin sign-in: ${demoAdminEmail} / ${secrets.DEMO_ADMIN_PASSWORD}   (kept in var/dev-secrets.json; it has a Personal plan)`,
+          'env' in node
+            ? `  WireGuard node: ${node.env.NODE_NAME} on interface ${node.env.WG_INTERFACE}, devices connect to ${node.env.WG_ENDPOINT}`
+            : '  WireGuard node: none',
+          `  API documentation: ${publicUrl}/api/docs   Mail without MAIL_URL: var/mail/*.eml`,
+          '',
+        ].join('\n'),
+      ),
+    (error: unknown) => console.error(`demo seed failed: ${(error as Error).message}`),
+  )
+  .then(async () => {
+    // Two years of demo customers for the Analytics page, once, unless DEMO_HISTORY=0.
+    if (env.DEMO_HISTORY === '0' || env.STRIPE_SECRET_KEY) return;
+    await seedDevDemoHistory({
+      natsUrl: common.NATS_URL,
+      databaseUrl: databaseAdminUrl,
+      log: (line) => console.log(line),
+    }).catch((error: unknown) => console.error(`demo history failed: ${(error as Error).message}`));
+  });
 await result.then(
   () => process.exit(0),
   () => process.exit(1),

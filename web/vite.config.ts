@@ -11,7 +11,11 @@ const webRoot = fileURLToPath(new URL('.', import.meta.url));
  * otherwise echarts-for-react would drag React into the echarts chunk and every page would load it.
  */
 const chunkGroups = [
-  { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/, priority: 30 },
+  {
+    name: 'react',
+    test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/,
+    priority: 30,
+  },
   { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/, priority: 20 },
   { name: 'echarts', test: /[\\/]node_modules[\\/](echarts|zrender|echarts-for-react|size-sensor)[\\/]/, priority: 10 },
 ];

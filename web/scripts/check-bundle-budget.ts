@@ -1,6 +1,6 @@
 /**
  * The public pages' JavaScript budget: the gzipped size of every JS chunk that /, /pricing, /faq,
- * /about and /contact load (the entry, their lazy route chunks, and everything those import
+ * /about, /contact and /support load (the entry, their lazy route chunks, and everything those import
  * statically, transitively) must stay at or under 150 KB. Charting code (echarts) and TypeBox
  * schemas must never be among them.
  *
@@ -22,6 +22,7 @@ export const publicRouteModules: Readonly<Record<string, string>> = {
   '/faq': 'src/app/routes/faq.route.tsx',
   '/about': 'src/app/routes/about.route.tsx',
   '/contact': 'src/app/routes/contact.route.tsx',
+  '/support': 'src/app/routes/support.route.tsx',
 };
 
 /** Code that only console screens may load. */
@@ -52,16 +53,21 @@ export type BundleBudgetReport = {
 
 export const defaultDistDir = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
 
-export function checkBundleBudget(distDir: string = defaultDistDir, budgetBytes: number = publicBudgetBytes): BundleBudgetReport {
+export function checkBundleBudget(
+  distDir: string = defaultDistDir,
+  budgetBytes: number = publicBudgetBytes,
+): BundleBudgetReport {
   const manifestPath = join(distDir, '.vite/manifest.json');
-  if (!existsSync(manifestPath)) throw new Error(`No Vite manifest at ${manifestPath}; run \`npx vite build web\` first.`);
+  if (!existsSync(manifestPath))
+    throw new Error(`No Vite manifest at ${manifestPath}; run \`npx vite build web\` first.`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
 
   const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   if (!entryKey) throw new Error('The manifest has no entry chunk.');
   const roots = [entryKey];
   for (const [route, module] of Object.entries(publicRouteModules)) {
-    if (!manifest[module]) throw new Error(`The manifest has no chunk for ${route} (${module}); is the route still lazy-loaded?`);
+    if (!manifest[module])
+      throw new Error(`The manifest has no chunk for ${route} (${module}); is the route still lazy-loaded?`);
     roots.push(module);
   }
 
@@ -88,14 +94,26 @@ export function checkBundleBudget(distDir: string = defaultDistDir, budgetBytes:
   const forbiddenChunks = [...seen]
     .filter((key) => {
       const chunk = manifest[key];
-      return chunk && (forbiddenInPublic.test(chunk.name ?? '') || forbiddenInPublic.test(chunk.src ?? '') || forbiddenInPublic.test(chunk.file));
+      return (
+        chunk &&
+        (forbiddenInPublic.test(chunk.name ?? '') ||
+          forbiddenInPublic.test(chunk.src ?? '') ||
+          forbiddenInPublic.test(chunk.file))
+      );
     })
     .map((key) => manifest[key]!.file);
   for (const file of files) {
-    if (readFileSync(join(distDir, file), 'utf8').includes(schemaMarker) && !forbiddenChunks.includes(file)) forbiddenChunks.push(file);
+    if (readFileSync(join(distDir, file), 'utf8').includes(schemaMarker) && !forbiddenChunks.includes(file))
+      forbiddenChunks.push(file);
   }
   const totalGzipBytes = chunks.reduce((sum, chunk) => sum + chunk.gzipBytes, 0);
-  return { totalGzipBytes, budgetBytes, withinBudget: totalGzipBytes <= budgetBytes && forbiddenChunks.length === 0, chunks, forbiddenChunks };
+  return {
+    totalGzipBytes,
+    budgetBytes,
+    withinBudget: totalGzipBytes <= budgetBytes && forbiddenChunks.length === 0,
+    chunks,
+    forbiddenChunks,
+  };
 }
 
 function main() {
@@ -105,7 +123,8 @@ function main() {
   console.log(
     `Public pages' JavaScript: ${report.totalGzipBytes} bytes gzipped (${(report.totalGzipBytes / 1024).toFixed(1)} KB) of a ${report.budgetBytes}-byte budget.`,
   );
-  if (report.forbiddenChunks.length > 0) console.error(`Charting or schema code in public chunks: ${report.forbiddenChunks.join(', ')}`);
+  if (report.forbiddenChunks.length > 0)
+    console.error(`Charting or schema code in public chunks: ${report.forbiddenChunks.join(', ')}`);
   if (!report.withinBudget) {
     console.error('Over budget.');
     process.exitCode = 1;

@@ -1,8 +1,8 @@
+// Tokens and base styles first: each component's stylesheet (imported by the component) must come after them.
+import './ui/theme.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import './ui/theme.css';
-import './ui/components.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

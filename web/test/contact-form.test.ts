@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from './support/browser';
 import { startSite, type Site } from './support/site';
 
-
 let site: Site;
 let browser: Browser;
 
@@ -27,7 +26,12 @@ async function contactPage(answer?: Answer) {
     await page.route('**/api/contact', async (route: Route) => {
       sent.push(route.request().postDataJSON());
       if (answer === 'network-error') await route.abort('connectionreset');
-      else await route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.json) });
+      else
+        await route.fulfill({
+          status: answer.status,
+          contentType: 'application/json',
+          body: JSON.stringify(answer.json),
+        });
     });
   }
   await page.goto(`${site.url}/contact`);
@@ -67,13 +71,18 @@ describe('contact form', () => {
     await message(page).fill('x'.repeat(5001));
     await send(page).click();
     await expect.poll(() => errorFor(page, 'Your email')).toBeNull();
-    await expect.poll(() => errorFor(page, 'Message')).toBe('Your message is too long. Keep it to 5,000 characters (it has 5,001).');
+    await expect
+      .poll(() => errorFor(page, 'Message'))
+      .toBe('Your message is too long. Keep it to 5,000 characters (it has 5,001).');
     expect(sent).toEqual([]);
     await context.close();
   });
 
   it('keeps everything the visitor wrote and asks to try again when the server answers 500', async () => {
-    const { context, page, sent } = await contactPage({ status: 500, json: { error: { code: 'internal', message: 'Internal error' } } });
+    const { context, page, sent } = await contactPage({
+      status: 500,
+      json: { error: { code: 'internal', message: 'Internal error' } },
+    });
     await email(page).fill('visitor@example.com');
     await message(page).fill(goodMessage);
     await send(page).click();
@@ -97,10 +106,16 @@ describe('contact form', () => {
     await context.close();
   });
 
-  it("shows a 400 validation_failed message at the field it names", async () => {
+  it('shows a 400 validation_failed message at the field it names', async () => {
     const { context, page } = await contactPage({
       status: 400,
-      json: { error: { code: 'validation_failed', message: 'This address cannot receive email.', details: { field: 'email' } } },
+      json: {
+        error: {
+          code: 'validation_failed',
+          message: 'This address cannot receive email.',
+          details: { field: 'email' },
+        },
+      },
     });
     await email(page).fill('visitor@example.invalid');
     await message(page).fill(goodMessage);
@@ -111,7 +126,10 @@ describe('contact form', () => {
   });
 
   it('shows the rate-limit message on 429', async () => {
-    const { context, page } = await contactPage({ status: 429, json: { error: { code: 'rate_limited', message: 'Too many messages. Try again in a few minutes.' } } });
+    const { context, page } = await contactPage({
+      status: 429,
+      json: { error: { code: 'rate_limited', message: 'Too many messages. Try again in a few minutes.' } },
+    });
     await email(page).fill('visitor@example.com');
     await message(page).fill(goodMessage);
     await send(page).click();

@@ -23,14 +23,18 @@ describe('contact form against the real backend', () => {
     const text = `Do you have servers in Singapore? Asked at ${new Date().toISOString()}.`;
     await page.getByLabel('Your email', { exact: true }).fill('visitor@example.com');
     await page.getByLabel('Message', { exact: true }).fill(text);
-    const answer = page.waitForResponse((response) => response.url().endsWith('/api/contact') && response.request().method() === 'POST');
+    const answer = page.waitForResponse(
+      (response) => response.url().endsWith('/api/contact') && response.request().method() === 'POST',
+    );
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     expect((await answer).status()).toBe(201);
     await expect(page.getByRole('status').filter({ hasText: 'Thanks' }).isVisible()).resolves.toBe(true);
     await expect(page.getByLabel('Message', { exact: true }).inputValue()).resolves.toBe('');
     const mail = await stack.smtp.waitFor((m) => (m.text ?? '').includes(text));
     expect((mail.to as { text: string }).text).toContain('support@quietwire.test');
-    const stored = await sql<{ n: number }>`select count(*)::int as n from contact_messages where message = ${text}`.execute(stack.services.identity!.db);
+    const stored = await sql<{
+      n: number;
+    }>`select count(*)::int as n from contact_messages where message = ${text}`.execute(stack.services.identity!.db);
     expect(stored.rows[0]!.n).toBe(1);
     await context.close();
   });
@@ -39,7 +43,8 @@ describe('contact form against the real backend', () => {
     // One message came from this address in the test above; four more reach the limit.
     for (let i = 0; i < 4; i++) {
       const response = await fetch(`${stack.publicUrl}/api/contact`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'visitor@example.com', message: `Follow-up number ${i} here.` }),
       });
       expect(response.status).toBe(201);
@@ -51,8 +56,12 @@ describe('contact form against the real backend', () => {
     const answer = page.waitForResponse((response) => response.url().endsWith('/api/contact'));
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     expect((await answer).status()).toBe(429);
-    await expect(page.getByRole('alert').innerText()).resolves.toMatch(/You have sent several messages already\. Try again in/);
-    await expect(page.getByLabel('Message', { exact: true }).inputValue()).resolves.toBe('One message too many, kept in the form.');
+    await expect(page.getByRole('alert').innerText()).resolves.toMatch(
+      /You have sent several messages already\. Try again in/,
+    );
+    await expect(page.getByLabel('Message', { exact: true }).inputValue()).resolves.toBe(
+      'One message too many, kept in the form.',
+    );
     await context.close();
   });
 });

@@ -26,7 +26,8 @@ async function open(path: string) {
   return { context, page, requested };
 }
 
-const activeText = (page: import('playwright-core').Page) => page.evaluate(() => document.activeElement?.textContent ?? '');
+const activeText = (page: import('playwright-core').Page) =>
+  page.evaluate(() => document.activeElement?.textContent ?? '');
 
 describe('design system (/design-system)', () => {
   it('modal: opens focused, traps Tab, closes on Esc and returns focus; confirm shows a toast', async () => {
@@ -72,15 +73,24 @@ describe('design system (/design-system)', () => {
 
   it('table: sorts by header, right-aligns numbers, shows the empty state and a loading skeleton; tabs mark the current tab', async () => {
     const { context, page } = await open('/design-system/tables');
-    await expect(page.locator('nav[aria-label="Design system"] a[aria-current="page"]').innerText()).resolves.toBe('Tables');
+    await expect(page.locator('nav[aria-label="Design system"] a[aria-current="page"]').innerText()).resolves.toBe(
+      'Tables',
+    );
     const table = page.getByRole('table', { name: 'Devices', exact: true });
     await table.getByRole('button', { name: /Received/ }).click();
     await expect.poll(() => table.locator('tbody th').allInnerTexts()).toEqual(['Phone', 'Laptop', 'Router']);
     await table.getByRole('button', { name: /Received/ }).click();
     await expect.poll(() => table.locator('tbody th').allInnerTexts()).toEqual(['Router', 'Laptop', 'Phone']);
     await expect(table.locator('thead th').nth(2).getAttribute('aria-sort')).resolves.toBe('descending');
-    await expect(table.locator('tbody td').last().evaluate((cell) => getComputedStyle(cell).textAlign)).resolves.toBe('right');
-    await expect(page.getByRole('table', { name: 'No devices' }).innerText()).resolves.toContain('No devices yet. Add one above.');
+    await expect(
+      table
+        .locator('tbody td')
+        .last()
+        .evaluate((cell) => getComputedStyle(cell).textAlign),
+    ).resolves.toBe('right');
+    await expect(page.getByRole('table', { name: 'No devices' }).innerText()).resolves.toContain(
+      'No devices yet. Add one above.',
+    );
     await expect(page.getByRole('table', { name: 'Loading devices' }).getAttribute('aria-busy')).resolves.toBe('true');
     await expect(page.locator('table[aria-busy="true"] .qw-skeleton').count()).resolves.toBe(9);
     await context.close();

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { peersSampled, registerNodeRpc } from '@qw/contracts';
-import { RpcClient, createEnvelope } from '@qw/platform';
-import { generateKeyPair, parseClientConfig, publicKeyFromPrivate } from '@qw/wireguard';
+import { fillSubject, peersSampled } from '@qw/contracts';
+import { createEnvelope } from '@qw/platform';
+import { parseClientConfig, publicKeyFromPrivate } from '@qw/wireguard';
 import { startStack, type Stack } from '../../services/gateway/test/support/stack.ts';
-import { customerWithPlan, deviceServices } from '../../services/gateway/test/support/products.ts';
-import { launchBrowser, openPage } from './support/browser.ts';
+import { customerWithPlan, deviceServices, verifyEmail } from '../../services/gateway/test/support/products.ts';
+import { registerTestNode } from '../../services/gateway/test/support/nodes.ts';
+import { alertTexts, launchBrowser, openPage } from './support/browser.ts';
 
 let stack: Stack;
 let browser: Browser;
-let nodeId: string;
+let node: Awaited<ReturnType<Stack['connectNode']>>;
 const password = 'correct horse battery';
 
 async function signIn(page: Page, email: string): Promise<void> {
@@ -22,12 +23,19 @@ async function signIn(page: Page, email: string): Promise<void> {
 
 const row = (page: Page, name: string) => page.locator('tr', { has: page.locator(`input[value="${name}"]`) });
 
+async function publicKeyOf(name: string): Promise<string | null> {
+  const device = await stack.services
+    .provisioning!.db.selectFrom('devices')
+    .select('public_key')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
+  return (device as { public_key: string | null }).public_key;
+}
+
 beforeAll(async () => {
   stack = await startStack({ label: 'webdevices', listen: true, extra: deviceServices });
-  const node = await new RpcClient(stack.bus).request(registerNodeRpc, {
-    name: 'eu-1', region: 'eu-central', endpoint: '198.51.100.1:51820', public_key: generateKeyPair().publicKey, ip: '198.51.100.1', tags: [],
-  });
-  nodeId = node.node_id;
+  await registerTestNode(stack, 'eu-1');
+  node = await stack.connectNode('eu-1');
   browser = await launchBrowser();
 }, 60_000);
 
@@ -39,7 +47,14 @@ afterAll(async () => {
 describe('personal devices in the browser', () => {
   it('adds, renames on blur, suspends, activates, requests a key and removes a device; the Overview follows', async () => {
     await customerWithPlan(stack, 'una@example.com');
+    // A confirmed address: the new key's configuration is mailed, so the spec's alert is true.
+    await verifyEmail(stack, 'una@example.com', password);
     const { context, page } = await openPage(browser);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
     await signIn(page, 'una@example.com');
     await expect.poll(() => page.locator('.qw-stat-tile', { hasText: 'Devices' }).innerText()).toMatch(/0$/);
     await expect.poll(() => page.locator('.qw-stat-tile', { hasText: 'VPN Status' }).innerText()).toContain('Idle');
@@ -69,11 +84,27 @@ describe('personal devices in the browser', () => {
     await row(page, 'Travel laptop').getByRole('button', { name: 'Activate' }).click();
     await row(page, 'Travel laptop').getByRole('button', { name: 'Suspend' }).waitFor();
 
-    const dialog = page.waitForEvent('dialog');
+    // Request key asks first, in a modal that says the old configuration stops working; Cancel changes nothing.
+    const keyBefore = await publicKeyOf('Travel laptop');
     await row(page, 'Travel laptop').getByRole('button', { name: 'Request key' }).click();
-    const alert = await dialog;
-    expect(alert.message()).toBe('Key request submitted. Check your email shortly.');
-    await alert.accept();
+    const rekey = page.getByRole('dialog', { name: 'Request a new key for Travel laptop?' });
+    await rekey.waitFor();
+    await expect(rekey.innerText()).resolves.toContain('The old configuration stops working');
+    await rekey.getByRole('button', { name: 'Cancel' }).click();
+    await rekey.waitFor({ state: 'hidden' });
+    await expect(publicKeyOf('Travel laptop')).resolves.toBe(keyBefore);
+    // Esc closes it too, still changing nothing.
+    await row(page, 'Travel laptop').getByRole('button', { name: 'Request key' }).click();
+    await rekey.waitFor();
+    await page.keyboard.press('Escape');
+    await rekey.waitFor({ state: 'hidden' });
+    await expect(publicKeyOf('Travel laptop')).resolves.toBe(keyBefore);
+    // Confirmed: a new key, and the spec's alert in the page (role=alert), not the browser's alert().
+    await row(page, 'Travel laptop').getByRole('button', { name: 'Request key' }).click();
+    await rekey.getByRole('button', { name: 'Request key' }).click();
+    await expect.poll(() => alertTexts(page)).toEqual(['Key request submitted. Check your email shortly.']);
+    await rekey.waitFor({ state: 'hidden' });
+    await expect.poll(() => publicKeyOf('Travel laptop')).not.toBe(keyBefore);
 
     // Config opens the file in a new tab.
     const tab = context.waitForEvent('page');
@@ -95,21 +126,46 @@ describe('personal devices in the browser', () => {
     await page.getByRole('button', { name: 'Close' }).click();
 
     // Online as soon as the node reports a fresh handshake, without reloading the page.
-    const key = ((await stack.services.provisioning!.db.selectFrom('devices').select('public_key').execute()) as Array<{ public_key: string }>)[0]!.public_key;
+    const key = (
+      (await stack.services.provisioning!.db.selectFrom('devices').select('public_key').execute()) as Array<{
+        public_key: string;
+      }>
+    )[0]!.public_key;
     await page.goto(`${stack.publicUrl}/app/personal/overview`);
     await expect.poll(() => page.locator('.qw-stat-tile', { hasText: 'Devices' }).innerText()).toContain('1');
-    const sample = createEnvelope(peersSampled, { nodeId, sampledAt: new Date().toISOString(), peers: [{ publicKey: key, latestHandshake: Math.floor(Date.now() / 1000), rxBytes: 1000, txBytes: 2000, maskedEndpoint: '203.0.113.0/24' }] });
-    await stack.bus.js.publish(stack.bus.ns.subject(peersSampled.subject), JSON.stringify(sample));
-    await expect.poll(() => page.locator('.qw-stat-tile', { hasText: 'VPN Status' }).innerText(), { timeout: 20_000 }).toContain('Online');
+    const sample = createEnvelope(peersSampled, {
+      sampledAt: new Date().toISOString(),
+      peers: [
+        {
+          publicKey: key,
+          latestHandshake: Math.floor(Date.now() / 1000),
+          rxBytes: 1000,
+          txBytes: 2000,
+          maskedEndpoint: '203.0.113.0/24',
+        },
+      ],
+    });
+    await node.bus.js.publish(fillSubject(peersSampled.subject, { node: 'eu-1' }), JSON.stringify(sample));
+    await expect
+      .poll(() => page.locator('.qw-stat-tile', { hasText: 'VPN Status' }).innerText(), { timeout: 20_000 })
+      .toContain('Online');
     await expect(page.locator('.qw-stat-tile', { hasText: 'Connected' }).innerText()).resolves.toContain('1');
 
-    // Remove asks once, then the row is gone.
+    // Remove asks once (Cancel keeps the device), then the row is gone.
     await page.goto(`${stack.publicUrl}/app/personal/devices`);
     await row(page, 'Travel laptop').getByRole('button', { name: 'Remove' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    const removeDialog = page.getByRole('dialog', { name: 'Remove Travel laptop?' });
+    await expect(removeDialog.innerText()).resolves.toContain('Its configuration stops working at once');
+    await removeDialog.getByRole('button', { name: 'Cancel' }).click();
+    await removeDialog.waitFor({ state: 'hidden' });
+    await expect(row(page, 'Travel laptop').count()).resolves.toBe(1);
+    await expect(publicKeyOf('Travel laptop')).resolves.not.toBeNull();
+    await row(page, 'Travel laptop').getByRole('button', { name: 'Remove' }).click();
+    await removeDialog.getByRole('button', { name: 'Remove' }).click();
     await page.getByText('No devices yet.').waitFor();
+    expect(dialogs).toEqual([]);
     await context.close();
-  }, 90_000);
+  }, 120_000);
 
   it('makes the private key in the browser: the server keeps only the public key and the page shows the file once', async () => {
     await customerWithPlan(stack, 'wen@example.com');
@@ -122,26 +178,64 @@ describe('personal devices in the browser', () => {
     const file = page.getByLabel('Configuration file');
     await file.waitFor();
     const config = parseClientConfig(await file.innerText());
-    const stored = await stack.services.provisioning!.db.selectFrom('devices').selectAll().where('name', '=', 'Private phone').executeTakeFirstOrThrow();
+    const stored = await stack.services
+      .provisioning!.db.selectFrom('devices')
+      .selectAll()
+      .where('name', '=', 'Private phone')
+      .executeTakeFirstOrThrow();
     expect(stored.private_key_sealed).toBeNull();
     expect(stored.client_keys).toBe(true);
     expect(publicKeyFromPrivate(config.privateKey)).toBe(stored.public_key);
     expect(config.addresses).toEqual([`${stored.ipv4}/32`, `${stored.ipv6}/128`]);
+    // The toast says the truth: nothing is emailed for a key the server never had.
+    await expect
+      .poll(() => page.locator('.qw-toast').allInnerTexts())
+      .toContain(
+        'Private phone added. Its key was made in this browser: save the configuration shown now, it is not emailed.',
+      );
     await page.getByRole('button', { name: 'I saved it' }).click();
     await expect.poll(() => row(page, 'Private phone').innerText()).toContain('Key in your browser');
-    await context.close();
-  }, 60_000);
 
-  it('shows the server’s refusal under the add form in red when there is no plan', async () => {
+    // A new key for it is made in the browser too: the modal says so, and the file is shown once again.
+    const keyBefore = stored.public_key;
+    await row(page, 'Private phone').getByRole('button', { name: 'Request key' }).click();
+    const rekey = page.getByRole('dialog', { name: 'Request a new key for Private phone?' });
+    await expect(rekey.innerText()).resolves.toContain('It is not emailed.');
+    await rekey.getByRole('button', { name: 'Request key' }).click();
+    await expect
+      .poll(() => alertTexts(page))
+      .toEqual(['New key made in this browser. Its configuration is shown once and is not emailed: save it now.']);
+    const renewed = parseClientConfig(await page.getByLabel('Configuration file').innerText());
+    const keyAfter = await publicKeyOf('Private phone');
+    expect(keyAfter).not.toBe(keyBefore);
+    expect(publicKeyFromPrivate(renewed.privateKey)).toBe(keyAfter);
+    await page.getByRole('button', { name: 'I saved it' }).click();
+    await context.close();
+  }, 120_000);
+
+  it('without a plan says why devices are inactive, links to Billing and keeps Add disabled (no red error)', async () => {
     const { context, page } = await openPage(browser);
-    await fetch(`${stack.publicUrl}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'vera@example.com', password }) });
+    await fetch(`${stack.publicUrl}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'vera@example.com', password }),
+    });
     await signIn(page, 'vera@example.com');
     await page.goto(`${stack.publicUrl}/app/personal/devices`);
+    const notice = page.getByTestId('devices-plan-notice');
+    await notice.waitFor();
+    await expect(notice.innerText()).resolves.toContain(
+      'You have no active plan, so your devices are inactive. Choose a plan in Billing to add and activate devices.',
+    );
     await page.getByLabel('Name').fill('Phone');
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
-    const error = page.locator('.devices-error');
-    await error.waitFor();
-    await expect(error.innerText()).resolves.toBe('Devices come with an active Personal or Gaming plan. Choose a plan on the pricing page to add devices.');
+    await expect(page.getByRole('button', { name: 'Add', exact: true }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByTestId('device-add-blocked').innerText()).resolves.toBe(
+      'Adding a device needs an active plan.',
+    );
+    await expect(page.locator('.devices-error').count()).resolves.toBe(0);
+    await notice.getByRole('link', { name: 'Go to Billing' }).click();
+    await page.waitForURL(`${stack.publicUrl}/app/personal/billing`);
+    await page.getByRole('heading', { name: 'Choose a plan' }).waitFor();
     await context.close();
-  }, 60_000);
+  }, 120_000);
 });

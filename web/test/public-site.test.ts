@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser, openPage } from './support/browser';
 import { screenshotDir } from './support/paths';
-import { layoutLinkTargets, publicPages } from './support/public-pages';
+import { footerOnlyLinkTargets, layoutLinkTargets, publicPages } from './support/public-pages';
 import { startSite, type Site } from './support/site';
 
 let site: Site;
@@ -62,7 +62,9 @@ describe('every public page', () => {
       await expect(page.locator('main#main').count()).resolves.toBe(1);
       await expect(page.locator('footer').count()).resolves.toBe(1);
       expect(new Set(await hrefs(page, 'nav[aria-label="Main"] a'))).toEqual(new Set(layoutLinkTargets));
-      expect(new Set(await hrefs(page, 'footer nav[aria-label="Footer"] a'))).toEqual(new Set(layoutLinkTargets));
+      expect(new Set(await hrefs(page, 'footer nav[aria-label="Footer"] a'))).toEqual(
+        new Set([...layoutLinkTargets, ...footerOnlyLinkTargets]),
+      );
       await expect(page.locator('header .site-brand').innerText()).resolves.toBe('Quietwire');
 
       // Keyboard: the first Tab lands on the skip link, which moves focus to the main content.
@@ -122,20 +124,45 @@ describe('/ (home)', () => {
     const { page, close } = await visit('/');
     const main = page.locator('main');
     await expect(main.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Private. Fast. Simple.');
-    await expect(main.getByRole('link', { name: 'Get Started', exact: true }).getAttribute('href')).resolves.toBe('/pricing');
-    await expect(main.getByRole('link', { name: 'How it works', exact: true }).getAttribute('href')).resolves.toBe('/faq');
-    await expect(main.getByRole('link', { name: 'See Plans', exact: true }).getAttribute('href')).resolves.toBe('/pricing');
+    await expect(main.getByRole('link', { name: 'Get Started', exact: true }).getAttribute('href')).resolves.toBe(
+      '/pricing',
+    );
+    await expect(main.getByRole('link', { name: 'How it works', exact: true }).getAttribute('href')).resolves.toBe(
+      '/faq',
+    );
+    await expect(main.getByRole('link', { name: 'See Plans', exact: true }).getAttribute('href')).resolves.toBe(
+      '/pricing',
+    );
 
     const headings = await main.locator('h2').allInnerTexts();
-    expect(headings).toEqual(expect.arrayContaining(['Why Quietwire', 'How Quietwire compares', 'How it works', 'Why you should use a VPN', 'Security', 'Speed']));
+    expect(headings).toEqual(
+      expect.arrayContaining([
+        'Why Quietwire',
+        'How Quietwire compares',
+        'How it works',
+        'Why you should use a VPN',
+        'Security',
+        'Speed',
+      ]),
+    );
     const text = await main.innerText();
     for (const step of ['Choose a plan', 'Create a device', 'Connect in seconds']) expect(text).toContain(step);
-    for (const figure of ['450-900 Mbps', '350-800 Mbps', '8-20 ms', '10-30% lower ping']) expect(text).toContain(figure);
+    for (const figure of ['450-900 Mbps', '350-800 Mbps', '8-20 ms', '10-30% lower ping'])
+      expect(text).toContain(figure);
     expect(text).toContain('Typical figures, not guaranteed.');
 
     const comparison = main.getByRole('table', { name: 'Features compared with other VPN providers' });
     const columns = await comparison.locator('thead th').allInnerTexts();
-    expect(columns).toEqual(['Feature', 'Quietwire', 'Harborline VPN', 'Meridian Tunnel', 'Skygate VPN', 'Pinecrest VPN', 'Lattice Privacy', 'Bluefin Secure']);
+    expect(columns).toEqual([
+      'Feature',
+      'Quietwire',
+      'Harborline VPN',
+      'Meridian Tunnel',
+      'Skygate VPN',
+      'Pinecrest VPN',
+      'Lattice Privacy',
+      'Bluefin Secure',
+    ]);
     await close();
   });
 
@@ -186,7 +213,10 @@ describe('/pricing', () => {
         await expect(article.locator('li').count()).resolves.toBeGreaterThan(2);
         const button = article.getByRole('button', { name: `Get ${card.name}`, exact: true });
         await expect(button.isEnabled()).resolves.toBe(true);
-        await expect(article.getByRole('link', { name: 'Sign in first', exact: true }).getAttribute('href')).resolves.toBe('/login');
+        // The chosen plan travels through sign-in to Billing (issue #15).
+        await expect(
+          article.getByRole('link', { name: 'Sign in first', exact: true }).getAttribute('href'),
+        ).resolves.toMatch(/^\/login\?next=%2Fapp%2Fpersonal%2Fbilling%3Fplan%3D[a-z0-9]+$/);
       }
     }
     await close();
@@ -196,17 +226,34 @@ describe('/pricing', () => {
     const { page, close } = await visit('/pricing');
     const providers = page.getByRole('table', { name: 'VPN providers compared' });
     const text = await providers.innerText();
-    for (const name of ['Harborline VPN', 'Meridian Tunnel', 'Skygate VPN', 'Pinecrest VPN', 'Lattice Privacy', 'Bluefin Secure']) expect(text).toContain(name);
+    for (const name of [
+      'Harborline VPN',
+      'Meridian Tunnel',
+      'Skygate VPN',
+      'Pinecrest VPN',
+      'Lattice Privacy',
+      'Bluefin Secure',
+    ])
+      expect(text).toContain(name);
     const prices = await providers.locator('tbody tr td:nth-of-type(1)').allInnerTexts();
     expect(prices).toEqual(['$7.99', '$12.95', '$12.99', '$12.95', '$9.99', '$12.99', '$11.99']);
 
     // Sorting by price puts the cheapest first.
     await providers.getByRole('button', { name: /Price per month/ }).click();
     await expect.poll(() => providers.locator('thead th').nth(1).getAttribute('aria-sort')).toBe('ascending');
-    await expect(providers.locator('tbody tr td:nth-of-type(1)').allInnerTexts()).resolves.toEqual(['$7.99', '$9.99', '$11.99', '$12.95', '$12.95', '$12.99', '$12.99']);
+    await expect(providers.locator('tbody tr td:nth-of-type(1)').allInnerTexts()).resolves.toEqual([
+      '$7.99',
+      '$9.99',
+      '$11.99',
+      '$12.95',
+      '$12.95',
+      '$12.99',
+      '$12.99',
+    ]);
 
     const ranges = await page.getByRole('table', { name: /comparable plans elsewhere/ }).innerText();
-    for (const range of ['$9.99-$12.99', '$12.99-$15.99', '$60-$99', '$250-$399', '$1,000-$1,500+']) expect(ranges).toContain(range);
+    for (const range of ['$9.99-$12.99', '$12.99-$15.99', '$60-$99', '$250-$399', '$1,000-$1,500+'])
+      expect(ranges).toContain(range);
     await close();
   });
 
@@ -269,7 +316,14 @@ describe('/about', () => {
       'Find your plan',
     ]);
     const text = await page.locator('main').innerText();
-    for (const item of ['More server regions', 'Team roles and audit logs for Business', 'Self-service key rotation', 'Optional analytics', '450-900 Mbps', 'Typical figures, not guaranteed.']) {
+    for (const item of [
+      'More server regions',
+      'Team roles and audit logs for Business',
+      'Self-service key rotation',
+      'Optional analytics',
+      '450-900 Mbps',
+      'Typical figures, not guaranteed.',
+    ]) {
       expect(text).toContain(item);
     }
     const ctaLinks = await hrefs(page, 'main section[aria-labelledby="about-cta-title"] a');
@@ -289,7 +343,9 @@ describe('/contact', () => {
   it('has an email box, a message box and a Send button', async () => {
     const { page, close } = await visit('/contact');
     await expect(page.getByLabel('Your email', { exact: true }).getAttribute('type')).resolves.toBe('email');
-    await expect(page.getByLabel('Message', { exact: true }).evaluate((element) => element.tagName)).resolves.toBe('TEXTAREA');
+    await expect(page.getByLabel('Message', { exact: true }).evaluate((element) => element.tagName)).resolves.toBe(
+      'TEXTAREA',
+    );
     await expect(page.getByRole('button', { name: 'Send', exact: true }).isEnabled()).resolves.toBe(true);
     await close();
   });
@@ -316,7 +372,14 @@ describe('other routes', () => {
       await page.goto(`${site.url}${path}`);
       await expect.poll(() => page.locator('h1').innerText(), { message: path }).toBe(heading);
     }
-    for (const path of ['/dashboard', '/app', '/app/personal/overview', '/app/business/devices', '/admin', '/admin/overview']) {
+    for (const path of [
+      '/dashboard',
+      '/app',
+      '/app/personal/overview',
+      '/app/business/devices',
+      '/admin',
+      '/admin/overview',
+    ]) {
       await page.goto(`${site.url}${path}`);
       await page.waitForURL(`${site.url}/login?next=${encodeURIComponent(path)}`);
       await expect.poll(() => page.locator('h1').innerText(), { message: path }).toBe('Sign in');

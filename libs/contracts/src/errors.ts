@@ -12,13 +12,23 @@ export const ErrorStatus = {
   invalid_token: 401,
   mfa_required: 401,
   forbidden: 403,
+  /** The action needs a verified e-mail address (two-factor set-up, claiming a purchase). */
+  email_unverified: 403,
   no_entitlement: 403,
+  /** The organization is suspended by the service operator (not by its plan): support can help. */
+  suspended_by_operator: 403,
   not_found: 404,
   link_expired: 410,
+  /** A one-use link opened again (a verification link already spent): not the same as expired. */
+  link_used: 410,
   conflict: 409,
   already_exists: 409,
   email_mismatch: 409,
   quota_exceeded: 409,
+  /** The admin list: an operator may not take their own address off it. */
+  cannot_remove_self: 409,
+  /** The admin list: the last address that grants admin stays. */
+  last_admin: 409,
   unprocessable: 422,
   weak_password: 422,
   rate_limited: 429,

@@ -5,5 +5,6 @@ export * from './db/index.ts';
 export * from './bus/index.ts';
 export * from './http/index.ts';
 export * from './mailer/index.ts';
+export * from './limits/rate-limits.ts';
 export * from './service.ts';
 export * from './process.ts';

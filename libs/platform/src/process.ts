@@ -1,6 +1,6 @@
-import type { TObject } from 'typebox';
+import type { Static, TObject } from 'typebox';
 import type { Logger } from 'pino';
-import { loadConfig, loadConfigOrExit } from './config/index.ts';
+import { loadConfig, loadConfigOrExit, productionRequires, type ConfigRule } from './config/index.ts';
 import { createLogger } from './logger/index.ts';
 import { startService, type ServiceConfig, type ServiceDefinition } from './service.ts';
 
@@ -26,9 +26,25 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
   process.once('SIGTERM', handler);
 }
 
-/** The whole process of a backend service: validated config, start, listen, graceful stop. */
-export async function runServiceProcess<DB>(definition: ServiceDefinition<DB>, schema: TObject): Promise<void> {
-  const config = loadConfigOrExit(definition.name, () => loadConfig(schema)) as unknown as ProcessConfig;
+/**
+ * The whole process of a backend service: validated config, start, listen, graceful stop. In
+ * production it refuses to start without its NATS password, and, when it sends mail, without an
+ * SMTP server (mail written to files would hold reset links and device keys).
+ */
+export async function runServiceProcess<S extends TObject, DB>(
+  name: string,
+  schema: S,
+  build: (config: Readonly<Static<S>>) => ServiceDefinition<DB>,
+  serviceRules: ReadonlyArray<ConfigRule<Static<S>>> = [],
+): Promise<void> {
+  const rules: Array<ConfigRule<Record<string, unknown>>> = [
+    productionRequires('NATS_PASSWORD'),
+    ...(serviceRules as ReadonlyArray<ConfigRule<Record<string, unknown>>>),
+  ];
+  if ('MAIL_URL' in schema.properties) rules.push(productionRequires('MAIL_URL'));
+  const loaded = loadConfigOrExit(name, () => loadConfig(schema, process.env, rules as never));
+  const config = loaded as unknown as ProcessConfig;
+  const definition = build(loaded);
   const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL });
   try {
     const running = await startService(definition, config, { logger });

@@ -1,22 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { eventCatalog, eventsOwnedBy, healthRpc, ownerOf, type BackendService, type EventContract } from '@qw/contracts';
+import { healthRpc, ownerOf, type BackendService, type EventContract } from '@qw/contracts';
 import type { TSchema } from 'typebox';
 import { connectDatabase, migrateToLatest, pingDatabase } from './db/index.ts';
 import { connectBus, type BusConnection } from './bus/connection.ts';
 import { ensureStream } from './bus/streams.ts';
 import { OutboxRelay } from './bus/outbox.ts';
 import { IdempotentConsumer, pruneInbox, type BatchHandler, type EventHandler } from './bus/consumer.ts';
-import { RpcClient, endpoint, serveRpc, type RpcEndpoint } from './bus/rpc.ts';
+import { RpcClient, endpoint, refuseEveryCallerToken, serveRpc, type RpcEndpoint } from './bus/rpc.ts';
+import { callerTokenVerifier } from './bus/caller-tokens.ts';
 import { createHttpApp, type HttpApp } from './http/index.ts';
 import { createLogger } from './logger/index.ts';
+import { pruneRateEvents } from './limits/rate-limits.ts';
 
 export type ServiceConfig = {
   DATABASE_URL: string;
   NATS_URL: string;
   BUS_NAMESPACE: string;
   LOG_LEVEL: string;
+  /** This service's NATS user (default: the service's name) and its password. */
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  /** The gateway's caller-token public key; without it every request is anonymous (tests of the bus). */
+  CALLER_TOKEN_PUBLIC_KEY?: string | undefined;
 };
 
 export type ServiceContext<DB> = {
@@ -26,20 +33,23 @@ export type ServiceContext<DB> = {
   logger: Logger;
 };
 
-export type ConsumerSpec = {
+export type ConsumerSpec<DB = any> = {
   /** Durable name, `<service>.<what it does>`. */
   name: string;
   contract: EventContract<TSchema>;
   /** Deliveries before a failing event is dead-lettered (default 8). */
   maxDeliver?: number;
-} & (
-  | { handler: EventHandler<any>; handleMany?: never }
-  | { handleMany: BatchHandler<any>; handler?: never }
-);
+  /** Called after a transaction that handled new events committed (a mail queue's wake). */
+  afterCommit?: () => void;
+} & ({ handler: EventHandler<any, DB>; handleMany?: never } | { handleMany: BatchHandler<any, DB>; handler?: never });
 
-/** Ties a consumer's handler to its contract's payload type. */
-export function consumer<S extends TSchema>(name: string, contract: EventContract<S>, handler: EventHandler<S>): ConsumerSpec {
-  return { name, contract: contract as EventContract<TSchema>, handler };
+/** Ties a consumer's handler to its contract's payload type and its service's tables. */
+export function consumer<S extends TSchema, DB>(
+  name: string,
+  contract: EventContract<S>,
+  handler: EventHandler<S, DB>,
+): ConsumerSpec<DB> {
+  return { name, contract: contract as EventContract<TSchema>, handler: handler as EventHandler<any, DB> };
 }
 
 /**
@@ -47,8 +57,12 @@ export function consumer<S extends TSchema>(name: string, contract: EventContrac
  * already removed), for effects that are cheaper as one statement than as one per event. If it
  * fails, it is called again with one event at a time, so only the failing event is retried.
  */
-export function batchConsumer<S extends TSchema>(name: string, contract: EventContract<S>, handleMany: BatchHandler<S>): ConsumerSpec {
-  return { name, contract: contract as EventContract<TSchema>, handleMany };
+export function batchConsumer<S extends TSchema, DB>(
+  name: string,
+  contract: EventContract<S>,
+  handleMany: BatchHandler<S, DB>,
+): ConsumerSpec<DB> {
+  return { name, contract: contract as EventContract<TSchema>, handleMany: handleMany as BatchHandler<any, DB> };
 }
 
 export type ServiceDefinition<DB> = {
@@ -56,17 +70,25 @@ export type ServiceDefinition<DB> = {
   version: string;
   /** Folder of the service's own migration files (a file: URL or a path). */
   migrations: URL | string;
-  /** Events this service publishes; its stream is declared from them. */
+  /**
+   * Events of the streams this service declares, grouped into one stream per owner: its own
+   * events, and for telemetry the node agents' samples (a node may not manage streams).
+   */
   events?: readonly EventContract[];
   rpc?: (context: ServiceContext<DB>) => RpcEndpoint[];
-  consumers?: (context: ServiceContext<DB>) => ConsumerSpec[];
+  consumers?: (context: ServiceContext<DB>) => ConsumerSpec<DB>[];
   /** Work repeated on a timer (retries, clean-ups); stopped before the database closes. */
   tasks?: (context: ServiceContext<DB>) => PeriodicTask[];
   /** Runs once after migrations, before anything is served (seed data from config). */
   onStart?: (context: ServiceContext<DB>) => Promise<void>;
-  /** Where other owners' event lists come from (tests pass their own). */
-  catalog?: readonly EventContract[];
+  /**
+   * Long-running parts the service starts itself after its consumers (the analytics projections,
+   * whose consumers come and go with rebuilds), stopped before the consumers and the database.
+   */
+  workers?: (context: ServiceContext<DB>) => Worker[];
 };
+
+export type Worker = { name: string; start(): Promise<void>; stop(): Promise<void> };
 
 export type PeriodicTask = { name: string; everyMs: number; run: () => Promise<void> };
 
@@ -76,7 +98,8 @@ export function startPeriodicTask(task: PeriodicTask, logger: Logger): () => Pro
   let running: Promise<void> | undefined;
   let stopped = false;
   const tick = () => {
-    running = task.run()
+    running = task
+      .run()
       .catch((error: unknown) => logger.warn({ err: error, task: task.name }, 'periodic task failed'))
       .finally(() => {
         running = undefined;
@@ -110,46 +133,76 @@ export type StartOptions = {
  * streams it needs, start the outbox relay and the consumers, answer its RPCs (always including
  * `<service>.rpc.health`), and build (not listen) its HTTP app for health and metrics.
  */
-export async function startService<DB>(definition: ServiceDefinition<DB>, config: ServiceConfig, options: StartOptions = {}): Promise<RunningService<DB>> {
+export async function startService<DB>(
+  definition: ServiceDefinition<DB>,
+  config: ServiceConfig,
+  options: StartOptions = {},
+): Promise<RunningService<DB>> {
   const logger = options.logger ?? createLogger({ service: definition.name, level: config.LOG_LEVEL });
   const schema = definition.name.replace(/-/g, '_');
   const database = connectDatabase<DB>(config.DATABASE_URL, schema);
   const startedAt = Date.now();
   const cleanups: Array<() => Promise<void>> = [() => database.db.destroy()];
   const stop = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => logger.warn({ err: error }, 'shutdown step failed'));
+    for (const cleanup of cleanups.splice(0).reverse())
+      await cleanup().catch((error: unknown) => logger.warn({ err: error }, 'shutdown step failed'));
   };
   try {
-    const folder = typeof definition.migrations === 'string' ? definition.migrations : fileURLToPath(definition.migrations);
+    const folder =
+      typeof definition.migrations === 'string' ? definition.migrations : fileURLToPath(definition.migrations);
     const applied = await migrateToLatest(database.db as Kysely<any>, schema, folder);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
-    const bus = await connectBus({ url: config.NATS_URL, name: definition.name, namespace: config.BUS_NAMESPACE, logger });
+    const bus = await connectBus({
+      url: config.NATS_URL,
+      name: definition.name,
+      namespace: config.BUS_NAMESPACE,
+      logger,
+      user: config.NATS_PASSWORD ? (config.NATS_USER ?? definition.name) : undefined,
+      password: config.NATS_PASSWORD,
+    });
     cleanups.push(() => bus.close());
-    const catalog = definition.catalog ?? eventCatalog;
-    if (definition.events && definition.events.length > 0) await ensureStream(bus, definition.name, definition.events);
+    const streams = new Map<string, EventContract[]>();
+    for (const event of definition.events ?? [])
+      streams.set(ownerOf(event), [...(streams.get(ownerOf(event)) ?? []), event]);
+    for (const [owner, events] of streams) await ensureStream(bus, owner, events);
 
     const rpc = new RpcClient(bus);
     const context: ServiceContext<DB> = { db: database.db, bus, rpc, logger };
 
     await definition.onStart?.(context);
 
-    const relay = new OutboxRelay({ db: database.db as Kysely<any>, commits: database.outboxCommits, schema, bus, logger });
+    const relay = new OutboxRelay({
+      db: database.db as Kysely<any>,
+      commits: database.outboxCommits,
+      schema,
+      bus,
+      logger,
+    });
     if (options.relay !== false) await relay.start();
     cleanups.push(() => relay.stop());
 
     const consumers: IdempotentConsumer<TSchema>[] = [];
     for (const spec of definition.consumers?.(context) ?? []) {
-      const owner = ownerOf(spec.contract);
-      const ownerEvents = eventsOwnedBy(owner, catalog);
-      const stream = await ensureStream(bus, owner, ownerEvents.length > 0 ? ownerEvents : [spec.contract]);
+      const stream = bus.ns.stream(ownerOf(spec.contract));
       const running = new IdempotentConsumer({ ...spec, stream, db: database.db as Kysely<any>, bus, logger });
       await running.start();
       consumers.push(running);
       cleanups.push(() => running.stop());
     }
 
+    for (const worker of definition.workers?.(context) ?? []) {
+      await worker.start();
+      cleanups.push(() => worker.stop());
+    }
+
     for (const task of definition.tasks?.(context) ?? []) cleanups.push(startPeriodicTask(task, logger));
+    const rateEventsPrune: PeriodicTask = {
+      name: 'rate-events-prune',
+      everyMs: 15 * 60_000,
+      run: async () => void (await pruneRateEvents(database.db)),
+    };
+    cleanups.push(startPeriodicTask(rateEventsPrune, logger));
     if (consumers.length > 0) {
       const durables = consumers.map((running) => running.durableName);
       const pruneTask: PeriodicTask = {
@@ -167,7 +220,14 @@ export async function startService<DB>(definition: ServiceDefinition<DB>, config
       await pingDatabase(database.db as Kysely<any>);
       return { service: definition.name, uptimeSeconds: (Date.now() - startedAt) / 1000, database: 'ok' as const };
     });
-    const service = await serveRpc(bus, { service: definition.name, logger, endpoints: [health, ...(definition.rpc?.(context) ?? [])] });
+    const service = await serveRpc(bus, {
+      service: definition.name,
+      logger,
+      verifyCaller: config.CALLER_TOKEN_PUBLIC_KEY
+        ? callerTokenVerifier(config.CALLER_TOKEN_PUBLIC_KEY)
+        : refuseEveryCallerToken,
+      endpoints: [health, ...(definition.rpc?.(context) ?? [])],
+    });
     cleanups.push(() => service.stop());
 
     const http = createHttpApp({

@@ -2,9 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { AppError } from '@qw/contracts';
-import { captureLogs, createTestDatabase, deleteNamespace, eventually, launchService, testNamespace, type TestDatabase } from '@qw/testkit';
+import {
+  captureLogs,
+  createTestDatabase,
+  deleteNamespace,
+  eventually,
+  launchService,
+  testNamespace,
+  type TestDatabase,
+  consumerSettled,
+} from '@qw/testkit';
 import { v7 as uuidv7 } from 'uuid';
-import { addToOutbox, connectDatabase, createEnvelope, inboxRetentionMs, pruneInbox, uuidV7Floor, type RunningService } from '../src/index.ts';
+import {
+  addToOutbox,
+  IdempotentConsumer,
+  connectDatabase,
+  createEnvelope,
+  inboxRetentionMs,
+  pruneInbox,
+  uuidV7Floor,
+  type RunningService,
+} from '../src/index.ts';
 import { probeService, sinkService, thingCreated } from './fixtures/probe-services.ts';
 
 let database: TestDatabase;
@@ -13,19 +31,17 @@ let probe: RunningService<any>;
 let sink: RunningService<any>;
 const sinkLogs = captureLogs('sink', 'info');
 
-async function createThing(service: RunningService<any>, name = 'desk', seats = 1): Promise<{ thingId: string; eventId: string }> {
+async function createThing(
+  service: RunningService<any>,
+  name = 'desk',
+  seats = 1,
+): Promise<{ thingId: string; eventId: string }> {
   const thingId = randomUUID();
   const eventId = await service.db.transaction().execute(async (tx) => {
     await tx.insertInto('things').values({ id: thingId, name }).execute();
     return addToOutbox(tx, thingCreated, { thingId, name, seats });
   });
   return { thingId, eventId };
-}
-
-/** True once the consumer has nothing delivered but unacknowledged and nothing left to deliver. */
-async function consumerSettled(service: RunningService<any>, durable: string): Promise<boolean> {
-  const info = await service.bus.jsm.consumers.info(service.bus.ns.stream('probe'), service.bus.ns.durable(durable));
-  return info.num_ack_pending === 0 && info.num_pending === 0;
 }
 
 async function effectsFor(thingId: string): Promise<number> {
@@ -85,14 +101,17 @@ describe('transactional outbox', () => {
     const { thingId } = await createThing(probe, 'chair');
     const stream = await probe.bus.jsm.streams.info(probe.bus.ns.stream('probe'));
     const before = stream.state.messages;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A stopped relay publishes nothing: the row waits, and the sink has handled all there is.
+    expect(probe.relay.isRunning).toBe(false);
+    await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'));
     expect(await probe.relay.backlog()).toBe(1);
     expect((await probe.bus.jsm.streams.info(probe.bus.ns.stream('probe'))).state.messages).toBe(before);
     expect(await effectsFor(thingId)).toBe(0);
 
     await probe.relay.start();
     await eventually(async () => (await effectsFor(thingId)) === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Everything delivered has been handled: one effect is the final count, not a moment's.
+    await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'));
     expect(await effectsFor(thingId)).toBe(1);
     expect(await probe.relay.backlog()).toBe(0);
   });
@@ -100,12 +119,16 @@ describe('transactional outbox', () => {
   it('does not duplicate an event the relay published but had not yet marked sent (crash between publish and delete)', async () => {
     await probe.relay.stop();
     const { thingId, eventId } = await createThing(probe, 'shelf');
-    const row = await probe.db.selectFrom('outbox').select(['subject', 'envelope']).where('id', '=', eventId).executeTakeFirstOrThrow();
+    const row = await probe.db
+      .selectFrom('outbox')
+      .select(['subject', 'envelope'])
+      .where('id', '=', eventId)
+      .executeTakeFirstOrThrow();
     await probe.bus.js.publish(probe.bus.ns.subject(row.subject), JSON.stringify(row.envelope), { msgID: eventId });
     await probe.relay.start();
     await eventually(async () => (await probe.relay.backlog()) === 0);
     await eventually(async () => (await effectsFor(thingId)) === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'));
     expect(await effectsFor(thingId)).toBe(1);
   });
 });
@@ -116,36 +139,128 @@ describe('idempotent consumer', () => {
     const envelope = createEnvelope(thingCreated, { thingId, name: 'rug', seats: 2 });
     // Different message ids get past JetStream's de-duplication: three real deliveries.
     for (let i = 0; i < 3; i++) {
-      await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), { msgID: `${envelope.id}-${i}` });
+      await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), {
+        msgID: `${envelope.id}-${i}`,
+      });
     }
     await eventually(async () => (await effectsFor(thingId)) >= 1);
-    await eventually(() => consumerSettled(sink, 'sink.record-thing'));
+    await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'));
     expect(await effectsFor(thingId)).toBe(1);
-    const inbox = await sql<{ n: number }>`select count(*)::int as n from inbox where event_id = ${envelope.id}`.execute(sink.db);
+    const inbox = await sql<{
+      n: number;
+    }>`select count(*)::int as n from inbox where event_id = ${envelope.id}`.execute(sink.db);
     expect(inbox.rows[0]?.n).toBe(1);
+  });
+
+  it('calls afterCommit once new events committed (their effects visible), not for a duplicate', async () => {
+    const thingId = randomUUID();
+    const calls: number[] = [];
+    // The stream holds earlier tests' events too: only a batch that handled ours is counted.
+    let handledOurs = false;
+    let hooks = 0;
+    const watcher = new IdempotentConsumer({
+      name: 'sink.after-commit',
+      stream: sink.bus.ns.stream('probe'),
+      contract: thingCreated,
+      db: sink.db,
+      bus: sink.bus,
+      logger: sinkLogs.logger,
+      handler: async (tx, event) => {
+        if (event.data.thingId !== thingId) return;
+        handledOurs = true;
+        await tx
+          .insertInto('effects')
+          .values({ thing_id: thingId, event_id: randomUUID(), occurred_at: event.occurredAt })
+          .execute();
+      },
+      // Read from another connection: the effect is there only if the commit came first.
+      afterCommit: () => {
+        hooks += 1;
+        if (!handledOurs) return;
+        handledOurs = false;
+        void effectsFor(thingId).then((n) => calls.push(n));
+      },
+    });
+    await watcher.start();
+    try {
+      const envelope = createEnvelope(thingCreated, { thingId, name: 'lamp', seats: 1 });
+      await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), {
+        msgID: `${envelope.id}-a`,
+      });
+      await eventually(() => calls.length > 0);
+      await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.after-commit'));
+      const before = calls.length;
+      const hooksBefore = hooks;
+      // The same event again (another message id): a duplicate, no hook.
+      await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), {
+        msgID: `${envelope.id}-b`,
+      });
+      await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.after-commit'));
+      expect(calls.length).toBe(before);
+      expect(hooks).toBe(hooksBefore);
+      // Both consumers (sink.record-thing and this one) wrote an effect; the hook saw ours committed.
+      expect(calls.every((n) => n >= 1)).toBe(true);
+    } finally {
+      await watcher.stop();
+    }
+  });
+
+  it('stops a consumer still waiting for its stream at once', async () => {
+    const waiting = new IdempotentConsumer({
+      name: 'sink.waits',
+      stream: sink.bus.ns.stream('nobody'),
+      contract: thingCreated,
+      db: sink.db,
+      bus: sink.bus,
+      logger: sinkLogs.logger,
+      handler: async () => undefined,
+    });
+    await waiting.start();
+    // Let its retry delay grow past a second before stopping it.
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    const started = Date.now();
+    await waiting.stop();
+    expect(Date.now() - started).toBeLessThan(200);
   });
 
   it('refuses a payload that breaks its schema on publish, naming the field', async () => {
     await expect(
-      probe.db.transaction().execute((tx) => addToOutbox(tx, thingCreated, { thingId: randomUUID(), name: 'x', seats: 0 })),
-    ).rejects.toSatisfy((error: unknown) => error instanceof AppError && error.code === 'validation_failed' && /data\/seats/.test(error.message));
+      probe.db
+        .transaction()
+        .execute((tx) => addToOutbox(tx, thingCreated, { thingId: randomUUID(), name: 'x', seats: 0 })),
+    ).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof AppError && error.code === 'validation_failed' && /data\/seats/.test(error.message),
+    );
     await expect(
-      probe.db.transaction().execute((tx) => addToOutbox(tx, thingCreated, { thingId: randomUUID(), seats: 1 } as never)),
+      probe.db
+        .transaction()
+        .execute((tx) => addToOutbox(tx, thingCreated, { thingId: randomUUID(), seats: 1 } as never)),
     ).rejects.toThrow(/data\/name: is required/);
   });
 
   it('dead-letters a payload that breaks its schema on receipt, with a log line naming the field', async () => {
     const deadLetters = sink.bus.ns.stream('deadletter');
     const before = (await sink.bus.jsm.streams.info(deadLetters)).state.messages;
-    const bad = { id: randomUUID(), type: thingCreated.subject, occurredAt: new Date().toISOString(), version: 1, data: { thingId: randomUUID(), name: 'bad', seats: 'many' } };
+    const bad = {
+      id: randomUUID(),
+      type: thingCreated.subject,
+      occurredAt: new Date().toISOString(),
+      version: 1,
+      data: { thingId: randomUUID(), name: 'bad', seats: 'many' },
+    };
     await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(bad));
     await eventually(async () => (await sink.bus.jsm.streams.info(deadLetters)).state.messages === before + 1);
-    const line = await eventually(() => sinkLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === bad.id));
+    const line = await eventually(() =>
+      sinkLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === bad.id),
+    );
     expect(String(line.reason)).toContain('data/seats');
-    const stored = await sink.bus.jsm.streams.getMessage(deadLetters, { last_by_subj: sink.bus.ns.deadLetterSubject('sink_record-thing') });
+    const stored = await sink.bus.jsm.streams.getMessage(deadLetters, {
+      last_by_subj: sink.bus.ns.deadLetterSubject('sink_record-thing'),
+    });
     expect(stored?.header.get('Qw-Reason')).toContain('data/seats');
     expect(stored?.header.get('Qw-Event-Id')).toBe(bad.id);
-    await eventually(() => consumerSettled(sink, 'sink.record-thing'));
+    await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'));
   });
 
   it('retries a failing handler and dead-letters the event after the bounded number of deliveries', async () => {
@@ -153,13 +268,16 @@ describe('idempotent consumer', () => {
     const before = (await sink.bus.jsm.streams.info(deadLetters)).state.messages;
     const { thingId, eventId } = await createThing(probe, 'poison pill');
     await eventually(async () => (await sink.bus.jsm.streams.info(deadLetters)).state.messages === before + 1, 15_000);
-    const line = sinkLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === eventId);
-    expect(String(line?.reason)).toMatch(/handler failed 3 times/);
+    // The dead letter is stored before the line saying so is logged.
+    const line = await eventually(() =>
+      sinkLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === eventId),
+    );
+    expect(String(line.reason)).toMatch(/handler failed 3 times/);
     const retries = sinkLogs.lines.filter((l) => l.msg === 'event handler failed; will retry' && l.eventId === eventId);
     expect(retries).toHaveLength(2);
     expect(await effectsFor(thingId)).toBe(0);
     // Terminated, not left pending: otherwise it comes back after ack_wait for ever.
-    await eventually(() => consumerSettled(sink, 'sink.record-thing'));
+    await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'));
   });
 });
 
@@ -168,9 +286,13 @@ describe('batch consumer', () => {
   const batchLogs = captureLogs('sink-batch', 'info');
 
   beforeAll(async () => {
-    batchSink = await launchService(sinkService({ maxDeliver: 3, batch: true }), { database, namespace }, { logger: batchLogs.logger });
+    batchSink = await launchService(
+      sinkService({ maxDeliver: 3, batch: true }),
+      { database, namespace },
+      { logger: batchLogs.logger },
+    );
     // It starts with the stream's history, poison included; let that pass before these tests.
-    await eventually(() => consumerSettled(batchSink, 'sink-batch.record-things'), 20_000, 100);
+    await eventually(() => consumerSettled(batchSink.bus, 'probe', 'sink-batch.record-things'), 20_000, 100);
   });
   afterAll(async () => {
     await batchSink?.stop();
@@ -216,7 +338,10 @@ describe('batch consumer', () => {
     const poison = created[2]!;
     const good = created.filter((t) => t !== poison).map((t) => t.thingId);
     await eventually(async () => (await batchEffects(good)).length === 4, 15_000);
-    const line = await eventually(() => batchLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === poison.eventId), 15_000);
+    const line = await eventually(
+      () => batchLogs.lines.find((l) => l.msg === 'event dead-lettered' && l.eventId === poison.eventId),
+      15_000,
+    );
     expect(String(line.reason)).toMatch(/handler failed 3 times/);
     expect(await batchEffects(good)).toHaveLength(4);
     expect(await batchEffects([poison.thingId])).toHaveLength(0);
@@ -225,16 +350,21 @@ describe('batch consumer', () => {
   it('has one effect when the same event arrives three times in one batch', async () => {
     const thingId = randomUUID();
     const envelope = createEnvelope(thingCreated, { thingId, name: 'stool', seats: 1 });
-    await Promise.all([0, 1, 2].map((i) =>
-      probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), { msgID: `${envelope.id}-batch-${i}` })));
+    await Promise.all(
+      [0, 1, 2].map((i) =>
+        probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), {
+          msgID: `${envelope.id}-batch-${i}`,
+        }),
+      ),
+    );
     await eventually(async () => (await batchEffects([thingId])).length >= 1);
-    await eventually(() => consumerSettled(batchSink, 'sink-batch.record-things'));
+    await eventually(() => consumerSettled(batchSink.bus, 'probe', 'sink-batch.record-things'));
     expect(await batchEffects([thingId])).toHaveLength(1);
   });
 });
 
 describe('inbox retention', () => {
-  it('places every UUID v7 of a millisecond between that millisecond\'s floor and the next one\'s', () => {
+  it("places every UUID v7 of a millisecond between that millisecond's floor and the next one's", () => {
     const at = Date.parse('2026-11-22T08:00:00.123Z');
     for (let i = 0; i < 50; i++) {
       const id = uuidv7({ msecs: at });
@@ -255,7 +385,9 @@ describe('inbox retention', () => {
       (${consumer}, ${recent}, ${new Date(now - day)}),
       (${consumer}, ${notTimeOrdered}, ${new Date(now - day)})`.execute(sink.db);
     expect(await pruneInbox(sink.db, [consumer], inboxRetentionMs, now)).toBe(1);
-    const left = await sql<{ event_id: string }>`select event_id from inbox where consumer = ${consumer} order by event_id`.execute(sink.db);
+    const left = await sql<{
+      event_id: string;
+    }>`select event_id from inbox where consumer = ${consumer} order by event_id`.execute(sink.db);
     expect(left.rows.map((row) => row.event_id).sort()).toEqual([notTimeOrdered, recent].sort());
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
 import { ConfigError, commonEnv, databaseEnv, httpEnv, loadConfig } from '../src/config/index.ts';
 
-const schema = Type.Object({ ...commonEnv, ...databaseEnv, ...httpEnv(3001), STRIPE_SECRET_KEY: Type.Optional(Type.String()) });
+const schema = Type.Object({
+  ...commonEnv,
+  ...databaseEnv,
+  ...httpEnv(3001),
+  STRIPE_SECRET_KEY: Type.Optional(Type.String()),
+});
 
 describe('loadConfig', () => {
   it('names every missing variable, one line each', () => {
@@ -21,7 +26,9 @@ describe('loadConfig', () => {
   });
 
   it('names malformed variables next to missing ones', () => {
-    expect(() => loadConfig(schema, { NATS_URL: 'nats://127.0.0.1:4222', HTTP_PORT: 'eighty', LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig(schema, { NATS_URL: 'nats://127.0.0.1:4222', HTTP_PORT: 'eighty', LOG_LEVEL: 'loud' }),
+    ).toThrow(ConfigError);
     try {
       loadConfig(schema, { NATS_URL: 'nats://127.0.0.1:4222', HTTP_PORT: 'eighty', LOG_LEVEL: 'loud' });
     } catch (error) {
@@ -33,7 +40,12 @@ describe('loadConfig', () => {
   });
 
   it('converts, defaults and freezes a valid environment; empty strings count as unset', () => {
-    const config = loadConfig(schema, { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'postgres://qw@127.0.0.1/qw', HTTP_PORT: '4100', STRIPE_SECRET_KEY: '' });
+    const config = loadConfig(schema, {
+      NATS_URL: 'nats://127.0.0.1:4222',
+      DATABASE_URL: 'postgres://qw@127.0.0.1/qw',
+      HTTP_PORT: '4100',
+      STRIPE_SECRET_KEY: '',
+    });
     expect(config.HTTP_PORT).toBe(4100);
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.BUS_NAMESPACE).toBe('');

@@ -3,6 +3,13 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@qw/testkit';
 import { connectDatabase, migrateToLatest } from '../src/db/index.ts';
+import {
+  longestRetryAfter,
+  recordRateEvent,
+  refuseIfRateLimited,
+  retryAfterSeconds,
+  takeRateLimited,
+} from '../src/limits/rate-limits.ts';
 
 let database: TestDatabase;
 let billingUrl: string;
@@ -33,9 +40,19 @@ afterAll(async () => {
 
 describe('schema per service', () => {
   it('migrates the platform tables into the service schema and records them there', async () => {
-    const tables = await asRole(billingUrl, (c) => c.query<{ table_name: string }>(
-      `select table_name from information_schema.tables where table_schema = 'billing' order by table_name`));
-    expect(tables.rows.map((r) => r.table_name)).toEqual(['inbox', 'kysely_migration', 'kysely_migration_lock', 'outbox']);
+    const tables = await asRole(billingUrl, (c) =>
+      c.query<{ table_name: string }>(
+        `select table_name from information_schema.tables where table_schema = 'billing' order by table_name`,
+      ),
+    );
+    expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'inbox',
+      'kysely_migration',
+      'kysely_migration_lock',
+      'mail_jobs',
+      'outbox',
+      'rate_events',
+    ]);
   });
 
   it('is idempotent: a second migration run applies nothing', async () => {
@@ -47,10 +64,79 @@ describe('schema per service', () => {
   it("refuses one service's role everything in another service's schema and in public", async () => {
     await asRole(identityUrl, async (client) => {
       await expect(client.query('select * from billing.outbox')).rejects.toThrow(/permission denied/);
-      await expect(client.query('insert into billing.inbox (consumer, event_id) values ($1, gen_random_uuid())', ['x'])).rejects.toThrow(/permission denied/);
+      await expect(
+        client.query('insert into billing.inbox (consumer, event_id) values ($1, gen_random_uuid())', ['x']),
+      ).rejects.toThrow(/permission denied/);
       await expect(client.query('create table public.sneaky (id int)')).rejects.toThrow(/permission denied/);
       await client.query('create table identity.mine (id int)');
     });
+  });
+});
+
+describe('rate limits', () => {
+  it('lets a key act up to its limit, then answers the wait until the oldest event leaves the window', async () => {
+    const billing = connectDatabase<any>(billingUrl, 'billing');
+    const limit = { max: 3, windowSeconds: 600 };
+    const start = new Date('2026-11-23T10:00:00Z');
+    const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
+    try {
+      for (const second of [0, 60, 120]) {
+        expect(await retryAfterSeconds(billing.db, 'probe:a', limit, at(second))).toBe(0);
+        await recordRateEvent(billing.db, 'probe:a', at(second));
+      }
+      // The fourth within ten minutes waits until the first (at 0 s) is ten minutes old.
+      expect(await retryAfterSeconds(billing.db, 'probe:a', limit, at(150))).toBe(450);
+      expect(await retryAfterSeconds(billing.db, 'probe:b', limit, at(150))).toBe(0);
+      expect(await retryAfterSeconds(billing.db, 'probe:a', limit, at(600))).toBe(0);
+    } finally {
+      await billing.db.destroy();
+    }
+  });
+
+  it('refuses with rate_limited and records nothing when any key is at its limit', async () => {
+    const billing = connectDatabase<any>(billingUrl, 'billing');
+    const one = { max: 1, windowSeconds: 3600 };
+    try {
+      await takeRateLimited(billing.db, [{ key: 'probe:c', limit: one }], (wait) => `wait ${wait}`);
+      await expect(
+        takeRateLimited(
+          billing.db,
+          [
+            { key: 'probe:d', limit: one },
+            { key: 'probe:c', limit: one },
+          ],
+          (wait) => `wait ${wait}`,
+        ),
+      ).rejects.toMatchObject({ code: 'rate_limited', message: 'wait 60 minutes' });
+      expect(await retryAfterSeconds(billing.db, 'probe:d', one)).toBe(0);
+    } finally {
+      await billing.db.destroy();
+    }
+  });
+
+  it('checks without recording, for limits that count only failures: the longest wait of all keys', async () => {
+    const billing = connectDatabase<any>(billingUrl, 'billing');
+    const short = { max: 1, windowSeconds: 60 };
+    const long = { max: 1, windowSeconds: 3600 };
+    try {
+      const checks = [
+        { key: 'probe:e', limit: short },
+        { key: 'probe:f', limit: long },
+      ];
+      expect(await longestRetryAfter(billing.db, checks)).toBe(0);
+      await refuseIfRateLimited(billing.db, checks, (wait) => `wait ${wait}`);
+      expect(await longestRetryAfter(billing.db, checks)).toBe(0);
+      await recordRateEvent(billing.db, 'probe:e');
+      expect(await longestRetryAfter(billing.db, checks)).toBeLessThanOrEqual(60);
+      await recordRateEvent(billing.db, 'probe:f');
+      expect(await longestRetryAfter(billing.db, checks)).toBeGreaterThan(3500);
+      await expect(refuseIfRateLimited(billing.db, checks, (wait) => `wait ${wait}`)).rejects.toMatchObject({
+        code: 'rate_limited',
+        message: 'wait 60 minutes',
+      });
+    } finally {
+      await billing.db.destroy();
+    }
   });
 });
 
@@ -70,10 +156,12 @@ describe('outbox commit signal', () => {
         phase = 'committed';
       });
       phase = 'rolled back';
-      await expect(billing.db.transaction().execute(async (tx) => {
-        await tx.insertInto('outbox').values(row()).execute();
-        throw new Error('undo');
-      })).rejects.toThrow('undo');
+      await expect(
+        billing.db.transaction().execute(async (tx) => {
+          await tx.insertInto('outbox').values(row()).execute();
+          throw new Error('undo');
+        }),
+      ).rejects.toThrow('undo');
       phase = 'no outbox row';
       await billing.db.transaction().execute(async (tx) => {
         await tx.insertInto('inbox').values({ consumer: 'test', event_id: randomUUID() }).execute();

@@ -20,8 +20,19 @@ afterAll(async () => {
 describe('mailer', () => {
   it('sends through SMTP with attachments, and logs no recipient', async () => {
     const logs = captureLogs('mail');
-    const mailer = createMailer({ mailUrl: smtp.url, from: 'Quietwire <no-reply@quietwire.test>', outboxDir: dir, logger: logs.logger });
-    await mailer.send({ to: 'ada@example.com', subject: 'Your device', text: 'Hello Ada', html: '<p>Hello Ada</p>', attachments: [{ filename: 'laptop.conf', content: '[Interface]\n' }] });
+    const mailer = createMailer({
+      mailUrl: smtp.url,
+      from: 'Quietwire <no-reply@quietwire.test>',
+      outboxDir: dir,
+      logger: logs.logger,
+    });
+    await mailer.send({
+      to: 'ada@example.com',
+      subject: 'Your device',
+      text: 'Hello Ada',
+      html: '<p>Hello Ada</p>',
+      attachments: [{ filename: 'laptop.conf', content: '[Interface]\n' }],
+    });
     const mail = await smtp.waitFor((m) => m.subject === 'Your device');
     expect(mail.text?.trim()).toBe('Hello Ada');
     expect(mail.attachments[0]?.filename).toBe('laptop.conf');

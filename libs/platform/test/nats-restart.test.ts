@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createTestDatabase, eventually, launchService, startPrivateNats, testNamespace, type PrivateNats, type TestDatabase } from '@qw/testkit';
+import {
+  createTestDatabase,
+  eventually,
+  launchService,
+  startPrivateNats,
+  testNamespace,
+  type PrivateNats,
+  type TestDatabase,
+  consumerSettled,
+} from '@qw/testkit';
 import { addToOutbox, type RunningService } from '../src/index.ts';
 import { probeService, sinkService, thingCreated } from './fixtures/probe-services.ts';
 
@@ -41,12 +50,16 @@ it('delivers all 500 events, each with one effect, when NATS restarts while they
   }
   await restart;
 
-  await eventually(async () => {
-    const result = await sql<{ n: number }>`select count(distinct thing_id)::int as n from effects`.execute(sink.db);
-    return result.rows[0]!.n === 500;
-  }, 60_000, 200);
-  // Let any late redelivery land before counting duplicates.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await eventually(
+    async () => {
+      const result = await sql<{ n: number }>`select count(distinct thing_id)::int as n from effects`.execute(sink.db);
+      return result.rows[0]!.n === 500;
+    },
+    60_000,
+    200,
+  );
+  // Every delivery handled (a late redelivery included) before counting duplicates.
+  await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'), 30_000, 100);
   const totals = await sql<{ rows: number; things: number }>`
     select count(*)::int as rows, count(distinct thing_id)::int as things from effects`.execute(sink.db);
   expect(totals.rows[0]).toEqual({ rows: 500, things: 500 });

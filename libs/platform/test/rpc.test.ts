@@ -2,10 +2,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
 import { AppError, defineRpc } from '@qw/contracts';
 import { captureLogs, deleteNamespace, sharedNatsUrl, testNamespace } from '@qw/testkit';
-import { RpcClient, connectBus, endpoint, serveRpc, type BusConnection, type RpcServer } from '../src/index.ts';
+import { createPrivateKey } from 'node:crypto';
+import { createSigner } from 'fast-jwt';
+import {
+  RpcClient,
+  callerTokenSigner,
+  callerTokenVerifier,
+  connectBus,
+  endpoint,
+  generateCallerKeyPair,
+  serveRpc,
+  type BusConnection,
+  type RpcServer,
+} from '../src/index.ts';
 
-const addSeats = defineRpc('probe.rpc.add-seats', Type.Object({ seats: Type.Integer({ minimum: 1 }) }), Type.Object({ total: Type.Integer() }));
-const whoAmI = defineRpc('probe.rpc.who-am-i', Type.Object({}), Type.Object({ userId: Type.Union([Type.String(), Type.Null()]) }));
+const keys = generateCallerKeyPair();
+const assert = callerTokenSigner(keys.privateKey);
+const person = { userId: 'u-1', accountType: 'personal', isAdmin: false, emailVerified: true };
+
+const addSeats = defineRpc(
+  'probe.rpc.add-seats',
+  Type.Object({ seats: Type.Integer({ minimum: 1 }) }),
+  Type.Object({ total: Type.Integer() }),
+);
+const whoAmI = defineRpc(
+  'probe.rpc.who-am-i',
+  Type.Object({}),
+  Type.Object({ userId: Type.Union([Type.String(), Type.Null()]) }),
+);
 const slow = defineRpc('probe.rpc.slow', Type.Object({}), Type.Object({}));
 const broken = defineRpc('probe.rpc.broken', Type.Object({}), Type.Object({ n: Type.Integer() }));
 const nobody = defineRpc('probe.rpc.nobody', Type.Object({}), Type.Object({}));
@@ -21,6 +45,7 @@ beforeAll(async () => {
   server = await serveRpc(bus, {
     service: 'probe',
     logger: logs.logger,
+    verifyCaller: callerTokenVerifier(keys.publicKey),
     endpoints: [
       endpoint(addSeats, async ({ seats }) => {
         if (seats > 250) throw new AppError('quota_exceeded', 'Business 250+ covers 250 devices.');
@@ -43,19 +68,66 @@ afterAll(async () => {
 });
 
 describe('request/reply', () => {
-  it('answers with the handler result and passes the caller along', async () => {
+  it('answers with the handler result and passes the caller its signed assertion proves', async () => {
     expect(await client.request(addSeats, { seats: 5 })).toEqual({ total: 15 });
-    const caller = { userId: 'u-1', accountType: 'personal', isAdmin: false, emailVerified: true };
-    expect(await client.request(whoAmI, {}, caller)).toEqual({ userId: 'u-1' });
+    expect(await client.request(whoAmI, {}, assert(person))).toEqual({ userId: 'u-1' });
+    expect(await client.request(whoAmI, {})).toEqual({ userId: null });
+  });
+
+  it('refuses a frame that names its own caller, and an assertion it cannot verify', async () => {
+    const ask = async (frame: unknown) =>
+      JSON.parse((await bus.nc.request(bus.ns.subject(whoAmI.subject), JSON.stringify(frame))).string());
+    // The attack of the security review: a raw client names someone else as the caller.
+    expect(await ask({ caller: { ...person, userId: 'victim' }, data: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_token' },
+    });
+    const otherKeys = generateCallerKeyPair();
+    const forged = callerTokenSigner(otherKeys.privateKey)({ ...person, userId: 'victim' }).assertion;
+    expect(await ask({ caller_token: forged, data: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_token' },
+    });
+    const expired = createSigner({
+      key: createPrivateKey({ key: Buffer.from(keys.privateKey, 'base64'), format: 'der', type: 'pkcs8' })
+        .export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
+      algorithm: 'EdDSA',
+      aud: 'quietwire-rpc',
+      iss: 'gateway',
+      expiresIn: 60_000,
+      clockTimestamp: Date.now() - 120_000,
+    })({ sub: 'victim', acct: 'personal', adm: true, ver: true });
+    expect(await ask({ caller_token: expired, data: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_token' },
+    });
+    expect(await ask({ caller_token: 'not.a.token', data: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_token' },
+    });
+    expect(await ask({ caller_token: assert(person).assertion, data: {} })).toEqual({
+      ok: true,
+      data: { userId: 'u-1' },
+    });
+  });
+
+  it('will not forward a caller without its assertion', async () => {
+    await expect(client.request(whoAmI, {}, person)).rejects.toThrow(/signed assertion/);
   });
 
   it('carries a domain error back with its code and message', async () => {
-    await expect(client.request(addSeats, { seats: 300 })).rejects.toMatchObject({ code: 'quota_exceeded', message: 'Business 250+ covers 250 devices.' });
+    await expect(client.request(addSeats, { seats: 300 })).rejects.toMatchObject({
+      code: 'quota_exceeded',
+      message: 'Business 250+ covers 250 devices.',
+    });
   });
 
   it('refuses a request that breaks its schema before sending it, and the server refuses one that arrives', async () => {
     await expect(client.request(addSeats, { seats: 0 })).rejects.toMatchObject({ code: 'validation_failed' });
-    const answer = await bus.nc.request(bus.ns.subject(addSeats.subject), JSON.stringify({ data: { seats: 'two' } }), { timeout: 2000 });
+    const answer = await bus.nc.request(bus.ns.subject(addSeats.subject), JSON.stringify({ data: { seats: 'two' } }), {
+      timeout: 2000,
+    });
     expect(JSON.parse(answer.string())).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
   });
 

@@ -24,7 +24,10 @@ function withDatabase(url: string, database: string): string {
  * `serverAdminUrl` picks another server (a private one, see startPrivatePostgres).
  */
 export async function createTestDatabase(label = 'test', serverAdminUrl = adminDatabaseUrl): Promise<TestDatabase> {
-  const name = `qw_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const name = `qw_${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverAdminUrl });
   await admin.connect();
   try {

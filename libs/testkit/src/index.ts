@@ -1,5 +1,6 @@
 export * from './database.ts';
 export * from './nats.ts';
+export * from './bus.ts';
 export * from './smtp.ts';
 export * from './logs.ts';
 export * from './launcher.ts';

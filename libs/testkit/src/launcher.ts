@@ -1,22 +1,47 @@
 import { startService, type RunningService, type ServiceDefinition, type StartOptions } from '@qw/platform';
 import type { TestDatabase } from './database.ts';
+import type { BusPrincipal } from '@qw/contracts';
 import { sharedNatsUrl } from './nats.ts';
+import { testCallerKeys, type TestBus } from './bus.ts';
 
-export type TestEnvironment = { database: TestDatabase; namespace: string; natsUrl?: string };
+/**
+ * Where a service runs in a test: its database, and either a test bus (authentication and the
+ * product's permissions on, as in production) or a namespace on a NATS server without
+ * authentication (tests of the bus mechanics with probe services).
+ */
+export type TestEnvironment = { database: TestDatabase } & (
+  | { bus: TestBus; namespace?: never; natsUrl?: never }
+  | { bus?: never; namespace: string; natsUrl?: string }
+);
 
-/** Starts a real service in this process against the test's own database and namespace. */
-export async function launchService<DB>(definition: ServiceDefinition<DB>, env: TestEnvironment, options: StartOptions = {}): Promise<RunningService<DB>> {
+/** Starts a real service in this process against the test's own database and bus. */
+export async function launchService<DB>(
+  definition: ServiceDefinition<DB>,
+  env: TestEnvironment,
+  options: StartOptions = {},
+): Promise<RunningService<DB>> {
   const databaseUrl = await env.database.provision(definition.name);
-  return startService(definition, {
-    DATABASE_URL: databaseUrl,
-    NATS_URL: env.natsUrl ?? sharedNatsUrl,
-    BUS_NAMESPACE: env.namespace,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  }, options);
+  const bus = env.bus
+    ? { ...env.bus.env(definition.name as BusPrincipal), BUS_NAMESPACE: '' }
+    : { NATS_URL: env.natsUrl ?? sharedNatsUrl, BUS_NAMESPACE: env.namespace };
+  return startService(
+    definition,
+    {
+      DATABASE_URL: databaseUrl,
+      ...bus,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      CALLER_TOKEN_PUBLIC_KEY: testCallerKeys.publicKey,
+    },
+    options,
+  );
 }
 
 /** Polls until `check` returns a value that is not undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, intervalMs = 25): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 10_000,
+  intervalMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -26,7 +51,29 @@ export async function eventually<T>(check: () => Promise<T | undefined | false> 
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${(lastError as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `condition not met within ${timeoutMs} ms${lastError ? `: ${(lastError as Error).message}` : ''}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/**
+ * True once a durable consumer has handled everything delivered to it: nothing left to deliver,
+ * nothing delivered but unacknowledged. What tests wait for instead of sleeping, before they
+ * count effects as final.
+ */
+export async function consumerSettled(
+  bus: {
+    jsm: {
+      consumers: { info(stream: string, durable: string): Promise<{ num_pending: number; num_ack_pending: number }> };
+    };
+    ns: { stream(owner: string): string; durable(name: string): string };
+  },
+  owner: string,
+  durable: string,
+): Promise<boolean> {
+  const info = await bus.jsm.consumers.info(bus.ns.stream(owner), bus.ns.durable(durable));
+  return info.num_pending === 0 && info.num_ack_pending === 0;
 }

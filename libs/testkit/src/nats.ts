@@ -36,18 +36,28 @@ export async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
-export type PrivateNats = { url: string; stop(): Promise<void>; restart(downMs?: number): Promise<void>; kill(): Promise<void>; start(): Promise<void> };
+export type PrivateNats = {
+  url: string;
+  stop(): Promise<void>;
+  restart(downMs?: number): Promise<void>;
+  kill(): Promise<void>;
+  start(): Promise<void>;
+};
 
 /**
  * A NATS server with JetStream of the test's own, on its own port and store, for tests that
  * stop or restart the broker without disturbing anyone else.
  */
-export async function startPrivateNats(binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server'): Promise<PrivateNats> {
+export async function startPrivateNats(
+  binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server',
+): Promise<PrivateNats> {
   const port = await freePort();
   const storeDir = await mkdtemp(path.join(tmpdir(), 'qw-nats-'));
   const server = serverProcess(

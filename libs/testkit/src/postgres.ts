@@ -32,7 +32,8 @@ function runAs(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
   const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-  if (uid.status !== 0 || gid.status !== 0) throw new Error('running as root, and there is no postgres account to run Postgres as');
+  if (uid.status !== 0 || gid.status !== 0)
+    throw new Error('running as root, and there is no postgres account to run Postgres as');
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
@@ -51,18 +52,38 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const user = runAs();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'qw-pg-'));
   if (user) await chown(dataDir, user.uid, user.gid);
-  const init = spawnSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
-    encoding: 'utf8',
-    ...(user ?? {}),
-  });
+  const init = spawnSync(
+    path.join(bin, 'initdb'),
+    ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+    {
+      encoding: 'utf8',
+      ...(user ?? {}),
+    },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   const port = await freePort();
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const server = serverProcess(
-    () => spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=60'], {
-      stdio: 'ignore',
-      ...(user ?? {}),
-    }),
+    () =>
+      spawn(
+        path.join(bin, 'postgres'),
+        [
+          '-D',
+          dataDir,
+          '-p',
+          String(port),
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'unix_socket_directories=',
+          '-c',
+          'max_connections=60',
+        ],
+        {
+          stdio: 'ignore',
+          ...(user ?? {}),
+        },
+      ),
     async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       try {

@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-export type SpawnedProcess = { name: string; child: ChildProcess; output(): string; stop(signal?: NodeJS.Signals): Promise<number | null> };
+export type SpawnedProcess = {
+  name: string;
+  child: ChildProcess;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
 
 /** Runs a TypeScript entry point of the repo as its own Node process (through tsx), collecting its output. */
 export function spawnTsProcess(name: string, entry: string, env: Record<string, string>): SpawnedProcess {
@@ -44,6 +49,8 @@ export type ServerProcess = {
   halt(signal: NodeJS.Signals): Promise<void>;
   /** Halts with `signal`, stays down `downMs`, starts again. */
   restart(signal: NodeJS.Signals, downMs: number): Promise<void>;
+  /** Sends a signal and leaves it running (SIGHUP: reload the configuration). */
+  signal(signal: NodeJS.Signals): void;
 };
 
 /** A private server (NATS, Postgres) that tests stop and start again on the same port and data. */
@@ -67,6 +74,9 @@ export function serverProcess(spawnServer: () => ChildProcess, ready: () => Prom
       const running = child;
       child = undefined;
       await signalAndWait(running, signal);
+    },
+    signal(signal) {
+      child?.kill(signal);
     },
     async restart(signal, downMs) {
       await server.halt(signal);

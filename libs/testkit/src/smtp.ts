@@ -41,7 +41,13 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no matching mail within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({ match, resolve: (mail) => { clearTimeout(timer); resolve(mail); } });
+        waiters.push({
+          match,
+          resolve: (mail) => {
+            clearTimeout(timer);
+            resolve(mail);
+          },
+        });
       });
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),

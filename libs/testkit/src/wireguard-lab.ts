@@ -60,7 +60,10 @@ export async function createWireGuardLab(): Promise<WireGuardLab> {
   await ip(['link', 'set', `vc${id}`, 'netns', clientNs]);
   await ip(['-n', nodeNs, 'address', 'add', `${nodeUnderlay}/24`, 'dev', `vn${id}`]);
   await ip(['-n', clientNs, 'address', 'add', `${clientUnderlay}/24`, 'dev', `vc${id}`]);
-  for (const [ns, dev] of [[nodeNs, `vn${id}`], [clientNs, `vc${id}`]] as const) {
+  for (const [ns, dev] of [
+    [nodeNs, `vn${id}`],
+    [clientNs, `vc${id}`],
+  ] as const) {
     await ip(['-n', ns, 'link', 'set', dev, 'up']);
     await ip(['-n', ns, 'link', 'set', 'lo', 'up']);
   }
@@ -69,7 +72,13 @@ export async function createWireGuardLab(): Promise<WireGuardLab> {
   await exec(clientNs, ['wireguard-go', clientIface]);
 
   return {
-    nodeNs, nodeIface, nodeUnderlay, clientNs, clientIface, prefix: `ip netns exec ${nodeNs}`, exec,
+    nodeNs,
+    nodeIface,
+    nodeUnderlay,
+    clientNs,
+    clientIface,
+    prefix: `ip netns exec ${nodeNs}`,
+    exec,
     async connectClient(setconf, address, route) {
       const file = path.join(workDir, `client-${randomBytes(3).toString('hex')}.conf`);
       await writeFile(file, setconf, { mode: 0o600 });
@@ -88,14 +97,20 @@ export async function createWireGuardLab(): Promise<WireGuardLab> {
       }
     },
     async destroy() {
-      for (const [ns, iface] of [[nodeNs, nodeIface], [clientNs, clientIface]] as const) {
+      for (const [ns, iface] of [
+        [nodeNs, nodeIface],
+        [clientNs, clientIface],
+      ] as const) {
         await exec(ns, ['ip', 'link', 'delete', iface]).catch(() => undefined);
       }
       await ip(['netns', 'delete', nodeNs]).catch(() => undefined);
       await ip(['netns', 'delete', clientNs]).catch(() => undefined);
       await rm(workDir, { recursive: true, force: true });
       // wireguard-go exits when its interface is gone; make sure none is left behind.
-      spawn('pkill', ['-f', `wireguard-go (${nodeIface}|${clientIface})`], { stdio: 'ignore' }).on('error', () => undefined);
+      spawn('pkill', ['-f', `wireguard-go (${nodeIface}|${clientIface})`], { stdio: 'ignore' }).on(
+        'error',
+        () => undefined,
+      );
     },
   };
 }

@@ -3,15 +3,7 @@
  * <ula /48>:<n hex>::/64; the node itself is .1 / ::1; devices get the lowest free host from .2 up,
  * and their IPv6 address carries the same host number, so one IPv4 lease gives both.
  */
-import {
-  formatIpv6,
-  intToIpv4,
-  ipv4ToInt,
-  networkOf,
-  parseCidr,
-  parseIpv4,
-  parseIpv6,
-} from './ip-address.ts';
+import { formatIpv6, intToIpv4, ipv4ToInt, networkOf, parseCidr, parseIpv4, parseIpv6 } from './ip-address.ts';
 
 export const NODE_IPV4_SUPERNET = '10.64.0.0/10';
 export const DEFAULT_ULA_PREFIX = 'fd7a:5157:7769::/48';
@@ -36,7 +28,9 @@ export function nodeSubnets(nodeIndex: number, ulaPrefix: string = DEFAULT_ULA_P
   }
   const ula = parseCidr(ulaPrefix);
   if (ula === null || ula.family !== 6 || ula.prefixLength !== 48 || ula.address >> 121n !== 0x7en) {
-    throw new Error(`ULA prefix must be an fc00::/7 /48 such as ${DEFAULT_ULA_PREFIX}, got ${JSON.stringify(ulaPrefix)}`);
+    throw new Error(
+      `ULA prefix must be an fc00::/7 /48 such as ${DEFAULT_ULA_PREFIX}, got ${JSON.stringify(ulaPrefix)}`,
+    );
   }
   const ipv4Network = NODE_IPV4_BASE + nodeIndex * 2 ** 16;
   const ipv6Network = networkOf(ula) | (BigInt(nodeIndex) << 64n);

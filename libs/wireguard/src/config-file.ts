@@ -46,7 +46,17 @@ const PRIVATE_KEY_WARNING = '# This file contains the private key of this device
 const ENDPOINT = /^(?:\[[0-9A-Fa-f:.]+(?:%[\w.-]+)?\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const LIST_ITEM = /^[^\s,#=[\]]+$/;
 /** Interface keys only wg-quick understands; `wg setconf` rejects them (this is `wg-quick strip`). */
-const WG_QUICK_ONLY_KEYS = new Set(['address', 'dns', 'mtu', 'table', 'preup', 'postup', 'predown', 'postdown', 'saveconfig']);
+const WG_QUICK_ONLY_KEYS = new Set([
+  'address',
+  'dns',
+  'mtu',
+  'table',
+  'preup',
+  'postup',
+  'predown',
+  'postdown',
+  'saveconfig',
+]);
 
 export function renderClientConfig(input: ClientConfigInput): string {
   const allowedIps = input.allowedIps ?? DEFAULT_ALLOWED_IPS;
@@ -56,9 +66,11 @@ export function renderClientConfig(input: ClientConfigInput): string {
   requireCidrs('addresses', input.addresses);
   requireCidrs('allowedIps', allowedIps);
   for (const server of input.dns) {
-    if (!LIST_ITEM.test(server)) throw new Error(`client config: DNS entry ${JSON.stringify(server)} is not an address or domain`);
+    if (!LIST_ITEM.test(server))
+      throw new Error(`client config: DNS entry ${JSON.stringify(server)} is not an address or domain`);
   }
-  if (!isEndpoint(input.endpoint)) throw new Error(`client config: endpoint ${JSON.stringify(input.endpoint)} is not host:port`);
+  if (!isEndpoint(input.endpoint))
+    throw new Error(`client config: endpoint ${JSON.stringify(input.endpoint)} is not host:port`);
   if (!Number.isInteger(keepalive) || keepalive < 0 || keepalive > 65535) {
     throw new Error(`client config: persistentKeepalive must be 0–65535 seconds, got ${keepalive}`);
   }
@@ -137,7 +149,8 @@ export function parseClientConfig(text: string): ClientConfig {
       continue;
     }
     const equals = line.indexOf('=');
-    if (equals < 0 || section === 'none') throw new Error(`client config line ${index + 1}: expected "Key = value" inside a section`);
+    if (equals < 0 || section === 'none')
+      throw new Error(`client config line ${index + 1}: expected "Key = value" inside a section`);
     const key = line.slice(0, equals).trim().toLowerCase();
     const value = line.slice(equals + 1).trim();
     if (section === 'interface') {
@@ -152,8 +165,10 @@ export function parseClientConfig(text: string): ClientConfig {
   if (interfaces !== 1 || peers !== 1) {
     throw new Error(`client config must have one [Interface] and one [Peer], found ${interfaces} and ${peers}`);
   }
-  if (!isWireGuardKey(config.privateKey)) throw new Error('client config: PrivateKey is missing or not a WireGuard key');
-  if (!isWireGuardKey(config.serverPublicKey)) throw new Error('client config: PublicKey is missing or not a WireGuard key');
+  if (!isWireGuardKey(config.privateKey))
+    throw new Error('client config: PrivateKey is missing or not a WireGuard key');
+  if (!isWireGuardKey(config.serverPublicKey))
+    throw new Error('client config: PublicKey is missing or not a WireGuard key');
   return { ...config, deviceName };
 }
 
@@ -173,7 +188,10 @@ export function toWgSetconf(text: string): string {
       kept.push(line);
       continue;
     }
-    const key = line.slice(0, Math.max(0, line.indexOf('='))).trim().toLowerCase();
+    const key = line
+      .slice(0, Math.max(0, line.indexOf('=')))
+      .trim()
+      .toLowerCase();
     if (inInterface && WG_QUICK_ONLY_KEYS.has(key)) continue;
     kept.push(line);
   }

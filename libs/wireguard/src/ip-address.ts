@@ -159,5 +159,8 @@ function splitCidr(text: string): { addressText: string; prefixLength: number | 
   const slash = text.indexOf('/');
   if (slash < 0) return { addressText: text, prefixLength: 'none' };
   const lengthText = text.slice(slash + 1);
-  return { addressText: text.slice(0, slash), prefixLength: PREFIX_LENGTH.test(lengthText) ? Number(lengthText) : null };
+  return {
+    addressText: text.slice(0, slash),
+    prefixLength: PREFIX_LENGTH.test(lengthText) ? Number(lengthText) : null,
+  };
 }

@@ -58,7 +58,9 @@ export function decryptPrivateKey(sealed: string, encryptionKey: string, aad?: s
 function vaultKey(encryptionKey: string): Buffer {
   const key = strictBase64(encryptionKey.trim());
   if (key?.length !== KEY_BYTES) {
-    throw new PrivateKeyVaultError(`encryption key must be ${KEY_BYTES} bytes in base64 (e.g. \`openssl rand -base64 32\`)`);
+    throw new PrivateKeyVaultError(
+      `encryption key must be ${KEY_BYTES} bytes in base64 (e.g. \`openssl rand -base64 32\`)`,
+    );
   }
   return key;
 }

@@ -58,7 +58,10 @@ export function wgShowDumpArgs(iface: string): string[] {
  * compared as sets in the form `wg` prints them, so '10.64.0.2' and '10.64.0.2/32', or two
  * spellings of one IPv6 address, are no change. O(n) in the number of peers.
  */
-export function planReconcile(desired: readonly DesiredPeer[], actual: readonly Pick<WgDumpPeer, 'publicKey' | 'allowedIps'>[]): ReconcilePlan {
+export function planReconcile(
+  desired: readonly DesiredPeer[],
+  actual: readonly Pick<WgDumpPeer, 'publicKey' | 'allowedIps'>[],
+): ReconcilePlan {
   const actualAllowedIps = new Map<string, readonly string[]>();
   for (const peer of actual) actualAllowedIps.set(peer.publicKey, peer.allowedIps);
   const desiredKeys = new Set<string>();
@@ -103,7 +106,8 @@ function allowedIpsArgument(allowedIps: readonly string[]): string {
 }
 
 function interfaceName(iface: string): string {
-  if (!INTERFACE_NAME.test(iface) || WG_SHOW_WORDS.has(iface)) throw new Error(`not a WireGuard interface name: ${JSON.stringify(iface)}`);
+  if (!INTERFACE_NAME.test(iface) || WG_SHOW_WORDS.has(iface))
+    throw new Error(`not a WireGuard interface name: ${JSON.stringify(iface)}`);
   return iface;
 }
 

@@ -29,12 +29,9 @@ export type WgDumpPeer = {
 
 export type WgDump = { interface: WgDumpInterface; peers: WgDumpPeer[] };
 
-/** Connected = latest handshake younger than the window (ARCHITECTURE: 180 s). */
-export const CONNECTED_WINDOW_SECONDS = 180;
-
 const NONE = '(none)';
 /** Old `wg` builds print an unset preshared key as 32 zero bytes rather than "(none)". */
-const ZERO_KEY = 'A'.repeat(43) + '=';
+const ZERO_KEY = `${'A'.repeat(43)}=`;
 const UNSIGNED = /^\d+$/;
 
 export function parseWgDump(output: string): WgDump {
@@ -45,14 +42,6 @@ export function parseWgDump(output: string): WgDump {
     interface: parseInterfaceLine(interfaceLine),
     peers: peerLines.map((line, index) => parsePeerLine(line, index + 2)),
   };
-}
-
-export function isConnected(
-  latestHandshakeSeconds: number,
-  nowSeconds: number,
-  windowSeconds: number = CONNECTED_WINDOW_SECONDS,
-): boolean {
-  return latestHandshakeSeconds > 0 && nowSeconds - latestHandshakeSeconds < windowSeconds;
 }
 
 function parseInterfaceLine(line: string): WgDumpInterface {
@@ -69,7 +58,14 @@ function parseInterfaceLine(line: string): WgDumpInterface {
 function parsePeerLine(line: string, lineNumber: number): WgDumpPeer {
   const fields = splitFields(line, 8, lineNumber);
   const [publicKey, presharedKey, endpoint, allowedIps, handshake, rx, tx, keepalive] = fields as [
-    string, string, string, string, string, string, string, string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
   ];
   if (!isWireGuardKey(publicKey)) throw new Error(`wg dump line ${lineNumber}: peer public key is not a WireGuard key`);
   return {
@@ -109,7 +105,12 @@ function unsigned(value: string, what: string, lineNumber: number): number {
 
 /** wg prints the fwmark as hex ("0xca6c"); accept decimal too. */
 function fwmarkValue(value: string): number {
-  const number = /^0x[0-9a-f]+$/i.test(value) ? parseInt(value.slice(2), 16) : UNSIGNED.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(number) || number > 0xffff_ffff) throw new Error(`wg dump line 1: fwmark is not "off" or a number: ${JSON.stringify(value)}`);
+  const number = /^0x[0-9a-f]+$/i.test(value)
+    ? parseInt(value.slice(2), 16)
+    : UNSIGNED.test(value)
+      ? Number(value)
+      : NaN;
+  if (!Number.isSafeInteger(number) || number > 0xffff_ffff)
+    throw new Error(`wg dump line 1: fwmark is not "off" or a number: ${JSON.stringify(value)}`);
   return number;
 }

@@ -32,12 +32,22 @@ describe('ipv4ToInt / intToIpv4', () => {
     expect(intToIpv4(value)).toBe(text);
   });
 
-  it.each(['', '1.2.3', '1.2.3.4.5', '256.0.0.1', '1.2.3.-1', '01.2.3.4', '1.2.3.4 ', ' 1.2.3.4', '1..3.4', 'a.b.c.d', '1.2.3.4/32', '0x1.2.3.4'])(
-    'rejects %j',
-    (text) => {
-      expect(() => ipv4ToInt(text)).toThrow(/not an IPv4 address/);
-    },
-  );
+  it.each([
+    '',
+    '1.2.3',
+    '1.2.3.4.5',
+    '256.0.0.1',
+    '1.2.3.-1',
+    '01.2.3.4',
+    '1.2.3.4 ',
+    ' 1.2.3.4',
+    '1..3.4',
+    'a.b.c.d',
+    '1.2.3.4/32',
+    '0x1.2.3.4',
+  ])('rejects %j', (text) => {
+    expect(() => ipv4ToInt(text)).toThrow(/not an IPv4 address/);
+  });
 
   it.each([-1, 2 ** 32, 1.5, Number.NaN])('intToIpv4 rejects %d', (value) => {
     expect(() => intToIpv4(value)).toThrow(RangeError);
@@ -142,7 +152,9 @@ describe('lowestFreeHost', () => {
   });
 
   it('ignores taken addresses outside the subnet (other nodes, the node itself)', () => {
-    expect(lowestFreeHost(subnet, ['10.65.0.2', '10.63.255.255', '10.64.0.0', '10.64.0.1', '10.64.255.255'])).toBe('10.64.0.2');
+    expect(lowestFreeHost(subnet, ['10.65.0.2', '10.63.255.255', '10.64.0.0', '10.64.0.1', '10.64.255.255'])).toBe(
+      '10.64.0.2',
+    );
     expect(lowestFreeHost('10.65.0.0/16', range('10.64.0.2', '10.64.0.100'))).toBe('10.65.0.2');
   });
 
@@ -210,7 +222,10 @@ describe('deviceIpv6For', () => {
 
 describe('deviceAddressCidrs', () => {
   it('gives the host routes in canonical form', () => {
-    expect(deviceAddressCidrs('10.64.0.2', 'FD7A:5157:7769:0:0:0:0:2')).toEqual(['10.64.0.2/32', 'fd7a:5157:7769::2/128']);
+    expect(deviceAddressCidrs('10.64.0.2', 'FD7A:5157:7769:0:0:0:0:2')).toEqual([
+      '10.64.0.2/32',
+      'fd7a:5157:7769::2/128',
+    ]);
   });
 
   it('rejects a swapped pair', () => {

@@ -52,7 +52,13 @@ describe('renderClientConfig', () => {
   });
 
   it('takes other allowed IPs and keepalive, leaves out DNS when empty and keepalive when 0', () => {
-    const text = renderClientConfig({ ...input, dns: [], allowedIps: ['10.64.0.0/16'], persistentKeepalive: 0, endpoint: '[2001:db8::7]:443' });
+    const text = renderClientConfig({
+      ...input,
+      dns: [],
+      allowedIps: ['10.64.0.0/16'],
+      persistentKeepalive: 0,
+      endpoint: '[2001:db8::7]:443',
+    });
     expect(text).not.toMatch(/^DNS/m);
     expect(text).not.toMatch(/^PersistentKeepalive/m);
     expect(text).toContain('\nAllowedIPs = 10.64.0.0/16\n');
@@ -61,7 +67,10 @@ describe('renderClientConfig', () => {
   });
 
   it('keeps a hostile device name inside its comment line', () => {
-    const text = renderClientConfig({ ...input, deviceName: 'evil\n[Peer]\r\nPublicKey = x\u2028AllowedIPs = 1.2.3.4/32' });
+    const text = renderClientConfig({
+      ...input,
+      deviceName: 'evil\n[Peer]\r\nPublicKey = x\u2028AllowedIPs = 1.2.3.4/32',
+    });
     expect(text.split('\n')[0]).toBe('# Quietwire — evil [Peer] PublicKey = x AllowedIPs = 1.2.3.4/32');
     expect(text.match(/^\[Peer\]$/gm)).toHaveLength(1);
     expect(parseClientConfig(text).allowedIps).toEqual(['0.0.0.0/0', '::/0']);
@@ -90,9 +99,18 @@ describe('renderClientConfig', () => {
 describe('parseClientConfig', () => {
   it('reads back what renderClientConfig wrote', () => {
     const { privateKey, publicKey } = generateKeyPair();
-    const full = { ...input, privateKey, serverPublicKey: publicKey, allowedIps: ['10.64.0.0/16', 'fd7a:5157:7769::/64'], persistentKeepalive: 30 };
+    const full = {
+      ...input,
+      privateKey,
+      serverPublicKey: publicKey,
+      allowedIps: ['10.64.0.0/16', 'fd7a:5157:7769::/64'],
+      persistentKeepalive: 30,
+    };
     expect(parseClientConfig(renderClientConfig(full))).toEqual({ ...full, endpoint: full.endpoint });
-    expect(parseClientConfig(renderClientConfig({ ...input, dns: [], persistentKeepalive: 0 }))).toMatchObject({ dns: [], persistentKeepalive: null });
+    expect(parseClientConfig(renderClientConfig({ ...input, dns: [], persistentKeepalive: 0 }))).toMatchObject({
+      dns: [],
+      persistentKeepalive: null,
+    });
   });
 
   it('reads a hand-written file: any key case, CRLF, repeated Address, inline comments, extra wg-quick keys', () => {
@@ -121,8 +139,16 @@ describe('parseClientConfig', () => {
   });
 
   it.each([
-    ['no peer', '[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\n', /one \[Interface\] and one \[Peer\]/],
-    ['two peers', `${renderClientConfig(input)}\n[Peer]\nPublicKey = ${input.serverPublicKey}\n`, /one \[Interface\] and one \[Peer\]/],
+    [
+      'no peer',
+      '[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\n',
+      /one \[Interface\] and one \[Peer\]/,
+    ],
+    [
+      'two peers',
+      `${renderClientConfig(input)}\n[Peer]\nPublicKey = ${input.serverPublicKey}\n`,
+      /one \[Interface\] and one \[Peer\]/,
+    ],
     ['an unknown section', `${renderClientConfig(input)}[Extra]\n`, /unknown section/],
     ['a key outside a section', `PrivateKey = ${input.privateKey}\n${renderClientConfig(input)}`, /inside a section/],
     ['a line without "="', renderClientConfig(input).replace('[Peer]\n', '[Peer]\nnonsense\n'), /Key = value/],
@@ -135,7 +161,10 @@ describe('parseClientConfig', () => {
 
 describe('toWgSetconf', () => {
   it('strips wg-quick-only keys and comments, keeps everything wg itself reads', () => {
-    const text = renderClientConfig(input).replace('[Peer]', 'MTU = 1380\nPostUp = echo up\nListenPort = 51000\n\n[Peer]');
+    const text = renderClientConfig(input).replace(
+      '[Peer]',
+      'MTU = 1380\nPostUp = echo up\nListenPort = 51000\n\n[Peer]',
+    );
     expect(toWgSetconf(text)).toBe(
       [
         '[Interface]',
@@ -161,7 +190,9 @@ describe('toWgSetconf', () => {
     const file = join(scratch, `setconf-${Math.random().toString(36).slice(2)}.conf`);
     writeFileSync(file, text, { mode: 0o600 });
     const result = spawnSync('wg', ['setconf', 'qwparsecheck0', file], { encoding: 'utf8' });
-    return /Configuration parsing error|Line unrecognized|Unable to parse/i.test(result.stderr) ? result.stderr.trim() : null;
+    return /Configuration parsing error|Line unrecognized|Unable to parse/i.test(result.stderr)
+      ? result.stderr.trim()
+      : null;
   }
 
   it.skipIf(!hasWg)('produces what the real `wg setconf` parses (and the wg-quick file is what it refuses)', () => {
@@ -169,7 +200,11 @@ describe('toWgSetconf', () => {
     const text = renderClientConfig({ ...input, endpoint: '198.51.100.7:51820' });
     expect(wgSetconfParseError(text)).toMatch(/Address/);
     expect(wgSetconfParseError(toWgSetconf(text))).toBeNull();
-    expect(wgSetconfParseError(toWgSetconf(renderClientConfig({ ...input, endpoint: '[2001:db8::7]:443', persistentKeepalive: 0 })))).toBeNull();
+    expect(
+      wgSetconfParseError(
+        toWgSetconf(renderClientConfig({ ...input, endpoint: '[2001:db8::7]:443', persistentKeepalive: 0 })),
+      ),
+    ).toBeNull();
   });
 
   it.skipIf(!hasWgQuick)('keeps the same settings as `wg-quick strip`, on a file named by configFileName', () => {
@@ -211,7 +246,17 @@ describe('configFileName', () => {
   });
 
   it('always yields a name wg-quick accepts as an interface name', () => {
-    const samples = ['a', 'x'.repeat(100), 'Ünïcödé ünïcödé ünïcödé', 'tab\tand\nnewline', 'dots.and.more.dots', '-_-_-_-', ...Array.from({ length: 300 }, (_, i) => String.fromCodePoint(...Array.from({ length: (i % 40) + 1 }, (_, j) => 32 + ((i * 31 + j * 17) % 600))))];
+    const samples = [
+      'a',
+      'x'.repeat(100),
+      'Ünïcödé ünïcödé ünïcödé',
+      'tab\tand\nnewline',
+      'dots.and.more.dots',
+      '-_-_-_-',
+      ...Array.from({ length: 300 }, (_, i) =>
+        String.fromCodePoint(...Array.from({ length: (i % 40) + 1 }, (_, j) => 32 + ((i * 31 + j * 17) % 600))),
+      ),
+    ];
     for (const name of samples) {
       const fileName = configFileName(name);
       expect(fileName).toMatch(/^[a-z0-9_-]{1,15}\.conf$/);

@@ -9,18 +9,33 @@ warnIfMissing('wg', hasWg);
 describe('publicKeyFromPrivate', () => {
   // RFC 7748 §6.1 (Diffie-Hellman on Curve25519): Alice's and Bob's private and public keys.
   it.each([
-    ['Alice', '77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a', '8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a'],
-    ['Bob', '5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb', 'de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f'],
+    [
+      'Alice',
+      '77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a',
+      '8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a',
+    ],
+    [
+      'Bob',
+      '5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb',
+      'de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f',
+    ],
   ])('matches the RFC 7748 test vector for %s', (_who, privateHex, publicHex) => {
     expect(publicKeyFromPrivate(hexToBase64(privateHex))).toBe(hexToBase64(publicHex));
   });
 
   it('matches the known base64 of the RFC 7748 Alice public key', () => {
-    expect(publicKeyFromPrivate('dwdtCnMYpX08FsFyUbJmRd9ML4frwJkqsXf7pR25LCo=')).toBe('hSDwCYkwp1R0i33ctD73Wg2/Og0mOBr066SpjqqbTmo=');
+    expect(publicKeyFromPrivate('dwdtCnMYpX08FsFyUbJmRd9ML4frwJkqsXf7pR25LCo=')).toBe(
+      'hSDwCYkwp1R0i33ctD73Wg2/Og0mOBr066SpjqqbTmo=',
+    );
   });
 
   it('rejects what is not a key, without echoing it', () => {
-    for (const bad of ['', 'not a key', 'dwdtCnMYpX08FsFyUbJmRd9ML4frwJkqsXf7pR25LCo', 'dwdtCnMYpX08FsFyUbJmRd9ML4frwJkqsXf7pR25LCr=']) {
+    for (const bad of [
+      '',
+      'not a key',
+      'dwdtCnMYpX08FsFyUbJmRd9ML4frwJkqsXf7pR25LCo',
+      'dwdtCnMYpX08FsFyUbJmRd9ML4frwJkqsXf7pR25LCr=',
+    ]) {
       expect(() => publicKeyFromPrivate(bad)).toThrow(/private key is not a WireGuard key/);
     }
     expect(() => publicKeyFromPrivate('secret-looking-value')).toThrow(

@@ -9,13 +9,19 @@ const key = (n: number) => {
   return bytes.toString('base64');
 };
 
-const actualPeer = (publicKey: string, allowedIps: string[]): Pick<WgDumpPeer, 'publicKey' | 'allowedIps'> => ({ publicKey, allowedIps });
+const actualPeer = (publicKey: string, allowedIps: string[]): Pick<WgDumpPeer, 'publicKey' | 'allowedIps'> => ({
+  publicKey,
+  allowedIps,
+});
 
 /**
  * What `wg` would hold after running the plan (allowed IPs sorted: wg keeps no order that
  * matters): the oracle for the planner tests. Throws on a step `wg` would not do what it means.
  */
-function applyPlan(actual: readonly Pick<WgDumpPeer, 'publicKey' | 'allowedIps'>[], plan: ReconcilePlan): Map<string, string[]> {
+function applyPlan(
+  actual: readonly Pick<WgDumpPeer, 'publicKey' | 'allowedIps'>[],
+  plan: ReconcilePlan,
+): Map<string, string[]> {
   const state = peerTable(actual);
   for (const publicKey of plan.remove) {
     if (!state.delete(publicKey)) throw new Error('plan removes a peer that is not there');
@@ -45,11 +51,19 @@ describe('wg argument builders', () => {
       'allowed-ips',
       '10.64.0.2/32,fd7a:5157:7769::2/128',
     ]);
-    expect(wgSetPeerArgs('wg0', { publicKey: key(1), allowedIps: [] })).toEqual(['set', 'wg0', 'peer', key(1), 'allowed-ips', '']);
+    expect(wgSetPeerArgs('wg0', { publicKey: key(1), allowedIps: [] })).toEqual([
+      'set',
+      'wg0',
+      'peer',
+      key(1),
+      'allowed-ips',
+      '',
+    ]);
   });
 
   it('accepts every name wg-quick would give an interface', () => {
-    for (const iface of ['wg0', 'qw-node-63', 'x'.repeat(15), 'a.b_c=d+e']) expect(wgShowDumpArgs(iface)[1]).toBe(iface);
+    for (const iface of ['wg0', 'qw-node-63', 'x'.repeat(15), 'a.b_c=d+e'])
+      expect(wgShowDumpArgs(iface)[1]).toBe(iface);
   });
 
   it('builds remove and dump', () => {
@@ -57,15 +71,22 @@ describe('wg argument builders', () => {
     expect(wgShowDumpArgs('wg0')).toEqual(['show', 'wg0', 'dump']);
   });
 
-  it.each(['', 'x'.repeat(16), 'wg0; rm -rf /', '-h', 'wg 0', 'wg0\n', 'all', 'interfaces'])('refuses interface %j', (iface) => {
-    expect(() => wgShowDumpArgs(iface)).toThrow(/interface name/);
-    expect(() => wgRemovePeerArgs(iface, key(1))).toThrow(/interface name/);
-  });
+  it.each(['', 'x'.repeat(16), 'wg0; rm -rf /', '-h', 'wg 0', 'wg0\n', 'all', 'interfaces'])(
+    'refuses interface %j',
+    (iface) => {
+      expect(() => wgShowDumpArgs(iface)).toThrow(/interface name/);
+      expect(() => wgRemovePeerArgs(iface, key(1))).toThrow(/interface name/);
+    },
+  );
 
   it('refuses a bad key or allowed IP, without echoing the key', () => {
     expect(() => wgSetPeerArgs('wg0', { publicKey: '--help', allowedIps: [] })).toThrow(/public key/);
-    expect(() => wgRemovePeerArgs('wg0', `${key(1)} remove`)).toThrow(expect.objectContaining({ message: expect.not.stringContaining(key(1)) }));
-    expect(() => wgSetPeerArgs('wg0', { publicKey: key(1), allowedIps: ['10.64.0.2/32,10.0.0.0/8'] })).toThrow(/allowed IP/);
+    expect(() => wgRemovePeerArgs('wg0', `${key(1)} remove`)).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(key(1)) }),
+    );
+    expect(() => wgSetPeerArgs('wg0', { publicKey: key(1), allowedIps: ['10.64.0.2/32,10.0.0.0/8'] })).toThrow(
+      /allowed IP/,
+    );
     expect(() => wgSetPeerArgs('wg0', { publicKey: key(1), allowedIps: ['10.64.0.300/32'] })).toThrow(/allowed IP/);
   });
 });
@@ -94,9 +115,16 @@ describe('planReconcile', () => {
       ['10.64.0.2', 'FD7A:5157:7769:0:0:0:0:2/128'],
       ['10.64.0.2/32', '10.64.0.2/32', 'fd7a:5157:7769::2'],
     ];
-    for (const allowedIps of same) expect(planReconcile([{ publicKey: key(1), allowedIps }], actual)).toEqual({ add: [], remove: [], update: [] });
-    const different: string[][] = [['10.64.0.2/32'], ['10.64.0.2/32', 'fd7a:5157:7769::2/128', '10.64.0.3/32'], ['10.64.0.2/31', 'fd7a:5157:7769::2/128'], []];
-    for (const allowedIps of different) expect(planReconcile([{ publicKey: key(1), allowedIps }], actual).update).toHaveLength(1);
+    for (const allowedIps of same)
+      expect(planReconcile([{ publicKey: key(1), allowedIps }], actual)).toEqual({ add: [], remove: [], update: [] });
+    const different: string[][] = [
+      ['10.64.0.2/32'],
+      ['10.64.0.2/32', 'fd7a:5157:7769::2/128', '10.64.0.3/32'],
+      ['10.64.0.2/31', 'fd7a:5157:7769::2/128'],
+      [],
+    ];
+    for (const allowedIps of different)
+      expect(planReconcile([{ publicKey: key(1), allowedIps }], actual).update).toHaveLength(1);
   });
 
   it('handles the empty cases', () => {
@@ -115,7 +143,10 @@ describe('planReconcile', () => {
     const total = 10_000;
     const ipv4 = (n: number) => `10.64.${Math.floor((n + 2) / 256)}.${(n + 2) % 256}/32`;
     const ipv6 = (n: number) => `fd7a:5157:7769::${(n + 2).toString(16)}/128`;
-    const desired: DesiredPeer[] = Array.from({ length: total }, (_, n) => ({ publicKey: key(n), allowedIps: [ipv4(n), ipv6(n)] }));
+    const desired: DesiredPeer[] = Array.from({ length: total }, (_, n) => ({
+      publicKey: key(n),
+      allowedIps: [ipv4(n), ipv6(n)],
+    }));
     // On the node: peers 0..8999 (500 of them with stale addresses, in reverse order of IPs), plus 700 stale peers.
     const actual = [
       ...Array.from({ length: 9_000 }, (_, n) =>
@@ -124,12 +155,21 @@ describe('planReconcile', () => {
       ...Array.from({ length: 700 }, (_, n) => actualPeer(key(50_000 + n), [ipv4(30_000 + n)])),
     ].reverse();
     const plan = planReconcile(desired, actual);
-    expect(plan.add.map((peer) => peer.publicKey).sort()).toEqual(Array.from({ length: 1_000 }, (_, n) => key(9_000 + n)).sort());
+    expect(plan.add.map((peer) => peer.publicKey).sort()).toEqual(
+      Array.from({ length: 1_000 }, (_, n) => key(9_000 + n)).sort(),
+    );
     expect(plan.remove.sort()).toEqual(Array.from({ length: 700 }, (_, n) => key(50_000 + n)).sort());
     expect(plan.update).toHaveLength(500);
-    expect(plan.update.every((peer) => Number(Buffer.from(peer.publicKey, 'base64').readUInt32BE(0)) % 18 === 0)).toBe(true);
+    expect(plan.update.every((peer) => Number(Buffer.from(peer.publicKey, 'base64').readUInt32BE(0)) % 18 === 0)).toBe(
+      true,
+    );
     expect(applyPlan(actual, plan)).toEqual(peerTable(desired));
-    expect(planReconcile(desired, [...applyPlan(actual, plan)].map(([publicKey, allowedIps]) => actualPeer(publicKey, allowedIps)))).toEqual({
+    expect(
+      planReconcile(
+        desired,
+        [...applyPlan(actual, plan)].map(([publicKey, allowedIps]) => actualPeer(publicKey, allowedIps)),
+      ),
+    ).toEqual({
       add: [],
       remove: [],
       update: [],

@@ -9,7 +9,8 @@ export const hasWg = installed('wg');
 export const hasWgQuick = installed('wg-quick') && installed('bash');
 
 export function warnIfMissing(tool: string, present: boolean): void {
-  if (!present) console.warn(`${tool} is not installed; tests that compare with it are skipped (apt-get install wireguard-tools)`);
+  if (!present)
+    console.warn(`${tool} is not installed; tests that compare with it are skipped (apt-get install wireguard-tools)`);
 }
 
 export function wgPubkey(privateKey: string): string {

@@ -2,4 +2,4 @@ import { runServiceProcess } from '@qw/platform';
 import { analyticsService } from './app.ts';
 import { AnalyticsConfigSchema } from './config.ts';
 
-await runServiceProcess(analyticsService, AnalyticsConfigSchema);
+await runServiceProcess('analytics', AnalyticsConfigSchema, () => analyticsService());

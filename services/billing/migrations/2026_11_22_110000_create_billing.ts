@@ -96,7 +96,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['test_clock', 'webhook_events', 'refunds', 'invoices', 'checkout_sessions', 'subscriptions', 'customers']) {
+  for (const table of [
+    'test_clock',
+    'webhook_events',
+    'refunds',
+    'invoices',
+    'checkout_sessions',
+    'subscriptions',
+    'customers',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

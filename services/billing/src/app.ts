@@ -1,12 +1,18 @@
 import { billingEvents } from '@qw/contracts';
-import type { ServiceDefinition } from '@qw/platform';
+import type { ServiceContext, ServiceDefinition } from '@qw/platform';
+import { ConfigError } from '@qw/platform/config';
+import type { RateLimit } from '@qw/platform/limits';
+import { paymentSetupProblems } from './config.ts';
 import type { BillingDatabase } from './database.ts';
 import { CheckoutService } from './checkout/checkout.service.ts';
 import { SubscriptionsService } from './subscriptions/subscriptions.service.ts';
+import { PlanChangesService } from './subscriptions/plan-changes.service.ts';
 import { StripeWebhookService } from './webhooks/stripe-webhook.service.ts';
 import { TestPaymentProvider } from './providers/test-provider.ts';
 import { StripePaymentProvider, createStripeClient } from './providers/stripe-provider.ts';
+import { StripePlanChanges } from './providers/stripe-plan-changes.ts';
 import type { PaymentProvider } from './providers/payment-provider.ts';
+import { RefundsService } from './refunds/refunds.service.ts';
 import { billingEndpoints } from './rpc/billing.rpc.ts';
 
 export type BillingSettings = {
@@ -15,7 +21,12 @@ export type BillingSettings = {
   STRIPE_WEBHOOK_SECRET?: string | undefined;
   STRIPE_API_URL?: string | undefined;
   BILLING_TEST_CLOCK: boolean;
+  ALLOW_TEST_PAYMENTS?: boolean | undefined;
   NODE_ENV?: string;
+  /** How often refunds left pending (provider down, crash before recording) are asked for again. */
+  refundRetryEveryMs?: number;
+  /** Checkouts per client address (default `checkoutLimit`); browser tests all come from one address. */
+  checkoutLimit?: RateLimit;
 };
 
 /**
@@ -23,22 +34,69 @@ export type BillingSettings = {
  * provider), webhooks, subscriptions, invoices, claims, Manage Billing and the 7-day refund.
  */
 export function billingService(settings: BillingSettings): ServiceDefinition<BillingDatabase> {
-  const stripe = settings.STRIPE_SECRET_KEY ? createStripeClient(settings.STRIPE_SECRET_KEY, settings.STRIPE_API_URL) : undefined;
-  const provider: PaymentProvider = stripe ? new StripePaymentProvider(stripe) : new TestPaymentProvider(settings.PUBLIC_URL);
-  let subscriptions: SubscriptionsService | undefined;
+  const problems = paymentSetupProblems(settings);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const stripe = settings.STRIPE_SECRET_KEY
+    ? createStripeClient(settings.STRIPE_SECRET_KEY, settings.STRIPE_API_URL)
+    : undefined;
+  const provider: PaymentProvider = stripe
+    ? new StripePaymentProvider(stripe)
+    : new TestPaymentProvider(settings.PUBLIC_URL);
+  // One set of services per started instance, shared by its RPC endpoints and its periodic tasks.
+  let built: ReturnType<typeof buildServices> | undefined;
+  const servicesFor = (context: ServiceContext<BillingDatabase>) => {
+    built ??= buildServices(context);
+    return built;
+  };
+  function buildServices({ db, logger, rpc }: ServiceContext<BillingDatabase>) {
+    const refunds = new RefundsService({ db, provider, logger });
+    const subscriptions = new SubscriptionsService({ db, provider, refunds, publicUrl: settings.PUBLIC_URL, logger });
+    const planChanges = new PlanChangesService({
+      db,
+      rpc,
+      stripe: stripe ? new StripePlanChanges(stripe) : undefined,
+      logger,
+    });
+    const checkout = new CheckoutService({
+      db,
+      provider,
+      publicUrl: settings.PUBLIC_URL,
+      limit: settings.checkoutLimit,
+    });
+    const webhooks =
+      stripe && settings.STRIPE_WEBHOOK_SECRET
+        ? new StripeWebhookService({ db, stripe, webhookSecret: settings.STRIPE_WEBHOOK_SECRET, refunds, logger })
+        : undefined;
+    return { refunds, subscriptions, planChanges, checkout, webhooks };
+  }
   return {
     name: 'billing',
-    version: '0.2.0',
+    version: '0.3.0',
     migrations: new URL('../migrations/', import.meta.url),
     events: billingEvents,
-    rpc: ({ db, logger }) => {
-      subscriptions = new SubscriptionsService({ db, provider, publicUrl: settings.PUBLIC_URL, logger });
-      const checkout = new CheckoutService({ db, provider, publicUrl: settings.PUBLIC_URL });
-      const webhooks = stripe && settings.STRIPE_WEBHOOK_SECRET
-        ? new StripeWebhookService({ db, stripe, webhookSecret: settings.STRIPE_WEBHOOK_SECRET, subscriptions, logger })
-        : undefined;
-      return billingEndpoints({ db, checkout, subscriptions, webhooks, testClock: settings.BILLING_TEST_CLOCK && settings.NODE_ENV !== 'production' });
+    rpc: (context) => {
+      const { checkout, subscriptions, planChanges, webhooks } = servicesFor(context);
+      return billingEndpoints({
+        db: context.db,
+        rpc: context.rpc,
+        checkout,
+        subscriptions,
+        planChanges,
+        webhooks,
+        provider: provider.name,
+        testClock: provider.name === 'test' && settings.BILLING_TEST_CLOCK && settings.NODE_ENV !== 'production',
+      });
     },
-    tasks: () => [{ name: 'renew-test-subscriptions', everyMs: 60_000, run: async () => void (await subscriptions?.renewDue()) }],
+    tasks: (context) => {
+      const { subscriptions, refunds } = servicesFor(context);
+      return [
+        { name: 'renew-test-subscriptions', everyMs: 60_000, run: async () => void (await subscriptions.renewDue()) },
+        {
+          name: 'retry-pending-refunds',
+          everyMs: settings.refundRetryEveryMs ?? 60_000,
+          run: async () => void (await refunds.retryPending()),
+        },
+      ];
+    },
   };
 }

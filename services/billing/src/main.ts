@@ -1,6 +1,5 @@
-import { loadConfig, loadConfigOrExit, runServiceProcess } from '@qw/platform';
+import { runServiceProcess } from '@qw/platform';
 import { billingService } from './app.ts';
-import { BillingConfigSchema } from './config.ts';
+import { BillingConfigSchema, paymentSetupRule } from './config.ts';
 
-const config = loadConfigOrExit('billing', () => loadConfig(BillingConfigSchema));
-await runServiceProcess(billingService(config), BillingConfigSchema);
+await runServiceProcess('billing', BillingConfigSchema, (config) => billingService(config), [paymentSetupRule]);

@@ -1,19 +1,28 @@
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import jwt from '@fastify/jwt';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
 import { isBackendService, type BackendService } from '@qw/contracts';
-import { createHttpApp, type BusConnection, type HttpApp, type RpcClient } from '@qw/platform';
-import type { GatewayConfig } from './config.ts';
+import { callerTokenSigner, createHttpApp, type BusConnection, type HttpApp, type RpcClient } from '@qw/platform';
+import { trustProxyOption, type GatewayConfig } from './config.ts';
 import { registerHealthRoutes } from './health/health.routes.ts';
 import { registerWebApp, spaFallback } from './web-app.ts';
-import { checkOrigin, identifyCaller } from './auth/caller.ts';
+import { accessTokenAudience, checkOrigin, identifyCaller } from './auth/caller.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { registerAccountRoutes } from './account/account.routes.ts';
 import { registerContactRoutes } from './contact/contact.routes.ts';
-import { registerBillingRoutes } from './billing/billing.routes.ts';
+import { billingRouteSettings, registerBillingRoutes } from './billing/billing.routes.ts';
 import { registerDeviceRoutes } from './devices/devices.routes.ts';
+import { registerOrgDeviceRoutes } from './devices/org-devices.routes.ts';
+import { registerOrganizationRoutes } from './organizations/organizations.routes.ts';
+import { registerAnalyticsRoutes } from './analytics/analytics.routes.ts';
+import { VisitCounter } from './analytics/visit-counter.ts';
+import { registerAdminAccountRoutes } from './admin/accounts.routes.ts';
+import { registerAdminFleetRoutes } from './admin/fleet.routes.ts';
+import { securityHeaders } from './security-headers.ts';
+import { trackRoutes } from './http/add-route.ts';
 
 export type GatewayDeps = { bus: BusConnection; rpc: RpcClient; logger: Logger };
 
@@ -22,34 +31,57 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   let webAvailable = false;
   const app = createHttpApp({
     logger: deps.logger,
-    readiness: [{ name: 'nats', check: async () => void (await deps.bus.nc.flush()) }],
+    readiness: [],
+    operational: false,
     notFound: spaFallback(() => webAvailable),
-    fastify: { trustProxy: false, bodyLimit: 256 * 1024 },
+    fastify: { trustProxy: trustProxyOption(config.TRUST_PROXY), bodyLimit: 256 * 1024 },
   });
 
+  trackRoutes(app);
+  await app.register(helmet, securityHeaders(config.PUBLIC_URL));
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Quietwire API', version: '0.1.0', description: 'The HTTP API of the Quietwire VPN service.' },
+      info: {
+        title: 'Quietwire API',
+        version: '0.1.0',
+        description: 'The HTTP API of the Quietwire VPN service.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // Swagger UI sets its own policy on its pages (it needs inline styles the web app never does).
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   await app.register(cookie);
-  await app.register(jwt, { secret: config.JWT_SECRET, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
+  await app.register(jwt, {
+    secret: config.JWT_SECRET,
+    sign: { algorithm: 'HS256', aud: accessTokenAudience },
+    verify: { algorithms: ['HS256'], allowedAud: accessTokenAudience },
+  });
   app.decorateRequest('caller', null as never);
-  app.addHook('onRequest', checkOrigin(config.PUBLIC_URL, (path) => path === '/api/billing/webhook'));
-  app.addHook('preHandler', identifyCaller);
+  app.addHook(
+    'onRequest',
+    checkOrigin(config.PUBLIC_URL, (path) => path === '/api/billing/webhook'),
+  );
+  app.addHook('preHandler', identifyCaller(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY)));
 
   const session = {
     accessTokenSeconds: config.ACCESS_TOKEN_SECONDS,
     secureCookies: config.NODE_ENV === 'production' || config.PUBLIC_URL.startsWith('https://'),
   };
   registerAuthRoutes(app, { rpc: deps.rpc, session, addressHashKey: config.ADDRESS_HASH_KEY });
-  registerAccountRoutes(app, { rpc: deps.rpc });
+  registerAccountRoutes(app, { rpc: deps.rpc, session });
   registerContactRoutes(app, { rpc: deps.rpc, addressHashKey: config.ADDRESS_HASH_KEY });
-  registerBillingRoutes(app, { rpc: deps.rpc });
+  registerBillingRoutes(app, { rpc: deps.rpc, ...billingRouteSettings(config) });
   registerDeviceRoutes(app, { rpc: deps.rpc });
+  registerOrgDeviceRoutes(app, { rpc: deps.rpc });
+  registerOrganizationRoutes(app, { rpc: deps.rpc });
+  const visits = new VisitCounter({ bus: deps.bus, logger: deps.logger, flushEveryMs: config.VISITS_FLUSH_MS });
+  visits.start();
+  app.addHook('onClose', () => visits.stop());
+  registerAnalyticsRoutes(app, { rpc: deps.rpc, visits, addressHashKey: config.ADDRESS_HASH_KEY });
+  registerAdminAccountRoutes(app, { rpc: deps.rpc });
+  registerAdminFleetRoutes(app, { rpc: deps.rpc });
 
   const services = config.GATEWAY_SERVICES.split(',').filter(isBackendService) as BackendService[];
   registerHealthRoutes(app, { rpc: deps.rpc, services, timeoutMs: Math.min(config.RPC_TIMEOUT_MS, 2000) });
@@ -57,4 +89,15 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   webAvailable = await registerWebApp(app, config.WEB_DIST);
   if (!webAvailable) deps.logger.warn('web app not built; run `make web` (pages are not served until then)');
   return app;
+}
+
+/**
+ * The gateway's internal listener (INTERNAL_HTTP_HOST:INTERNAL_HTTP_PORT, loopback by default):
+ * `/healthz`, `/readyz` and `/metrics`, which say too much to be on the public port.
+ */
+export function buildOperationsApp(deps: GatewayDeps): HttpApp {
+  return createHttpApp({
+    logger: deps.logger,
+    readiness: [{ name: 'nats', check: async () => void (await deps.bus.nc.flush()) }],
+  });
 }

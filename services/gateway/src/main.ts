@@ -1,16 +1,37 @@
-import { connectBus, createLogger, loadConfig, loadConfigOrExit, onShutdown, RpcClient } from '@qw/platform';
-import { buildGateway } from './app.ts';
+import {
+  connectBus,
+  createLogger,
+  loadConfig,
+  loadConfigOrExit,
+  onShutdown,
+  productionRequires,
+  RpcClient,
+} from '@qw/platform';
+import { buildGateway, buildOperationsApp } from './app.ts';
 import { GatewayConfigSchema } from './config.ts';
 
-const config = loadConfigOrExit('gateway', () => loadConfig(GatewayConfigSchema));
+const config = loadConfigOrExit('gateway', () =>
+  loadConfig(GatewayConfigSchema, process.env, [productionRequires('NATS_PASSWORD')]),
+);
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 try {
-  const bus = await connectBus({ url: config.NATS_URL, name: 'gateway', namespace: config.BUS_NAMESPACE, logger });
-  const app = await buildGateway(config, { bus, rpc: new RpcClient(bus, config.RPC_TIMEOUT_MS), logger });
+  const bus = await connectBus({
+    url: config.NATS_URL,
+    name: 'gateway',
+    namespace: config.BUS_NAMESPACE,
+    logger,
+    user: config.NATS_PASSWORD ? (config.NATS_USER ?? 'gateway') : undefined,
+    password: config.NATS_PASSWORD,
+  });
+  const deps = { bus, rpc: new RpcClient(bus, config.RPC_TIMEOUT_MS), logger };
+  const app = await buildGateway(config, deps);
+  const operations = buildOperationsApp(deps);
   await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
-  logger.info({ port: config.HTTP_PORT }, 'gateway ready');
+  await operations.listen({ host: config.INTERNAL_HTTP_HOST, port: config.INTERNAL_HTTP_PORT });
+  logger.info({ port: config.HTTP_PORT, internalPort: config.INTERNAL_HTTP_PORT }, 'gateway ready');
   onShutdown(logger, async () => {
     await app.close();
+    await operations.close();
     await bus.close();
   });
 } catch (error) {

@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import { createLogger, loadConfig } from '@qw/platform';
-import { createWireGuardLab, eventually, sharedNatsUrl, wireguardLabProblem, type WireGuardLab } from '@qw/testkit';
+import { createWireGuardLab, eventually, wireguardLabProblem, type WireGuardLab } from '@qw/testkit';
 import { parseClientConfig, toWgSetconf } from '@qw/wireguard';
-import { NodeAgent } from '../../node-agent/src/agent.ts';
-import { NodeAgentConfigSchema } from '../../node-agent/src/config.ts';
+import type { NodeAgent } from '../../node-agent/src/agent.ts';
+import { startLabAgent } from './support/nodes.ts';
 import { Client, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 
@@ -23,13 +22,7 @@ let keyDir: string;
 let owner: Client;
 
 function startAgent(): Promise<NodeAgent> {
-  const config = loadConfig(NodeAgentConfigSchema, {
-    NATS_URL: sharedNatsUrl, BUS_NAMESPACE: stack.namespace, LOG_LEVEL: 'silent', NODE_NAME: 'lab-node-1', NODE_REGION: 'eu-central',
-    NODE_IP: '203.0.113.50', NODE_SSH_USER: 'ops', WG_INTERFACE: lab.nodeIface, WG_ENDPOINT: `${lab.nodeUnderlay}:51820`, WG_LISTEN_PORT: '51820',
-    WG_COMMAND_PREFIX: lab.prefix, NODE_KEY_FILE: path.join(keyDir, 'node.key'), RECONCILE_SECONDS: '2', SAMPLE_SECONDS: '1', HOST_METRICS_SECONDS: '1',
-  });
-  const next = new NodeAgent(config, createLogger({ service: 'node-agent', level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
-  return next.start().then(() => next);
+  return startLabAgent(stack, lab, keyDir, 'lab-node-1', { NODE_IP: '203.0.113.50', NODE_SSH_USER: 'ops' });
 }
 
 async function nodePeers(): Promise<string[]> {
@@ -65,12 +58,22 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
   });
 
   it('connects a device end to end: add, download its config, bring up a real client, ping the node; Overview says Online', async () => {
-    const created = await eventually(async () => {
-      const response = await owner.call('POST', '/api/devices', { name: '  Nina’s laptop ', platform: 'linux' });
-      return response.statusCode === 201 ? response : undefined;
-    }, 15_000, 200);
+    const created = await eventually(
+      async () => {
+        const response = await owner.call('POST', '/api/devices', { name: '  Nina’s laptop ', platform: 'linux' });
+        return response.statusCode === 201 ? response : undefined;
+      },
+      15_000,
+      200,
+    );
     const device = created.data.device;
-    expect(device).toMatchObject({ name: 'Nina’s laptop', platform: 'linux', is_active: true, client_keys: false, org_id: null });
+    expect(device).toMatchObject({
+      name: 'Nina’s laptop',
+      platform: 'linux',
+      is_active: true,
+      client_keys: false,
+      org_id: null,
+    });
     expect(device.addresses).toEqual(['10.64.0.2/32', 'fd7a:5157:7769::2/128']);
     await eventually(async () => (await nodePeers()).includes(device.public_key), 10_000);
 
@@ -85,18 +88,28 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
 
     await connectWith(config);
     expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
-    const overview = await eventually(async () => {
-      const answer = await owner.call('GET', '/api/overview');
-      return answer.data.connected === 1 ? answer : undefined;
-    }, 30_000, 250);
+    const overview = await eventually(
+      async () => {
+        const answer = await owner.call('GET', '/api/overview');
+        return answer.data.connected === 1 ? answer : undefined;
+      },
+      30_000,
+      250,
+    );
     expect(overview.data).toEqual({ devices: 1, connected: 1, vpn_status: 'Online' });
     const listed = await owner.call('GET', '/api/devices');
     expect(listed.data.devices[0]).toMatchObject({ id: device.id, is_connected: true });
     expect(listed.data.devices[0].rx_bytes).toBeGreaterThan(0);
 
-    const latest = await sql<{ endpoint: string | null }>`select endpoint from device_latest_telemetry where device_id = ${device.id}`.execute(stack.services.telemetry!.db);
+    const latest = await sql<{
+      endpoint: string | null;
+    }>`select endpoint from device_latest_telemetry where device_id = ${device.id}`.execute(
+      stack.services.telemetry!.db,
+    );
     expect(latest.rows[0]!.endpoint).toMatch(/^10\.231\.\d+\.0\/24$/);
-    const traffic = await sql<{ n: number }>`select count(*)::int as n from telemetry where rx_bytes > 0`.execute(stack.services.telemetry!.db);
+    const traffic = await sql<{ n: number }>`select count(*)::int as n from telemetry where rx_bytes > 0`.execute(
+      stack.services.telemetry!.db,
+    );
     expect(traffic.rows[0]!.n).toBeGreaterThan(0);
   }, 90_000);
 
@@ -134,23 +147,58 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     const qr = await owner.call('GET', `/api/device/${device.id}/config?format=qr`);
     expect(qr.headers['content-type']).toBe('image/png');
     const png = PNG.sync.read(qr.rawPayload);
-    const jsQR = jsQRModule as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+    const jsQR = jsQRModule as unknown as (
+      data: Uint8ClampedArray,
+      width: number,
+      height: number,
+    ) => { data: string } | null;
     const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
     expect(decoded?.data).toBe(config);
   });
 
-  it('opens the config in a new tab through a link that works for this device only, for a minute', async () => {
+  it('opens the config in a new tab through a link that works once, for this device and format only', async () => {
     const [device] = (await owner.call('GET', '/api/devices')).data.devices;
     const link = await owner.call('POST', `/api/devices/${device.id}/config-link`);
     expect(link.data.expires_in).toBe(60);
     const anonymous = new Client(stack.app);
+    const otherDevice = link.data.url.replace(device.id, '00000000-0000-4000-8000-000000000000');
+    expect((await anonymous.call('GET', otherDevice)).statusCode).toBe(410);
     const file = await anonymous.call('GET', link.data.url);
     expect(file.statusCode).toBe(200);
     expect(file.body).toContain('[Interface]');
-    const other = await anonymous.call('GET', link.data.url.replace(device.id, '00000000-0000-4000-8000-000000000000'));
-    expect(other.statusCode).toBe(404);
-    expect((await anonymous.call('GET', `/api/device/${device.id}/config?token=forged`)).statusCode).toBe(401);
+    // Once only: a link in a browser's history or a proxy log is spent.
+    const again = await anonymous.call('GET', link.data.url);
+    expect(again.statusCode).toBe(410);
+    expect(again.data.error.code).toBe('link_expired');
+    // The QR link opens the QR image, and only that.
+    const qrToken = new URL(link.data.qr_url, 'http://x').searchParams.get('token');
+    expect((await anonymous.call('GET', `/api/device/${device.id}/config?token=${qrToken}`)).statusCode).toBe(410);
+    const fresh = await owner.call('POST', `/api/devices/${device.id}/config-link`);
+    const qr = await anonymous.call('GET', fresh.data.qr_url);
+    expect(qr.statusCode).toBe(200);
+    expect(qr.headers['content-type']).toBe('image/png');
+    expect((await anonymous.call('GET', `/api/device/${device.id}/config?token=forged`)).statusCode).toBe(410);
     expect((await anonymous.call('GET', `/api/device/${device.id}/config`)).statusCode).toBe(401);
+  });
+
+  it('a config link is no access token: as a bearer it opens nothing', async () => {
+    const [device] = (await owner.call('GET', '/api/devices')).data.devices;
+    const link = await owner.call('POST', `/api/devices/${device.id}/config-link`);
+    const token = new URL(link.data.url, 'http://x').searchParams.get('token')!;
+    const thief = new Client(stack.app);
+    thief.accessToken = token;
+    for (const [method, url, body] of [
+      ['GET', '/api/me', undefined],
+      ['GET', '/api/devices', undefined],
+      ['POST', '/api/devices', { name: 'Stolen', platform: 'linux' }],
+      ['GET', `/api/device/${device.id}/config`, undefined],
+    ] as const) {
+      const response = await thief.call(method, url, body);
+      expect(response.statusCode, `${method} ${url}`).toBe(401);
+      expect(response.data.error.code).toBe('invalid_token');
+    }
+    // And the link itself is still unspent for its owner's tab.
+    expect((await new Client(stack.app).call('GET', link.data.url)).statusCode).toBe(200);
   });
 
   it('puts right, within one cycle, peers added or removed behind the agent', async () => {
@@ -158,12 +206,19 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     const stray = 'xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=';
     await lab.exec(lab.nodeNs, ['wg', 'set', lab.nodeIface, 'peer', stray, 'allowed-ips', '10.64.9.9/32']);
     await lab.exec(lab.nodeNs, ['wg', 'set', lab.nodeIface, 'peer', device.public_key, 'remove']);
-    await eventually(async () => {
-      const peers = await nodePeers();
-      return !peers.includes(stray) && peers.includes(device.public_key);
-    }, 6_000, 200);
+    await eventually(
+      async () => {
+        const peers = await nodePeers();
+        return !peers.includes(stray) && peers.includes(device.public_key);
+      },
+      6_000,
+      200,
+    );
     const dump = await agent.host.dump();
-    expect(dump.peers.find((p) => p.publicKey === device.public_key)?.allowedIps.sort()).toEqual(['10.64.0.2/32', 'fd7a:5157:7769::2/128']);
+    expect(dump.peers.find((p) => p.publicKey === device.public_key)?.allowedIps.sort()).toEqual([
+      '10.64.0.2/32',
+      'fd7a:5157:7769::2/128',
+    ]);
   }, 20_000);
 
   it('an agent that was offline while devices changed catches up when it starts', async () => {
@@ -188,12 +243,23 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
   }, 30_000);
 
   it('mails the configuration with the .conf attached and the QR code inline when the email is verified', async () => {
-    const mail = await stack.smtp.waitFor((m) => m.subject === 'Your Quietwire configuration for Tablet', 1_500).catch(() => undefined);
+    const mail = await stack.smtp
+      .waitFor((m) => m.subject === 'Your Quietwire configuration for Tablet', 1_500)
+      .catch(() => undefined);
     // The owner's email is not verified yet: nothing may have been sent.
     expect(mail).toBeUndefined();
-    const verifyMail = await stack.smtp.waitFor((m) => (m.to as { text: string }).text.includes('nina@example.com') && m.subject === 'Confirm your email for Quietwire');
+    const verifyMail = await stack.smtp.waitFor(
+      (m) =>
+        (m.to as { text: string }).text.includes('nina@example.com') &&
+        m.subject === 'Confirm your email for Quietwire',
+    );
     const token = /token=([\w-]+)/.exec(verifyMail.text!)![1]!;
-    await owner.call('POST', '/api/auth/verify', { token });
+    // The first verification answers the step where the owner chooses the password, which signs in again.
+    const verified = await owner.call('POST', '/api/auth/verify', { token });
+    await owner.call('POST', '/api/auth/password/set', {
+      token: verified.data.set_password_token,
+      password: 'correct horse battery',
+    });
     const created = await owner.call('POST', '/api/devices', { name: 'Desk PC', platform: 'windows' });
     const sent = await stack.smtp.waitFor((m) => m.subject === 'Your Quietwire configuration for Desk PC');
     const conf = sent.attachments.find((a) => a.filename?.endsWith('.conf'))!;
@@ -201,6 +267,8 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     expect(conf.content.toString()).toBe(await download(owner, created.data.device.id));
     expect(qr.cid).toBe('config-qr');
     expect(sent.text).toContain('1. Install WireGuard from wireguard.com/install.');
-    expect(sent.text).toContain('The attached file contains a private key. Do not forward this email or share the file.');
+    expect(sent.text).toContain(
+      'The attached file contains a private key. Do not forward this email or share the file.',
+    );
   }, 30_000);
 });

@@ -110,15 +110,29 @@ export async function up(db: Kysely<any>): Promise<void> {
   // contact messages per hashed address); rows older than the longest window are deleted.
   await db.schema
     .createTable('rate_events')
+    .ifNotExists()
     .addColumn('seq', 'bigserial', (c) => c.primaryKey())
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('rate_events_key_at').on('rate_events').columns(['key', 'at']).execute();
+  await db.schema.createIndex('rate_events_key_at').ifNotExists().on('rate_events').columns(['key', 'at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['rate_events', 'contact_messages', 'org_members', 'organizations', 'mfa_challenges', 'mfa_recovery_codes', 'mfa_factors', 'email_tokens', 'refresh_tokens', 'admin_emails', 'profiles', 'users']) {
+  for (const table of [
+    'rate_events',
+    'contact_messages',
+    'org_members',
+    'organizations',
+    'mfa_challenges',
+    'mfa_recovery_codes',
+    'mfa_factors',
+    'email_tokens',
+    'refresh_tokens',
+    'admin_emails',
+    'profiles',
+    'users',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -21,10 +21,17 @@ export interface ProfilesTable {
   updated_at: Timestamp;
 }
 
+/** Rows from ADMIN_EMAILS follow the list at every start; rows operators add are left alone. */
+export type AdminEmailSource = 'environment' | 'operator';
+
 export interface AdminEmailsTable {
   email: string;
   is_admin: Generated<boolean>;
   role: string | null;
+  source: ColumnType<AdminEmailSource, AdminEmailSource | undefined, AdminEmailSource>;
+  added_at: Timestamp;
+  /** The operator who added it through the console; null for ADMIN_EMAILS rows. */
+  added_by: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -35,11 +42,16 @@ export interface RefreshTokensTable {
   expires_at: Timestamp;
   used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** The sign-in that began this family passed the second factor; admin rights need it once it is on. */
+  two_factor: Generated<boolean>;
 }
+
+/** One-use, expiring tokens: the two e-mailed links, and the step that follows a first verification. */
+export type EmailTokenPurpose = 'verify_email' | 'reset_password' | 'set_password';
 
 export interface EmailTokensTable {
   token_hash: string;
-  purpose: 'verify_email' | 'reset_password';
+  purpose: EmailTokenPurpose;
   user_id: string;
   created_at: Timestamp;
   expires_at: Timestamp;
@@ -72,14 +84,70 @@ export interface OrganizationsTable {
   name: string;
   plan: string;
   is_active: Generated<boolean>;
+  /** An operator suspended it (the console): Suspended whatever its plan until an operator lifts it. */
+  suspended_by_operator: Generated<boolean>;
   created_at: Timestamp;
 }
+
+export type OrgRole = 'owner' | 'admin' | 'member';
 
 export interface OrgMembersTable {
   org_id: string;
   user_id: string;
-  role: Generated<string>;
+  role: ColumnType<OrgRole, OrgRole | undefined, OrgRole>;
   created_at: Timestamp;
+}
+
+/** An e-mailed invitation; the link's token exists only in the mail, this is its hash. */
+export interface InvitationsTable {
+  id: string;
+  org_id: string;
+  email: string;
+  role: 'admin' | 'member';
+  token_hash: string;
+  invited_by: string | null;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+/** Who did what to whom and when, per organization; names are snapshots; never a client address. */
+export interface AuditLogTable {
+  id: string;
+  org_id: string;
+  at: Timestamp;
+  kind: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  target_kind: string | null;
+  target_id: string | null;
+  target_name: string | null;
+  person_id: string | null;
+  /** Written as JSON text, read back as an object. */
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+/** Billing's subscriptions of organizations, from its events: the organization is Active while one entitles it. */
+export interface OrgSubscriptionsTable {
+  subscription_id: string;
+  org_id: string;
+  plan_code: string;
+  status: string;
+  updated_at: Timestamp;
+}
+
+/** The operators' own changes (the console's audit): who, when, to what; no client address ever. */
+export interface AdminAuditTable {
+  id: string;
+  at: Timestamp;
+  kind: string;
+  actor_id: string;
+  /** The acting admin's address at the time. */
+  actor_email: string;
+  target: string;
+  /** Written as JSON text, read back as an object. */
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
 export interface ContactMessagesTable {
@@ -96,6 +164,44 @@ export interface RateEventsTable {
   at: Timestamp;
 }
 
+/** The platform's bus tables in this schema (libs/platform/src/db/platform-migrations.ts). */
+export interface OutboxTable {
+  seq: Generated<string>;
+  id: string;
+  subject: string;
+  envelope: unknown;
+  created_at: Timestamp;
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
+export interface InboxTable {
+  consumer: string;
+  event_id: string;
+  processed_at: Timestamp;
+}
+
+/** The platform's mail queue (libs/platform/src/mailer/mail-queue.ts): billing's receipts and notices. */
+export interface MailJobsTable {
+  id: string;
+  kind: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  sent_at: NullableTimestamp;
+  given_up_at: NullableTimestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
+/** A billing notice mailed once per subscription and moment (`kind`, `key`: the period's end). */
+export interface BillingNoticesTable {
+  subscription_id: string;
+  kind: string;
+  key: string;
+  created_at: Timestamp;
+}
+
 export interface IdentityDatabase {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -107,10 +213,19 @@ export interface IdentityDatabase {
   mfa_challenges: MfaChallengesTable;
   organizations: OrganizationsTable;
   org_members: OrgMembersTable;
+  invitations: InvitationsTable;
+  audit_log: AuditLogTable;
+  org_subscriptions: OrgSubscriptionsTable;
+  admin_audit: AdminAuditTable;
   contact_messages: ContactMessagesTable;
   rate_events: RateEventsTable;
-  outbox: { id: string; subject: string; envelope: unknown };
+  outbox: OutboxTable;
+  inbox: InboxTable;
+  mail_jobs: MailJobsTable;
+  billing_notices: BillingNoticesTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type ProfileRow = Selectable<ProfilesTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -1,6 +1,5 @@
-import { loadConfig, loadConfigOrExit, runServiceProcess } from '@qw/platform';
+import { runServiceProcess } from '@qw/platform';
 import { identityService } from './app.ts';
-import { IdentityConfigSchema } from './config.ts';
+import { demoToolsRule, IdentityConfigSchema } from './config.ts';
 
-const config = loadConfigOrExit('identity', () => loadConfig(IdentityConfigSchema));
-await runServiceProcess(identityService(config), IdentityConfigSchema);
+await runServiceProcess('identity', IdentityConfigSchema, (config) => identityService(config), [demoToolsRule]);

@@ -1,18 +1,33 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
+import type { Static, TSchema } from 'typebox';
 import {
-  desiredPeersRpc, hostSampled, nodeEvents, peersSampled, provisioningEvents, registerNodeRpc, type EventContract,
+  desiredPeersRpc,
+  fillSubject,
+  hostSampled,
+  nodeConsumerName,
+  nodePeerChanged,
+  nodeUser,
+  peersSampled,
+  registerNodeRpc,
+  subjectParams,
+  type EventContract,
 } from '@qw/contracts';
-import { RpcClient, connectBus, createEnvelope, decodeEnvelope, ensureStream, type BusConnection } from '@qw/platform/bus';
-import { generateKeyPair, maskEndpoint, planReconcile, publicKeyFromPrivate, type PeerChange } from '@qw/wireguard';
+import { RpcClient, connectBus, createEnvelope, decodeEnvelope, type BusConnection } from '@qw/platform/bus';
+import {
+  generateKeyPair,
+  maskEndpoint,
+  planReconcile,
+  publicKeyFromPrivate,
+  type PeerChange as WgPeerChange,
+} from '@qw/wireguard';
 import type { NodeAgentConfig } from './config.ts';
 import { hostMetricsReader } from './host-metrics.ts';
+import { probeAll, probeTargets } from './latency.ts';
 import { WgHost } from './wg-host.ts';
-
-type PeerEvent = { nodeId: string; publicKey?: string | null; previousPublicKey?: string | null; allowedIps?: string[]; isActive?: boolean };
 
 /**
  * One per WireGuard server: registers the node, applies each provisioning event to the interface
@@ -26,24 +41,48 @@ export class NodeAgent {
   private reading: Promise<void> | undefined;
   private timers: NodeJS.Timeout[] = [];
   private reconciling: Promise<void> | undefined;
+  private probeOffset = 0;
   readonly host: WgHost;
   nodeId: string | undefined;
 
-  constructor(private readonly config: NodeAgentConfig, private readonly logger: Logger) {
+  constructor(
+    private readonly config: NodeAgentConfig,
+    private readonly logger: Logger,
+  ) {
     this.host = new WgHost(config.WG_INTERFACE, config.WG_COMMAND_PREFIX);
   }
 
   async start(): Promise<void> {
     const { config, logger } = this;
-    this.bus = await connectBus({ url: config.NATS_URL, name: `node-agent-${config.NODE_NAME}`, namespace: config.BUS_NAMESPACE, logger });
+    this.bus = await connectBus({
+      url: config.NATS_URL,
+      name: `node-agent-${config.NODE_NAME}`,
+      namespace: config.BUS_NAMESPACE,
+      logger,
+      user: config.NATS_PASSWORD ? (config.NATS_USER ?? nodeUser(config.NODE_NAME)) : undefined,
+      password: config.NATS_PASSWORD,
+    });
     this.rpc = new RpcClient(this.bus, 10_000);
-    await ensureStream(this.bus, 'node', nodeEvents);
     const publicKey = await this.configureInterface();
-    const addressing = await this.untilAnswered(() => this.rpc!.request(registerNodeRpc, {
-      name: config.NODE_NAME, region: config.NODE_REGION, endpoint: config.WG_ENDPOINT, public_key: publicKey, ip: config.NODE_IP,
-      ...(config.NODE_SSH_USER ? { ssh_user: config.NODE_SSH_USER } : {}), ...(config.NODE_SSH_PORT ? { ssh_port: config.NODE_SSH_PORT } : {}),
-      tags: config.NODE_TAGS.split(',').map((t) => t.trim()).filter(Boolean),
-    }));
+    const node = { params: { node: config.NODE_NAME } };
+    const addressing = await this.untilAnswered(() =>
+      this.rpc!.request(
+        registerNodeRpc,
+        {
+          region: config.NODE_REGION,
+          endpoint: config.WG_ENDPOINT,
+          public_key: publicKey,
+          ip: config.NODE_IP,
+          ...(config.NODE_SSH_USER ? { ssh_user: config.NODE_SSH_USER } : {}),
+          ...(config.NODE_SSH_PORT ? { ssh_port: config.NODE_SSH_PORT } : {}),
+          tags: config.NODE_TAGS.split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        },
+        undefined,
+        node,
+      ),
+    );
     this.nodeId = addressing.node_id;
     await this.assignAddresses(addressing.node_ipv4, addressing.ipv4_cidr, addressing.node_ipv6, addressing.ipv6_cidr);
     // Catch up first (the agent may have been offline while devices changed), then follow events.
@@ -52,7 +91,9 @@ export class NodeAgent {
     this.every(config.RECONCILE_SECONDS, () => this.reconcile());
     this.every(config.SAMPLE_SECONDS, () => this.reportPeers());
     const readHost = hostMetricsReader();
-    this.every(config.HOST_METRICS_SECONDS, async () => this.publish(hostSampled, { nodeId: this.nodeId!, sampledAt: new Date().toISOString(), ...(await readHost()) }));
+    this.every(config.HOST_METRICS_SECONDS, async () =>
+      this.publish(hostSampled, { sampledAt: new Date().toISOString(), ...(await readHost()) }),
+    );
     logger.info({ node: config.NODE_NAME }, 'node agent running');
   }
 
@@ -81,11 +122,15 @@ export class NodeAgent {
 
   private every(seconds: number, task: () => Promise<void>): void {
     let running = false;
-    this.timers.push(setInterval(() => {
-      if (running) return;
-      running = true;
-      task().catch((error: unknown) => this.logger.warn({ err: error }, 'node agent task failed')).finally(() => (running = false));
-    }, seconds * 1000));
+    this.timers.push(
+      setInterval(() => {
+        if (running) return;
+        running = true;
+        task()
+          .catch((error: unknown) => this.logger.warn({ err: error }, 'node agent task failed'))
+          .finally(() => (running = false));
+      }, seconds * 1000),
+    );
   }
 
   /** The private key stays on the node (generated once, mode 0600); only its public half is registered. */
@@ -97,7 +142,14 @@ export class NodeAgent {
     }
     await chmod(file, 0o600);
     const privateKey = (await readFile(file, 'utf8')).trim();
-    await this.host.wg(['set', this.config.WG_INTERFACE, 'listen-port', String(this.config.WG_LISTEN_PORT), 'private-key', file]);
+    await this.host.wg([
+      'set',
+      this.config.WG_INTERFACE,
+      'listen-port',
+      String(this.config.WG_LISTEN_PORT),
+      'private-key',
+      file,
+    ]);
     return publicKeyFromPrivate(privateKey);
   }
 
@@ -119,18 +171,29 @@ export class NodeAgent {
         const peers: Array<{ public_key: string; allowed_ips: string[] }> = [];
         let after: string | null = null;
         do {
-          const page: { peers: typeof peers; next: string | null } = await this.rpc!.request(desiredPeersRpc, { node_id: this.nodeId!, ...(after ? { after } : {}) });
+          const page: { peers: typeof peers; next: string | null } = await this.rpc!.request(
+            desiredPeersRpc,
+            after ? { after } : {},
+            undefined,
+            { params: { node: this.config.NODE_NAME } },
+          );
           peers.push(...page.peers);
           after = page.next;
         } while (after);
-        const plan = planReconcile(peers.map((p) => ({ publicKey: p.public_key, allowedIps: p.allowed_ips })), (await this.host.dump()).peers);
+        const plan = planReconcile(
+          peers.map((p) => ({ publicKey: p.public_key, allowedIps: p.allowed_ips })),
+          (await this.host.dump()).peers,
+        );
         const changes = [
           ...plan.remove.map((publicKey) => ({ publicKey, remove: true })),
           ...[...plan.add, ...plan.update].map((p) => ({ publicKey: p.publicKey, allowedIps: p.allowedIps })),
         ];
         if (changes.length > 0) {
           await this.host.setPeers(changes);
-          this.logger.info({ added: plan.add.length, removed: plan.remove.length, fixed: plan.update.length }, 'peers reconciled');
+          this.logger.info(
+            { added: plan.add.length, removed: plan.remove.length, fixed: plan.update.length },
+            'peers reconciled',
+          );
         }
       } finally {
         this.reconciling = undefined;
@@ -139,41 +202,30 @@ export class NodeAgent {
     return this.reconciling;
   }
 
+  /** Reads the durable consumer provisioning made for this node: its own peer changes, nothing else. */
   private async followEvents(): Promise<void> {
     const bus = this.bus!;
-    const stream = await ensureStream(bus, 'provisioning', provisioningEvents);
-    const durable = bus.ns.durable(`node-agent-${this.nodeId}`);
-    try {
-      await bus.jsm.consumers.info(stream, durable);
-    } catch {
-      await bus.jsm.consumers.add(stream, {
-        durable_name: durable, filter_subject: bus.ns.subject('provisioning.>'), ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.New, ack_wait: 30_000_000_000, max_ack_pending: 256,
-      });
-    }
-    const consumer = await bus.js.consumers.get(stream, durable);
+    const consumer = await bus.js.consumers.get(
+      bus.ns.stream('provisioning'),
+      bus.ns.durable(nodeConsumerName(this.config.NODE_NAME)),
+    );
     this.messages = await consumer.consume({ max_messages: 256 });
-    const contracts = new Map<string, EventContract>(provisioningEvents.map((c) => [c.subject, c as EventContract]));
     this.reading = (async () => {
-      for await (const msg of this.messages!) await this.applyMessage(msg, contracts);
+      for await (const msg of this.messages!) await this.applyMessage(msg);
     })();
   }
 
-  private async applyMessage(msg: JsMsg, contracts: Map<string, EventContract>): Promise<void> {
+  private async applyMessage(msg: JsMsg): Promise<void> {
     const subject = this.bus!.ns.strip(msg.subject);
-    const decoded = decodeEnvelope(msg.data, contracts.get(subject));
-    if (!decoded.ok) {
-      this.logger.error({ subject, problems: decoded.problems }, 'provisioning event refused');
+    const mine = subjectParams(nodePeerChanged.subject, subject)?.node === this.config.NODE_NAME;
+    const decoded = decodeEnvelope(msg.data, nodePeerChanged);
+    if (!mine || !decoded.ok) {
+      this.logger.error({ subject, problems: decoded.ok ? [] : decoded.problems }, 'peer change refused');
       msg.term();
       return;
     }
-    const data = decoded.envelope.data as PeerEvent;
-    if (data.nodeId !== this.nodeId) {
-      msg.ack();
-      return;
-    }
     try {
-      await this.applyEvent(subject, data);
+      await this.host.setPeers(peerChanges(decoded.envelope.data as PeerChange));
       msg.ack();
     } catch (error) {
       this.logger.warn({ err: error, subject }, 'peer change failed; will retry');
@@ -181,45 +233,51 @@ export class NodeAgent {
     }
   }
 
-  private async applyEvent(subject: string, data: PeerEvent): Promise<void> {
-    switch (subject) {
-      case 'provisioning.device.created':
-        if (data.isActive && data.publicKey) await this.host.setPeers([{ publicKey: data.publicKey, allowedIps: data.allowedIps! }]);
-        return;
-      case 'provisioning.device.activated':
-        await this.host.setPeers([{ publicKey: data.publicKey!, allowedIps: data.allowedIps! }]);
-        return;
-      case 'provisioning.device.suspended':
-      case 'provisioning.device.removed':
-      case 'provisioning.keys.revoked':
-        if (data.publicKey) await this.host.setPeers([{ publicKey: data.publicKey, remove: true }]);
-        return;
-      case 'provisioning.key.rotated': {
-        const changes: PeerChange[] = [];
-        if (data.previousPublicKey && data.previousPublicKey !== data.publicKey) changes.push({ publicKey: data.previousPublicKey, remove: true });
-        if (data.isActive && data.publicKey) changes.push({ publicKey: data.publicKey, allowedIps: data.allowedIps! });
-        await this.host.setPeers(changes);
-        return;
-      }
-      default:
-    }
-  }
-
-  /** Counters and handshakes of every peer; endpoints leave the node masked (IPv4 /24, IPv6 /48). */
+  /**
+   * Counters and handshakes of every peer; endpoints leave the node masked (IPv4 /24, IPv6 /48).
+   * Connected peers (up to LATENCY_PROBES, in turn) are pinged through the tunnel at the same
+   * moment: the round trip is their latency, null when unanswered or not probed this round.
+   */
   async reportPeers(): Promise<void> {
+    const sampledAt = new Date();
     const dump = await this.host.dump();
+    const { targets, nextOffset } = probeTargets(
+      dump.peers,
+      Math.floor(sampledAt.getTime() / 1000),
+      this.config.LATENCY_PROBES,
+      this.probeOffset,
+    );
+    this.probeOffset = nextOffset;
+    const latency = await probeAll(targets, (address) => this.host.ping(address));
     await this.publish(peersSampled, {
-      nodeId: this.nodeId!,
-      sampledAt: new Date().toISOString(),
+      sampledAt: sampledAt.toISOString(),
       peers: dump.peers.map((peer) => ({
-        publicKey: peer.publicKey, latestHandshake: peer.latestHandshake, rxBytes: peer.transferRx, txBytes: peer.transferTx,
+        publicKey: peer.publicKey,
+        latestHandshake: peer.latestHandshake,
+        rxBytes: peer.transferRx,
+        txBytes: peer.transferTx,
         maskedEndpoint: peer.endpoint ? maskEndpoint(peer.endpoint) : null,
+        latencyMs: latency.get(peer.publicKey) ?? null,
       })),
     });
   }
 
-  private async publish<T extends EventContract>(contract: T, data: unknown): Promise<void> {
-    const envelope = createEnvelope(contract, data as never);
-    await this.bus!.js.publish(this.bus!.ns.subject(contract.subject), JSON.stringify(envelope), { msgID: envelope.id });
+  /** On this node's own subject: the only one its credentials may publish samples on. */
+  private async publish<S extends TSchema>(contract: EventContract<S>, data: Static<S>): Promise<void> {
+    const envelope = createEnvelope(contract, data);
+    const subject = this.bus!.ns.subject(fillSubject(contract.subject, { node: this.config.NODE_NAME }));
+    await this.bus!.js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id });
   }
+}
+
+type PeerChange = Static<typeof nodePeerChanged.schema>;
+
+/** What a peer change (already checked against its contract) asks of the interface. */
+export function peerChanges(change: PeerChange): WgPeerChange[] {
+  if (change.change === 'remove') return [{ publicKey: change.publicKey, remove: true }];
+  const changes: WgPeerChange[] = [];
+  if (change.replaces && change.replaces !== change.publicKey)
+    changes.push({ publicKey: change.replaces, remove: true });
+  changes.push({ publicKey: change.publicKey, allowedIps: change.allowedIps });
+  return changes;
 }

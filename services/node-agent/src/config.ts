@@ -12,10 +12,22 @@ export const NodeAgentConfigSchema = Type.Object({
   WG_INTERFACE: Type.String({ default: 'wg0', pattern: '^[A-Za-z0-9_=+.-]{1,15}$' }),
   WG_ENDPOINT: Type.String({ minLength: 3, description: 'host:port devices connect to' }),
   WG_LISTEN_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 51820 }),
-  WG_COMMAND_PREFIX: Type.String({ default: '', description: 'runs wg and ip through this, e.g. "ip netns exec qw-node"' }),
-  NODE_KEY_FILE: Type.String({ default: 'var/node.key', description: "the node's WireGuard private key; generated when missing" }),
+  WG_COMMAND_PREFIX: Type.String({
+    default: '',
+    description: 'runs wg and ip through this, e.g. "ip netns exec qw-node"',
+  }),
+  NODE_KEY_FILE: Type.String({
+    default: 'var/node.key',
+    description: "the node's WireGuard private key; generated when missing",
+  }),
   RECONCILE_SECONDS: Type.Number({ minimum: 1, default: 60 }),
   SAMPLE_SECONDS: Type.Number({ minimum: 1, default: 10 }),
   HOST_METRICS_SECONDS: Type.Number({ minimum: 1, default: 15 }),
+  LATENCY_PROBES: Type.Integer({
+    minimum: 0,
+    maximum: 4096,
+    default: 128,
+    description: 'connected peers pinged through the tunnel per sample (round-robin); 0 turns probing off',
+  }),
 });
 export type NodeAgentConfig = Static<typeof NodeAgentConfigSchema>;

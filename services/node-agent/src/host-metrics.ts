@@ -28,7 +28,9 @@ export function hostMetricsReader() {
       memUsed: os.totalmem() - os.freemem(),
       diskTotal: disk.blocks * disk.bsize,
       diskUsed: (disk.blocks - disk.bfree) * disk.bsize,
-      load1: load1 ?? 0, load5: load5 ?? 0, load15: load15 ?? 0,
+      load1: load1 ?? 0,
+      load5: load5 ?? 0,
+      load15: load15 ?? 0,
     };
   };
 }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parseWgDump, wgSetPeersArgs, wgShowDumpArgs, type PeerChange, type WgDump } from '@qw/wireguard';
+import { parsePingRtt } from './latency.ts';
 
 const run = promisify(execFile);
 
@@ -11,7 +12,10 @@ const run = promisify(execFile);
 export class WgHost {
   private readonly prefix: string[];
 
-  constructor(readonly iface: string, prefix: string) {
+  constructor(
+    readonly iface: string,
+    prefix: string,
+  ) {
     this.prefix = prefix.trim() ? prefix.trim().split(/\s+/) : [];
   }
 
@@ -29,12 +33,22 @@ export class WgHost {
     return this.exec('ip', args);
   }
 
+  /** One echo to a tunnel address, waiting at most a second: the round trip in ms, or null. */
+  async ping(address: string): Promise<number | null> {
+    try {
+      return parsePingRtt(await this.exec('ping', ['-n', '-q', '-c', '1', '-W', '1', address]));
+    } catch {
+      return null;
+    }
+  }
+
   async dump(): Promise<WgDump> {
     return parseWgDump(await this.wg(wgShowDumpArgs(this.iface)));
   }
 
   /** One `wg set` per batch of peer changes: thousands of peers cost a handful of processes. */
   async setPeers(changes: readonly PeerChange[], batch = 2000): Promise<void> {
-    for (let i = 0; i < changes.length; i += batch) await this.wg(wgSetPeersArgs(this.iface, changes.slice(i, i + batch)));
+    for (let i = 0; i < changes.length; i += batch)
+      await this.wg(wgSetPeersArgs(this.iface, changes.slice(i, i + batch)));
   }
 }

@@ -1,11 +1,19 @@
 import path from 'node:path';
 import { provisioningEvents } from '@qw/contracts';
-import { createMailer, type Mailer } from '@qw/platform/mailer';
-import type { ServiceDefinition } from '@qw/platform';
+import { userVerifiedConsumer } from './consumers/user-verified.consumer.ts';
+import { createMailer, MailQueue, type Mailer, type MailRenderer } from '@qw/platform/mailer';
+import type { ServiceContext, ServiceDefinition } from '@qw/platform';
 import type { ProvisioningDatabase } from './database.ts';
-import { DevicesService } from './devices/devices.service.ts';
+import { configMailKind, DevicesService } from './devices/devices.service.ts';
+import { realClock, testClock } from './clock.ts';
 import { provisioningEndpoints } from './rpc/provisioning.rpc.ts';
+import { FleetAdmin } from './admin/fleet.service.ts';
 import { subscriptionConsumers } from './consumers/subscription-changed.consumer.ts';
+import { memberJoinedConsumer } from './consumers/member-joined.consumer.ts';
+import { memberRoleChangedConsumer } from './consumers/member-role-changed.consumer.ts';
+import { memberLeftConsumer } from './consumers/member-left.consumer.ts';
+import { organizationStatusChangedConsumer } from './consumers/organization-status-changed.consumer.ts';
+import { handshakesObservedConsumer } from './consumers/handshakes-observed.consumer.ts';
 
 export type ProvisioningSettings = {
   PRIVATE_KEY_ENCRYPTION_KEY: string;
@@ -13,24 +21,84 @@ export type ProvisioningSettings = {
   MAIL_URL?: string | undefined;
   MAIL_FROM: string;
   MAIL_DIR: string;
+  /** Lets the advance-clock RPC move provisioning's time (tests only; refused in production). */
+  PROVISIONING_TEST_CLOCK?: boolean | undefined;
+  NODE_ENV?: string | undefined;
 };
 
 /**
- * The provisioning service: devices, keys, address leases, configuration files and mails,
- * entitlements kept from billing events, and the registry of WireGuard nodes.
+ * The provisioning service: personal and organization devices, keys, address leases,
+ * configuration files and mails, entitlements kept from billing events, organizations and their
+ * members kept from identity events, and the registry of WireGuard nodes.
  */
-export function provisioningService(settings: ProvisioningSettings, options: { mailer?: Mailer } = {}): ServiceDefinition<ProvisioningDatabase> {
-  const dns = settings.VPN_DNS.split(',').map((s) => s.trim()).filter(Boolean);
+export function provisioningService(
+  settings: ProvisioningSettings,
+  options: { mailer?: Mailer } = {},
+): ServiceDefinition<ProvisioningDatabase> {
+  const dns = settings.VPN_DNS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  let parts: { devices: DevicesService; mailQueue: MailQueue } | undefined;
+  /** The service's parts, made once from the running context (its RPCs and its tasks share them). */
+  const partsFor = ({ db, rpc, logger }: ServiceContext<ProvisioningDatabase>) => {
+    if (parts) return parts;
+    const mailer =
+      options.mailer ??
+      createMailer({
+        mailUrl: settings.MAIL_URL,
+        from: settings.MAIL_FROM,
+        outboxDir: path.resolve(settings.MAIL_DIR),
+        logger,
+      });
+    const renderers: Record<string, MailRenderer> = {};
+    const mailQueue = new MailQueue({ db, mailer, logger, renderers });
+    const devices = new DevicesService({
+      db,
+      rpc,
+      mailQueue,
+      logger,
+      vaultKey: settings.PRIVATE_KEY_ENCRYPTION_KEY,
+      dns,
+      clock: settings.PROVISIONING_TEST_CLOCK && settings.NODE_ENV !== 'production' ? testClock(db) : realClock,
+    });
+    renderers[configMailKind] = (payload) => devices.renderConfigMail(payload);
+    parts = { devices, mailQueue };
+    return parts;
+  };
   return {
     name: 'provisioning',
-    version: '0.2.0',
+    version: '0.4.0',
     migrations: new URL('../migrations/', import.meta.url),
     events: provisioningEvents,
-    rpc: ({ db, rpc, logger }) => {
-      const mailer = options.mailer ?? createMailer({ mailUrl: settings.MAIL_URL, from: settings.MAIL_FROM, outboxDir: path.resolve(settings.MAIL_DIR), logger });
-      const devices = new DevicesService({ db, rpc, mailer, logger, vaultKey: settings.PRIVATE_KEY_ENCRYPTION_KEY, dns });
-      return provisioningEndpoints({ db, devices, dns });
+    rpc: (context) => {
+      const { devices } = partsFor(context);
+      const fleet = new FleetAdmin({ db: context.db, rpc: context.rpc, devices });
+      return provisioningEndpoints({ db: context.db, bus: context.bus, devices, fleet, dns, clock: devices.clock });
     },
-    consumers: () => subscriptionConsumers,
+    consumers: (context) => [
+      {
+        ...userVerifiedConsumer,
+        afterCommit: () =>
+          void partsFor(context)
+            .mailQueue.wake()
+            .catch(() => undefined),
+      },
+      ...subscriptionConsumers,
+      memberJoinedConsumer,
+      memberRoleChangedConsumer,
+      memberLeftConsumer,
+      organizationStatusChangedConsumer,
+      handshakesObservedConsumer,
+    ],
+    tasks: (context) => {
+      const { devices, mailQueue } = partsFor(context);
+      return [
+        { name: 'send-queued-mail', everyMs: 2_000, run: async () => void (await mailQueue.wake()) },
+        { name: 'prune-sent-mail', everyMs: 3600_000, run: () => mailQueue.prune() },
+        { name: 'prune-config-links', everyMs: 15 * 60_000, run: () => devices.pruneConfigLinks() },
+        // Scheduled key rotations and ended grace periods; state is in Postgres, so a restart loses none.
+        { name: 'rotate-due-keys', everyMs: 60_000, run: async () => void (await devices.runKeyRotations()) },
+      ];
+    },
   };
 }

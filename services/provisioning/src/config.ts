@@ -1,13 +1,24 @@
 import { Type, type Static } from 'typebox';
-import { commonEnv, databaseEnv, httpEnv, mailEnv } from '@qw/platform/config';
+import { callerTokenEnv, commonEnv, databaseEnv, httpEnv, mailEnv } from '@qw/platform/config';
 
 export const ProvisioningConfigSchema = Type.Object({
   ...commonEnv,
   ...databaseEnv,
+  ...callerTokenEnv,
   ...httpEnv(8083),
   ...mailEnv,
   PUBLIC_URL: Type.String({ default: 'http://localhost:8080', pattern: '^https?://' }),
-  PRIVATE_KEY_ENCRYPTION_KEY: Type.String({ minLength: 43, description: '32 bytes, base64: seals device private keys at rest (AES-256-GCM)' }),
-  VPN_DNS: Type.String({ default: '1.1.1.1,2606:4700:4700::1111', description: 'resolvers written into device configs' }),
+  PRIVATE_KEY_ENCRYPTION_KEY: Type.String({
+    minLength: 43,
+    description: '32 bytes, base64: seals device private keys at rest (AES-256-GCM)',
+  }),
+  VPN_DNS: Type.String({
+    default: '1.1.1.1,2606:4700:4700::1111',
+    description: 'resolvers written into device configs',
+  }),
+  PROVISIONING_TEST_CLOCK: Type.Boolean({
+    default: false,
+    description: "lets the advance-clock RPC move provisioning's time for scheduled key rotation (never in production)",
+  }),
 });
 export type ProvisioningConfig = Static<typeof ProvisioningConfigSchema>;

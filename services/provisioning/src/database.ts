@@ -1,23 +1,126 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { OrganizationRole } from '@qw/contracts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface NodesTable {
-  id: string; name: string; region: string; ip: string; ssh_user: string | null; ssh_port: number | null; endpoint: string; public_key: string;
-  node_index: number; ipv4_cidr: string; ipv6_cidr: string; tags: ColumnType<string[], string[] | undefined, string[]>; created_at: Timestamp; last_seen_at: NullableTimestamp;
+  id: string;
+  name: string;
+  region: string;
+  ip: string;
+  ssh_user: string | null;
+  ssh_port: number | null;
+  endpoint: string;
+  public_key: string;
+  node_index: number;
+  ipv4_cidr: string;
+  ipv6_cidr: string;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+  last_seen_at: NullableTimestamp;
+  /** Takes no new devices (an operator drained it); those placed stay. */
+  draining: Generated<boolean>;
 }
 export interface DevicesTable {
-  id: string; user_id: string; org_id: string | null; name: string; platform: string; is_active: Generated<boolean>; public_key: string | null;
-  private_key_sealed: string | null; client_keys: Generated<boolean>; node_id: string | null; ipv4: string | null; ipv6: string | null;
-  key_created_at: NullableTimestamp; created_at: Timestamp;
+  id: string;
+  user_id: string;
+  org_id: string | null;
+  name: string;
+  platform: string;
+  is_active: Generated<boolean>;
+  public_key: string | null;
+  private_key_sealed: string | null;
+  client_keys: Generated<boolean>;
+  node_id: string | null;
+  ipv4: string | null;
+  ipv6: string | null;
+  key_created_at: NullableTimestamp;
+  /** The newest WireGuard handshake telemetry saw for the device (its "connected now"). */
+  latest_handshake: Generated<Date | null>;
+  created_at: Timestamp;
+  /** Why it is off: 'owner', 'manager', 'admin', 'subscription_ended' or 'organization_suspended'; null when active. */
+  suspended_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Scheduled key rotation: 30 or 90 days, null when off. */
+  key_rotation_days: ColumnType<number | null, number | null | undefined, number | null>;
+  next_key_rotation_at: NullableTimestamp;
 }
-export interface EntitlementsTable { subscription_id: string; user_id: string | null; org_id: string | null; plan_code: string; status: string; updated_at: Timestamp }
+/**
+ * A key a scheduled rotation replaced, still on its node with the address it had until
+ * `expires_at` (the grace period); then its peer leaves the node and the address is free.
+ */
+export interface RetiringKeysTable {
+  public_key: string;
+  device_id: string;
+  node_id: string;
+  ipv4: string;
+  ipv6: string;
+  expires_at: Timestamp;
+}
+/** One row, only with the test clock: how far the tests moved provisioning's time. */
+export interface TestClockTable {
+  id: Generated<boolean>;
+  offset_seconds: ColumnType<string, number | undefined, number>;
+}
+export interface EntitlementsTable {
+  subscription_id: string;
+  user_id: string | null;
+  org_id: string | null;
+  plan_code: string;
+  status: string;
+  updated_at: Timestamp;
+}
+
+/** Identity's organizations as provisioning keeps them (from identity.org.status-changed). */
+export interface OrganizationsTable {
+  org_id: string;
+  is_active: boolean;
+  plan: string | null;
+  last_event_id: string;
+  /** An operator holds it suspended (identity says); its members are told so, not to renew. */
+  suspended_by_operator: Generated<boolean>;
+}
+
+/** Identity's members as provisioning keeps them (joined, role changed, left). */
+export interface OrgMembersTable {
+  org_id: string;
+  user_id: string;
+  role: OrganizationRole;
+  /** False once they left or were removed (kept, so a late older event cannot bring them back). */
+  is_member: boolean;
+  last_event_id: string;
+}
+
+export interface ConfigLinksTable {
+  token_hash: string;
+  device_id: string;
+  format: 'conf' | 'qr';
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+/** What platform operators did from the console (device actions, drains): who, what, on what, when. */
+export interface OperatorActionsTable {
+  id: string;
+  at: Timestamp;
+  actor_id: string;
+  kind: string;
+  target_kind: 'device' | 'node';
+  target_id: string;
+  details: ColumnType<Record<string, unknown>, string, string>;
+}
 
 export interface ProvisioningDatabase {
+  operator_actions: OperatorActionsTable;
+  config_links: ConfigLinksTable;
   nodes: NodesTable;
   devices: DevicesTable;
+  retiring_keys: RetiringKeysTable;
+  test_clock: TestClockTable;
   entitlements: EntitlementsTable;
+  organizations: OrganizationsTable;
+  org_members: OrgMembersTable;
   outbox: { id: string; subject: string; envelope: unknown };
 }
 

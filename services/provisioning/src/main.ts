@@ -1,6 +1,5 @@
-import { loadConfig, loadConfigOrExit, runServiceProcess } from '@qw/platform';
+import { runServiceProcess } from '@qw/platform';
 import { provisioningService } from './app.ts';
 import { ProvisioningConfigSchema } from './config.ts';
 
-const config = loadConfigOrExit('provisioning', () => loadConfig(ProvisioningConfigSchema));
-await runServiceProcess(provisioningService(config), ProvisioningConfigSchema);
+await runServiceProcess('provisioning', ProvisioningConfigSchema, (config) => provisioningService(config));

@@ -52,5 +52,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['vps_metrics', 'telemetry', 'device_latest_telemetry', 'device_keys']) await db.schema.dropTable(table).execute();
+  for (const table of ['vps_metrics', 'telemetry', 'device_latest_telemetry', 'device_keys'])
+    await db.schema.dropTable(table).execute();
 }

@@ -1,17 +1,49 @@
-import { latestTelemetryRpc } from '@qw/contracts';
+import {
+  adminLatestRpc,
+  adminNodeStatsRpc,
+  adminTrafficRpc,
+  latestTelemetryRpc,
+  nodeEvents,
+  telemetryEvents,
+  requireAdmin,
+} from '@qw/contracts';
 import { endpoint, type ServiceDefinition } from '@qw/platform';
 import { telemetryConsumers } from './consumers/telemetry.consumers.ts';
+import type { TelemetryDatabase } from './database.ts';
 import { latestFor, pruneHostMetrics } from './samples/samples.service.ts';
+import { connectedCount, latestPage, nodeStats, trafficLast24Hours } from './admin/admin.service.ts';
 
 /**
  * The telemetry service: node agents' peer samples become each device's latest status and
- * hourly traffic totals without a device column; host metrics become vps_metrics.
+ * hourly traffic totals without a device column; host metrics become vps_metrics. It declares
+ * the stream of the node agents' samples (a node may not manage streams) and its own, on which it
+ * tells provisioning the newer handshakes it saw.
  */
-export const telemetryService: ServiceDefinition<any> = {
+export const telemetryService: ServiceDefinition<TelemetryDatabase> = {
   name: 'telemetry',
-  version: '0.2.0',
+  version: '0.3.0',
   migrations: new URL('../migrations/', import.meta.url),
-  rpc: ({ db }) => [endpoint(latestTelemetryRpc, async (data) => ({ devices: await latestFor(db, data.device_ids) }))],
+  events: [...nodeEvents, ...telemetryEvents],
+  rpc: ({ db, rpc }) => [
+    endpoint(latestTelemetryRpc, async (data) => ({ devices: await latestFor(db, data.device_ids) })),
+    // The operator console: platform admins only, checked here whoever asks.
+    endpoint(adminTrafficRpc, async (_data, caller) => {
+      requireAdmin(caller);
+      const [active_devices, traffic] = await Promise.all([connectedCount(db), trafficLast24Hours(db)]);
+      return { active_devices, traffic };
+    }),
+    endpoint(adminLatestRpc, (data, caller) => {
+      requireAdmin(caller);
+      return latestPage(db, rpc, caller, data);
+    }),
+    endpoint(adminNodeStatsRpc, (data, caller) => {
+      requireAdmin(caller);
+      return nodeStats(
+        db,
+        data.node_ids.map((id) => id.toLowerCase()),
+      );
+    }),
+  ],
   consumers: () => telemetryConsumers,
   tasks: ({ db }) => [{ name: 'prune-host-metrics', everyMs: 15 * 60_000, run: () => pruneHostMetrics(db) }],
 };

@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { commonEnv, databaseEnv, httpEnv } from '@qw/platform/config';
+import { callerTokenEnv, commonEnv, databaseEnv, httpEnv } from '@qw/platform/config';
 
 export const TelemetryConfigSchema = Type.Object({
   ...commonEnv,
   ...databaseEnv,
+  ...callerTokenEnv,
   ...httpEnv(8084),
 });
 export type TelemetryConfig = Static<typeof TelemetryConfigSchema>;

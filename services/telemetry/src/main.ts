@@ -2,4 +2,4 @@ import { runServiceProcess } from '@qw/platform';
 import { telemetryService } from './app.ts';
 import { TelemetryConfigSchema } from './config.ts';
 
-await runServiceProcess(telemetryService, TelemetryConfigSchema);
+await runServiceProcess('telemetry', TelemetryConfigSchema, () => telemetryService);

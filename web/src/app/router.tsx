@@ -10,13 +10,18 @@ function screen(load: () => Promise<{ default: ComponentType }>) {
   return async () => ({ Component: (await load()).default });
 }
 
+/** Nothing is shown while the first route loads (the page is client-rendered). */
+function NoFallback() {
+  return null;
+}
+
 export function createRouter() {
   return createBrowserRouter([
     {
       // Watches every location for the automatic redirect of signed-in people (spec §2).
       Component: RootLayout,
       ErrorBoundary: RouteError,
-      HydrateFallback: () => null,
+      HydrateFallback: NoFallback,
       children: [
         {
           Component: PublicLayout,
@@ -27,6 +32,8 @@ export function createRouter() {
             { path: 'faq', lazy: screen(() => import('./routes/faq.route')) },
             { path: 'about', lazy: screen(() => import('./routes/about.route')) },
             { path: 'contact', lazy: screen(() => import('./routes/contact.route')) },
+            { path: 'support', lazy: screen(() => import('./routes/support.route')) },
+            { path: 'privacy/what-we-store', lazy: screen(() => import('./routes/what-we-store.route')) },
             { path: '*', lazy: screen(() => import('./routes/not-found.route')) },
           ],
         },
@@ -41,6 +48,8 @@ export function createRouter() {
             { path: 'auth/callback', lazy: screen(() => import('./routes/auth-callback.route')) },
             { path: 'post-login', lazy: screen(() => import('./routes/post-login.route')) },
             { path: 'post-checkout', lazy: screen(() => import('./routes/post-checkout.route')) },
+            // An invitation link: signed in or not, the page itself says what comes next.
+            { path: 'invite', lazy: screen(() => import('./routes/invite.route')) },
             // The local test payment provider's pages (development and tests).
             { path: 'test-checkout/:id', lazy: screen(() => import('./routes/test-checkout.route')) },
             {
@@ -48,6 +57,10 @@ export function createRouter() {
               children: [
                 { path: 'dashboard', lazy: screen(() => import('./routes/dashboard.route')) },
                 { path: 'billing/test-portal', lazy: screen(() => import('./routes/test-portal.route')) },
+                // A checkout started in the app comes back here to be added to the signed-in account.
+                { path: 'checkout/complete', lazy: screen(() => import('./routes/checkout-complete.route')) },
+                // A printable receipt (issue #15): its person, or an organization's owners and admins.
+                { path: 'billing/invoices/:id', lazy: screen(() => import('./routes/invoice-receipt.route')) },
               ],
             },
           ],
@@ -79,6 +92,7 @@ export function createRouter() {
                 { path: 'account', lazy: screen(() => import('./routes/business-account.route')) },
                 { path: 'billing', lazy: screen(() => import('./routes/business-billing.route')) },
                 { path: 'users', lazy: screen(() => import('./routes/business-users.route')) },
+                { path: 'activity', lazy: screen(() => import('./routes/business-activity.route')) },
               ],
             },
             {
@@ -99,7 +113,11 @@ export function createRouter() {
           ],
         },
         // Unlisted: every ui component on one page, for developers and the browser tests.
-        { path: 'design-system/*', lazy: screen(() => import('./routes/design-system.route')), ErrorBoundary: RouteError },
+        {
+          path: 'design-system/*',
+          lazy: screen(() => import('./routes/design-system.route')),
+          ErrorBoundary: RouteError,
+        },
       ],
     },
   ]);

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@qw/contracts';
 import { apiBaseUrl } from '../config/env';
 
 /**
@@ -37,12 +38,21 @@ export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
 
+/** The API refused with this code. Screens decide by code (`libs/contracts/src/errors.ts`), never by message text. */
+export function hasErrorCode(value: unknown, code: ErrorCode): value is ApiError {
+  return value instanceof ApiError && value.code === code;
+}
+
 /**
  * What a screen says about a failed request: the server's own message when it refused the request
  * (4xx) and the client's connection message when no answer came (unless `network: false`);
  * `fallback` for a server error or anything that is not an ApiError.
  */
-export function failureMessage(error: unknown, fallback: string, { network = true }: { network?: boolean } = {}): string {
+export function failureMessage(
+  error: unknown,
+  fallback: string,
+  { network = true }: { network?: boolean } = {},
+): string {
   if (!isApiError(error) || error.isServerError || (error.isNetworkError && !network)) return fallback;
   return error.message;
 }
@@ -53,7 +63,7 @@ export type AccessTokenProvider = () => MaybePromise<string | null | undefined>;
  * Called with a 401 answer. Resolving to `true` means "the session was renewed, send the request
  * again": the client then retries it once with the new token. Anything else lets the error through.
  */
-export type UnauthorizedHandler = (error: ApiError) => MaybePromise<boolean | void>;
+export type UnauthorizedHandler = (error: ApiError) => MaybePromise<boolean | undefined>;
 
 let accessTokenProvider: AccessTokenProvider | null = null;
 let unauthorizedHandler: UnauthorizedHandler | null = null;
@@ -87,6 +97,10 @@ export type RequestOptions = {
    * token sent there is none to renew, so a 401 does not reach the unauthorized handler either.
    */
   skipAuth?: boolean;
+  /** Let the request outlive the page (a report sent as the visitor navigates away). */
+  keepalive?: boolean;
+  /** 'include' unless a request must carry no cookie at all ('omit'). */
+  credentials?: RequestCredentials;
 };
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -104,7 +118,14 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   try {
     return await sendOnce<T>(path, options);
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401 || options.skipAuth || options.skipUnauthorizedHandler || !unauthorizedHandler) throw error;
+    if (
+      !(error instanceof ApiError) ||
+      error.status !== 401 ||
+      options.skipAuth ||
+      options.skipUnauthorizedHandler ||
+      !unauthorizedHandler
+    )
+      throw error;
     // One renewal and one retry at most: a second 401 goes to the caller.
     const retry = await unauthorizedHandler(error);
     if (retry !== true) throw error;
@@ -124,7 +145,8 @@ async function sendOnce<T>(path: string, options: RequestOptions): Promise<T> {
       method: options.method ?? 'GET',
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      credentials: 'include',
+      credentials: options.credentials ?? 'include',
+      keepalive: options.keepalive,
       signal: options.signal,
     });
   } catch (cause) {
@@ -138,7 +160,13 @@ async function sendOnce<T>(path: string, options: RequestOptions): Promise<T> {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new ApiError(response.status, 'invalid_response', 'The server sent an answer we couldn’t read.', undefined, text);
+    throw new ApiError(
+      response.status,
+      'invalid_response',
+      'The server sent an answer we couldn’t read.',
+      undefined,
+      text,
+    );
   }
 }
 
@@ -150,7 +178,8 @@ function toApiError(response: Response, text: string): ApiError {
     if (error && typeof error === 'object') {
       const code = typeof error.code === 'string' ? error.code : `http_${response.status}`;
       const message = typeof error.message === 'string' && error.message ? error.message : fallbackMessage;
-      const details = error.details && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : undefined;
+      const details =
+        error.details && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : undefined;
       return new ApiError(response.status, code, message, details, text);
     }
   } catch {
@@ -160,9 +189,14 @@ function toApiError(response: Response, text: string): ApiError {
 }
 
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'PUT', body }),
-  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'PATCH', body }),
-  delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'DELETE' }),
+  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
 };

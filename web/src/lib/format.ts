@@ -17,3 +17,11 @@ export function formatPeriod(start: string | null | undefined, end: string | nul
 export function formatAmount(cents: number, currency: string): string {
   return currency.toUpperCase() === 'USD' ? formatUsd(cents) : `${(cents / 100).toFixed(2)} ${currency}`;
 }
+
+/** 'YYYY-MM-DD HH:MM UTC' (the audit log): the day as formatDate, with the time the server recorded. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -4,48 +4,57 @@
  * the rules can be tested exhaustively without a browser.
  */
 
-/** What the rules need to know about the signed-in person (the session's user or /api/me). */
-export type RoleSubject = {
-  account_type?: string | null;
-  role?: string | null;
-  is_admin?: boolean | null;
-};
+import { hasAdminRights, isBusinessSubject, safeNextPath, type ResolvedSubject } from '@qw/contracts';
+
+/**
+ * What the rules need to know about the signed-in person: the session's user, with `org_member`
+ * from /api/me once it has answered (the session itself does not say it; undefined: not known yet).
+ */
+export type RoleSubject = ResolvedSubject & { org_member?: boolean | null };
 
 export const adminHome = '/admin';
 export const businessHome = '/app/business/overview';
 export const personalHome = '/app/personal/overview';
 export const signInPath = '/login';
 
-/** Spec §6: a platform admin is in the admin list (is_admin), or has role or account type admin. */
-export function isAdminSubject(subject: RoleSubject | null | undefined): boolean {
-  if (!subject) return false;
-  return subject.is_admin === true || subject.role === 'admin' || subject.account_type === 'admin';
-}
+/**
+ * A `next` value is honoured only when it is a path on this site (spec §2: it starts with '/'). The
+ * rule and its refusals ('//host', '/\host', control characters, dot segments that climb to
+ * '//host', over-long values) live in one function of the contracts, for the web and the servers alike.
+ */
+export { safeNextPath };
 
-/** Spec §6: business is the account type business (a role named business counts too). */
-export function isBusinessSubject(subject: RoleSubject | null | undefined): boolean {
-  if (!subject) return false;
-  return subject.account_type === 'business' || subject.role === 'business';
+/**
+ * Spec §2: admin to /admin, business to /app/business/overview, any other or missing role to
+ * /app/personal/overview; spec §6: account type business or membership in any organization is
+ * business.
+ */
+export function roleHome(subject: RoleSubject | null | undefined): string {
+  // Identity decided admin with the one rule (contracts' resolveAccess); the page only reads it.
+  if (hasAdminRights(subject)) return adminHome;
+  if (isBusinessSubject(subject) || subject?.org_member === true) return businessHome;
+  return personalHome;
 }
 
 /**
- * A `next` value is honoured only when it is a path on this site: it starts with '/', but not with
- * '//' or '/\' (which browsers read as another host), and holds no control characters (which URL
- * parsing drops, turning '/\t/evil' into '//evil'). Absolute URLs never start with '/'.
+ * Whether the role's home still depends on organization membership that is not known yet: neither
+ * admin nor a business account, and /api/me has not said `org_member`. A redirect to the role's
+ * home waits for it (a member of an organization with a personal account type lands on business).
  */
-export function safeNextPath(next: string | null | undefined): string | null {
-  if (typeof next !== 'string' || next === '') return null;
-  if (!next.startsWith('/')) return null;
-  if (next.startsWith('//') || next.startsWith('/\\')) return null;
-  if (/[\u0000-\u001f\u007f]/.test(next)) return null;
-  return next;
+export function awaitsMembership(subject: RoleSubject | null | undefined): boolean {
+  if (hasAdminRights(subject) || isBusinessSubject(subject)) return false;
+  return subject?.org_member === undefined || subject.org_member === null;
 }
 
-/** Spec §2: admin to /admin, business to /app/business/overview, any other or missing role to /app/personal/overview. */
-export function roleHome(subject: RoleSubject | null | undefined): string {
-  if (isAdminSubject(subject)) return adminHome;
-  if (isBusinessSubject(subject)) return businessHome;
-  return personalHome;
+/** The session's user with /api/me's `org_member` once known (a failed /api/me counts as no membership). */
+export function landingSubject(
+  user: ResolvedSubject | null | undefined,
+  me: { org_member: boolean } | null | undefined,
+  meFailed = false,
+): RoleSubject | null {
+  if (!user) return null;
+  if (me) return { ...user, org_member: me.org_member };
+  return meFailed ? { ...user, org_member: false } : { ...user };
 }
 
 /** After sign-in, and for a signed-in person on a public route: `next` if it is a safe path, else the role's home. */
@@ -54,7 +63,17 @@ export function signedInDestination(next: string | null | undefined, subject: Ro
 }
 
 /** Spec §2 "Automatic redirect for signed-in users": the routes a signed-in person is sent away from. */
-export const autoRedirectPaths: readonly string[] = ['/', '/pricing', '/faq', '/contact', '/login', '/about', '/post-checkout', '/app', '/auth/callback'];
+export const autoRedirectPaths: readonly string[] = [
+  '/',
+  '/pricing',
+  '/faq',
+  '/contact',
+  '/login',
+  '/about',
+  '/post-checkout',
+  '/app',
+  '/auth/callback',
+];
 
 function trimTrailingSlash(pathname: string): string {
   return pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
@@ -74,10 +93,45 @@ export function isAutoRedirectLocation(pathname: string, search = ''): boolean {
   return true;
 }
 
-/** The destination of the automatic redirect, or null to stay. */
-export function autoRedirectTarget(location: { pathname: string; search: string }, subject: RoleSubject | null | undefined, signedIn: boolean): string | null {
+/**
+ * The destination of the automatic redirect, or null to stay. Without a safe `next`, it waits
+ * (null) while the role's home depends on a membership not known yet.
+ */
+export function autoRedirectTarget(
+  location: { pathname: string; search: string },
+  subject: RoleSubject | null | undefined,
+  signedIn: boolean,
+  viewingSite = false,
+): string | null {
   if (!signedIn || !isAutoRedirectLocation(location.pathname, location.search)) return null;
-  return signedInDestination(new URLSearchParams(location.search).get('next'), subject);
+  if (viewingSite && viewSitePaths.includes(trimTrailingSlash(location.pathname))) return null;
+  const next = safeNextPath(new URLSearchParams(location.search).get('next'));
+  if (next) return next;
+  return awaitsMembership(subject) ? null : roleHome(subject);
+}
+
+/**
+ * The console's "View Site" link (spec §2 Admin area): it opens / with this flag, and the public
+ * pages then stay put for the signed-in person instead of sending them back to their area.
+ */
+export const viewSitePath = '/?view=site';
+
+/** The public pages a signed-in person may read after "View Site" (never /login, /app or the auth pages). */
+export const viewSitePaths: readonly string[] = ['/', '/pricing', '/faq', '/about', '/contact'];
+
+/** Areas: going back into one ends the "View Site" visit, so / redirects again afterwards. */
+const areaPrefixes = ['/admin', '/app', '/dashboard', '/login'];
+
+/**
+ * Whether a signed-in person is reading the public site on purpose: this location asks for it
+ * (`?view=site`), or an earlier one did (`viewing`) and they have not gone back into an area or
+ * to sign-in since.
+ */
+export function viewingSiteAfter(location: { pathname: string; search: string }, viewing: boolean): boolean {
+  if (new URLSearchParams(location.search).get('view') === 'site') return true;
+  const path = trimTrailingSlash(location.pathname);
+  if (areaPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return false;
+  return viewing;
 }
 
 /** /login?next=<the path the visitor wanted>. */
@@ -90,9 +144,13 @@ export function signInRedirect(origin: { pathname: string; search?: string; hash
  * Spec §2 "Protected wrapper": with no session, to /login remembering the origin; the exact path
  * /admin for a non-admin, to /app/personal/overview. null: show the page.
  */
-export function protectedRedirect(origin: { pathname: string; search?: string; hash?: string }, signedIn: boolean, subject: RoleSubject | null | undefined): string | null {
+export function protectedRedirect(
+  origin: { pathname: string; search?: string; hash?: string },
+  signedIn: boolean,
+  subject: RoleSubject | null | undefined,
+): string | null {
   if (!signedIn) return signInRedirect(origin);
-  if (trimTrailingSlash(origin.pathname) === adminHome && !isAdminSubject(subject)) return personalHome;
+  if (trimTrailingSlash(origin.pathname) === adminHome && !hasAdminRights(subject)) return personalHome;
   return null;
 }
 
@@ -130,7 +188,9 @@ export type PostLoginFacts = {
 export function postLoginDestination(facts: PostLoginFacts): string {
   if (!facts.signedIn) return signInPath;
   const email = facts.email?.trim().toLowerCase();
-  const listed = facts.isAdminListed === true || (!!email && (facts.adminEmails ?? []).some((entry) => entry.trim().toLowerCase() === email));
+  const listed =
+    facts.isAdminListed === true ||
+    (!!email && (facts.adminEmails ?? []).some((entry) => entry.trim().toLowerCase() === email));
   if (listed) return '/admin/overview';
   if (facts.accountType === 'admin') return '/admin/overview';
   if (facts.accountType === 'business') return '/app/business/devices';
@@ -146,4 +206,30 @@ export function postCheckoutDestination(accountType: string | null | undefined):
 /** A same-site return path (the billing portal's `return`), else the fallback. */
 export function safeReturnPath(value: string | null | undefined, fallback: string): string {
   return safeNextPath(value) ?? fallback;
+}
+
+/**
+ * Spec §2/§6 (issue #12): a person with both a personal plan and an organization switches areas
+ * with a link in each area's navigation. The business area links to the personal one when the
+ * person has a personal plan; the personal area links to the business one when the person is a
+ * business account or belongs to an organization. null: no link.
+ */
+export type AreaSwitchFacts = { orgMember: boolean; accountType?: string | null; hasPersonalPlan: boolean };
+
+export function areaSwitchLink(
+  area: 'personal' | 'business',
+  facts: AreaSwitchFacts,
+): { to: string; label: string } | null {
+  if (area === 'business') return facts.hasPersonalPlan ? { to: personalHome, label: 'Personal area' } : null;
+  return facts.orgMember || facts.accountType === 'business' ? { to: businessHome, label: 'Business area' } : null;
+}
+
+/** /invite?token=… as a `next` path: where sign-in and sign-up come back to, to accept. */
+export function invitationPath(token: string): string {
+  return `/invite?token=${encodeURIComponent(token)}`;
+}
+
+/** /login?next=/invite?token=… for a person invited with an address that has an account. */
+export function invitationSignInPath(token: string): string {
+  return `${signInPath}?next=${encodeURIComponent(invitationPath(token))}`;
 }

@@ -1,13 +1,24 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
+import { Spinner } from './spinner';
+import './button.css';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'danger';
 export type ButtonSize = 'medium' | 'small';
 
 type StyleProps = { variant?: ButtonVariant; size?: ButtonSize; block?: boolean };
 
-export function buttonClassName({ variant = 'primary', size = 'medium', block = false }: StyleProps, extra?: string): string {
-  return ['qw-button', `qw-button--${variant}`, size === 'small' && 'qw-button--small', block && 'qw-button--block', extra]
+export function buttonClassName(
+  { variant = 'primary', size = 'medium', block = false }: StyleProps,
+  extra?: string,
+): string {
+  return [
+    'qw-button',
+    `qw-button--${variant}`,
+    size === 'small' && 'qw-button--small',
+    block && 'qw-button--block',
+    extra,
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -19,7 +30,18 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
     busyText?: ReactNode;
   };
 
-export function Button({ variant, size, block, busy = false, busyText, disabled, className, children, type = 'button', ...rest }: ButtonProps) {
+export function Button({
+  variant,
+  size,
+  block,
+  busy = false,
+  busyText,
+  disabled,
+  className,
+  children,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
   return (
     <button
       {...rest}
@@ -28,7 +50,7 @@ export function Button({ variant, size, block, busy = false, busyText, disabled,
       disabled={disabled || busy}
       aria-busy={busy || undefined}
     >
-      {busy && <span className="qw-spinner" aria-hidden="true" />}
+      {busy && <Spinner />}
       {busy && busyText !== undefined ? busyText : children}
     </button>
   );

@@ -1,4 +1,5 @@
 import type { HTMLAttributes, ReactNode } from 'react';
+import './card.css';
 
 export type CardProps = HTMLAttributes<HTMLElement> & {
   /** 'article' for self-contained items (a plan, an FAQ answer), 'section' for a titled region. */

@@ -1,21 +1,49 @@
 import { useEffect, useState } from 'react';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { BarChart, FunnelChart, HeatmapChart, LineChart, PieChart } from 'echarts/charts';
-import { DatasetComponent, GridComponent, LegendComponent, TitleComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import {
+  DatasetComponent,
+  GridComponent,
+  LegendComponent,
+  TitleComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { ChartProps } from './chart';
 
-echarts.use([LineChart, BarChart, PieChart, HeatmapChart, FunnelChart, DatasetComponent, GridComponent, LegendComponent, TitleComponent, TooltipComponent, VisualMapComponent, CanvasRenderer]);
+echarts.use([
+  LineChart,
+  BarChart,
+  PieChart,
+  HeatmapChart,
+  FunnelChart,
+  DatasetComponent,
+  GridComponent,
+  LegendComponent,
+  TitleComponent,
+  TooltipComponent,
+  VisualMapComponent,
+  CanvasRenderer,
+]);
 
 /** The same colours as theme.css: teal accent first, then navy, amber and slate. */
 function theme(dark: boolean) {
   const ink = dark ? '#e6edf7' : '#0f1f38';
   const muted = dark ? '#a7b4c8' : '#475569';
   const line = dark ? '#263651' : '#d6dee9';
-  const axis = { axisLine: { lineStyle: { color: line } }, axisTick: { lineStyle: { color: line } }, axisLabel: { color: muted }, splitLine: { lineStyle: { color: line } }, nameTextStyle: { color: muted } };
+  const axis = {
+    axisLine: { lineStyle: { color: line } },
+    axisTick: { lineStyle: { color: line } },
+    axisLabel: { color: muted },
+    splitLine: { lineStyle: { color: line } },
+    nameTextStyle: { color: muted },
+  };
   return {
-    color: dark ? ['#2dd4bf', '#93b4e8', '#fbbf24', '#cbd5e1', '#5eead4'] : ['#0f766e', '#1e3a64', '#b45309', '#64748b', '#14b8a6'],
+    color: dark
+      ? ['#2dd4bf', '#93b4e8', '#fbbf24', '#cbd5e1', '#5eead4']
+      : ['#0f766e', '#1e3a64', '#b45309', '#64748b', '#14b8a6'],
     backgroundColor: 'transparent',
     textStyle: { color: ink, fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
     title: { textStyle: { color: ink }, subtextStyle: { color: muted } },

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import type { EChartsOption } from 'echarts';
+import { Skeleton } from './skeleton';
 
 /** The echarts code loads only when a chart is first shown, so public pages never carry it. */
 const ChartCanvas = lazy(() => import('./chart-canvas'));
@@ -19,7 +20,7 @@ export type ChartProps = {
 export function Chart(props: ChartProps) {
   const height = props.height ?? 280;
   return (
-    <Suspense fallback={<span className="qw-skeleton" style={{ height }} aria-hidden="true" />}>
+    <Suspense fallback={<Skeleton height={height} />}>
       <ChartCanvas {...props} height={height} />
     </Suspense>
   );

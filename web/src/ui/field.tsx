@@ -1,4 +1,5 @@
 import { createContext, useContext, useId, type ReactNode } from 'react';
+import './field.css';
 
 type FieldControlProps = {
   id: string;
@@ -18,6 +19,8 @@ export type FieldProps = {
   label: ReactNode;
   /** Shown under the control in red and announced with it (aria-describedby). */
   error?: ReactNode;
+  /** Also announce the error the moment it appears (role=alert): an error that answers a submit. */
+  announceError?: boolean;
   hint?: ReactNode;
   required?: boolean;
   /** Use a fixed id when other code needs to focus the control. */
@@ -26,7 +29,7 @@ export type FieldProps = {
   children: ReactNode;
 };
 
-export function Field({ label, error, hint, required, id, className, children }: FieldProps) {
+export function Field({ label, error, announceError = false, hint, required, id, className, children }: FieldProps) {
   const generated = useId();
   const controlId = id ?? `field-${generated}`;
   const hintId = hint ? `${controlId}-hint` : undefined;
@@ -50,7 +53,7 @@ export function Field({ label, error, hint, required, id, className, children }:
       )}
       <FieldContext.Provider value={control}>{children}</FieldContext.Provider>
       {error && (
-        <p className="qw-field__error" id={errorId}>
+        <p className="qw-field__error" id={errorId} role={announceError ? 'alert' : undefined}>
           {error}
         </p>
       )}

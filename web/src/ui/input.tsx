@@ -1,5 +1,7 @@
 import type { InputHTMLAttributes, Ref } from 'react';
 import { useFieldControl } from './field';
+import './control.css';
+import './input.css';
 
 export type InputProps = InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
 

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Button, type ButtonVariant } from './button';
+import './modal.css';
 
 export type ModalProps = {
   open: boolean;
@@ -16,13 +17,25 @@ export type ModalProps = {
   onCancel: () => void;
 };
 
-const focusableSelector = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const focusableSelector =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * A confirmation dialog on the native <dialog>: the page behind it is inert, Esc closes it, Tab
  * cycles inside it, and focus goes back to whatever opened it.
  */
-export function Modal({ open, title, children, confirmLabel, cancelLabel = 'Cancel', confirmVariant = 'primary', busy = false, busyText, onConfirm, onCancel }: ModalProps) {
+export function Modal({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  confirmVariant = 'primary',
+  busy = false,
+  busyText,
+  onConfirm,
+  onCancel,
+}: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const returnFocusRef = useRef<HTMLElement | null>(null);
   const titleId = useId();

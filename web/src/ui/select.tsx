@@ -1,5 +1,7 @@
 import type { Ref, SelectHTMLAttributes } from 'react';
 import { useFieldControl } from './field';
+import './control.css';
+import './select.css';
 
 export type SelectOption = { value: string; label: string };
 

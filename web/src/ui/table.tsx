@@ -1,4 +1,6 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
+import { Skeleton } from './skeleton';
+import './table.css';
 
 export type SortDirection = 'ascending' | 'descending';
 
@@ -10,10 +12,16 @@ export type TableColumn<T> = {
   sortValue?: (row: T) => string | number | null | undefined;
   /** 'number' right-aligns the column with tabular figures. */
   type?: 'text' | 'number';
+  /** Makes the header a sort button when the table sorts on the server (`onSortChange`). */
+  sortable?: boolean;
   /** Render this column's cells as row headers (th scope="row"). */
   rowHeader?: boolean;
   className?: string;
+  /** The column's name beside each value when rows are stacked as cards; defaults to a text header. */
+  label?: string;
 };
+
+export type TableSort = { key: string; direction: SortDirection };
 
 export type TableProps<T> = {
   caption: ReactNode;
@@ -25,7 +33,19 @@ export type TableProps<T> = {
   loading?: boolean;
   skeletonRows?: number;
   emptyText?: ReactNode;
-  initialSort?: { key: string; direction: SortDirection };
+  initialSort?: TableSort;
+  /**
+   * Sorting done by the server: the table shows `sort`, keeps the rows in the order given and
+   * reports header clicks here instead of sorting them itself.
+   */
+  sort?: TableSort;
+  onSortChange?: (sort: TableSort) => void;
+  /**
+   * Below 640 px each row becomes a card listing every column by name (no sideways scrolling). On by
+   * default: every column and action stays visible on a phone. `false` keeps the grid (and its
+   * sideways scroll) for a table whose meaning is the grid itself.
+   */
+  stacked?: boolean;
   /** Extra class on the <table> element (column widths, layout). */
   className?: string;
 };
@@ -39,33 +59,64 @@ function compare(a: string | number | null | undefined, b: string | number | nul
 }
 
 /**
- * The one data table: sortable headers, an empty state, a loading skeleton, numbers right-aligned,
- * and horizontal scrolling (keyboard-focusable) when the screen is narrower than the table.
+ * The one data table: sortable headers, an empty state, a loading skeleton, numbers right-aligned;
+ * below 640 px rows stack as cards, and an unstacked table scrolls sideways (keyboard-focusable).
  */
-export function Table<T>({ caption, captionHidden = false, columns, rows, rowKey, loading = false, skeletonRows = 3, emptyText = 'Nothing here yet.', initialSort, className }: TableProps<T>) {
+export function Table<T>({
+  caption,
+  captionHidden = false,
+  columns,
+  rows,
+  rowKey,
+  loading = false,
+  skeletonRows = 3,
+  emptyText = 'Nothing here yet.',
+  initialSort,
+  sort: serverSort,
+  onSortChange,
+  stacked = true,
+  className,
+}: TableProps<T>) {
   const captionId = useId();
-  const [sort, setSort] = useState(initialSort);
+  const [localSort, setLocalSort] = useState(initialSort);
+  const sort = onSortChange ? serverSort : localSort;
 
   const sortedRows = useMemo(() => {
     const list = rows ? [...rows] : [];
+    if (onSortChange) return list;
     const column = sort && columns.find((c) => c.key === sort.key);
     if (!sort || !column?.sortValue) return list;
     const value = column.sortValue;
     list.sort((a, b) => compare(value(a), value(b)) * (sort.direction === 'ascending' ? 1 : -1));
     return list;
-  }, [rows, columns, sort]);
+  }, [rows, columns, sort, onSortChange]);
 
   function toggleSort(key: string) {
-    setSort((current) =>
-      current?.key === key ? { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' } : { key, direction: 'ascending' },
-    );
+    const next = (current: TableSort | undefined): TableSort =>
+      current?.key === key
+        ? { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
+        : { key, direction: 'ascending' };
+    if (onSortChange) onSortChange(next(sort));
+    else setLocalSort(next);
   }
 
-  const cellClass = (column: TableColumn<T>) => [column.type === 'number' && 'qw-table__num', column.className].filter(Boolean).join(' ') || undefined;
+  const sortable = (column: TableColumn<T>) => Boolean(onSortChange ? column.sortable : column.sortValue);
+  const labelOf = (column: TableColumn<T>) =>
+    stacked ? (column.label ?? (typeof column.header === 'string' ? column.header : undefined)) : undefined;
+
+  const cellClass = (column: TableColumn<T>) =>
+    [column.type === 'number' && 'qw-table__num', column.className].filter(Boolean).join(' ') || undefined;
+
+  const wrapClass = stacked ? 'qw-table-wrap qw-table-wrap--stacked' : 'qw-table-wrap';
 
   return (
-    <div className="qw-table-wrap" role="region" aria-labelledby={captionId} tabIndex={0}>
-      <table className={className ? `qw-table ${className}` : 'qw-table'} aria-busy={loading || undefined}>
+    // biome-ignore lint/a11y/useSemanticElements: a scrollable table region must be focusable so keyboards can scroll it
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: same reason
+    <div className={wrapClass} role="region" aria-labelledby={captionId} tabIndex={0}>
+      <table
+        className={['qw-table', stacked && 'qw-table--stacked', className].filter(Boolean).join(' ')}
+        aria-busy={loading || undefined}
+      >
         <caption id={captionId} className={captionHidden ? 'qw-visually-hidden' : undefined}>
           {caption}
         </caption>
@@ -74,8 +125,13 @@ export function Table<T>({ caption, captionHidden = false, columns, rows, rowKey
             {columns.map((column) => {
               const sorted = sort?.key === column.key ? sort.direction : undefined;
               return (
-                <th key={column.key} scope="col" className={cellClass(column)} aria-sort={column.sortValue ? (sorted ?? 'none') : undefined}>
-                  {column.sortValue ? (
+                <th
+                  key={column.key}
+                  scope="col"
+                  className={cellClass(column)}
+                  aria-sort={sortable(column) ? (sorted ?? 'none') : undefined}
+                >
+                  {sortable(column) ? (
                     <button type="button" className="qw-table__sort" onClick={() => toggleSort(column.key)}>
                       {column.header}
                       <span className="qw-table__sort-icon" aria-hidden="true">
@@ -92,11 +148,12 @@ export function Table<T>({ caption, captionHidden = false, columns, rows, rowKey
         </thead>
         <tbody>
           {loading ? (
-            Array.from({ length: skeletonRows }, (_, index) => (
-              <tr key={`skeleton-${index}`} aria-hidden="true">
+            skeletonKeys(skeletonRows).map((key) => (
+              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: placeholder rows hold nothing focusable
+              <tr key={key} aria-hidden="true">
                 {columns.map((column) => (
                   <td key={column.key}>
-                    <span className="qw-skeleton" />
+                    <Skeleton />
                   </td>
                 ))}
               </tr>
@@ -112,11 +169,11 @@ export function Table<T>({ caption, captionHidden = false, columns, rows, rowKey
               <tr key={rowKey(row)}>
                 {columns.map((column) =>
                   column.rowHeader ? (
-                    <th key={column.key} scope="row" className={cellClass(column)}>
+                    <th key={column.key} scope="row" className={cellClass(column)} data-label={labelOf(column)}>
                       {column.cell(row)}
                     </th>
                   ) : (
-                    <td key={column.key} className={cellClass(column)}>
+                    <td key={column.key} className={cellClass(column)} data-label={labelOf(column)}>
                       {column.cell(row)}
                     </td>
                   ),
@@ -128,4 +185,9 @@ export function Table<T>({ caption, captionHidden = false, columns, rows, rowKey
       </table>
     </div>
   );
+}
+
+/** Placeholder rows have no identity of their own; stable names keep React from re-creating them. */
+function skeletonKeys(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `skeleton-${index + 1}`);
 }

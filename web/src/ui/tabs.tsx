@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
+import './tabs.css';
 
 export type TabItem = { to: string; label: ReactNode; end?: boolean };
 

@@ -1,5 +1,7 @@
 import type { Ref, TextareaHTMLAttributes } from 'react';
 import { useFieldControl } from './field';
+import './control.css';
+import './textarea.css';
 
 export type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { ref?: Ref<HTMLTextAreaElement> };
 

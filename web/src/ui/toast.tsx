@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import './toast.css';
 
 type ToastTone = 'default' | 'error';
 type ToastItem = { id: number; message: ReactNode; tone: ToastTone };
@@ -14,7 +15,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const pending = timers.current;
-    return () => pending.forEach((timer) => window.clearTimeout(timer));
+    return () => {
+      for (const timer of pending) window.clearTimeout(timer);
+    };
   }, []);
 
   const show = useCallback<ShowToast>((message, options) => {

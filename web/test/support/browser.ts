@@ -2,7 +2,15 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 export const chromiumPath = process.env.QW_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Debian's Chromium, headless, with a fresh temporary profile (chromium.launch makes one per launch). */
 export async function launchBrowser(): Promise<Browser> {
@@ -12,7 +20,10 @@ export async function launchBrowser(): Promise<Browser> {
 export type PageOptions = { width?: number; height?: number; colorScheme?: 'light' | 'dark' };
 
 /** A page in its own context (own cookies and storage), sized like a phone (360) or a laptop (1280). */
-export async function openPage(browser: Browser, options: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function openPage(
+  browser: Browser,
+  options: PageOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const width = options.width ?? 1280;
   const context = await browser.newContext({
     viewport: { width, height: options.height ?? (width < 600 ? 740 : 800) },
@@ -33,4 +44,9 @@ export function nextDialog(page: Page): Promise<{ type: string; message: string 
       void dialog.accept();
     });
   });
+}
+
+/** The texts of the page's in-page alerts (role=alert) right now: the spec's alerts are shown in the page. */
+export function alertTexts(page: Page): Promise<string[]> {
+  return page.getByRole('alert').allInnerTexts();
 }

@@ -7,7 +7,13 @@ import { dirname, join } from 'node:path';
 import { distDir, repoRoot, webDir } from './paths.ts';
 
 /** What the build depends on: a change to any of these makes web/dist stale. */
-const buildInputs = [join(webDir, 'src'), join(webDir, 'public'), join(webDir, 'index.html'), join(webDir, 'vite.config.ts'), join(repoRoot, 'libs/contracts/src')];
+const buildInputs = [
+  join(webDir, 'src'),
+  join(webDir, 'public'),
+  join(webDir, 'index.html'),
+  join(webDir, 'vite.config.ts'),
+  join(repoRoot, 'libs/contracts/src'),
+];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -30,7 +36,11 @@ function runViteBuild(): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     // Vitest sets NODE_ENV=test, which would give a development React build; build what ships.
     const env = { ...process.env, NODE_ENV: 'production' };
-    const child = spawn(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], { cwd: webDir, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], {
+      cwd: webDir,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`vite build exited with ${code}`))));
   });
@@ -46,7 +56,8 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
       break;
     } catch {
       // Another test process is building; a lock older than a few minutes belongs to a dead one.
-      if (existsSync(lockDir) && Date.now() - statSync(lockDir).mtimeMs > staleLockMs) rmSync(lockDir, { recursive: true, force: true });
+      if (existsSync(lockDir) && Date.now() - statSync(lockDir).mtimeMs > staleLockMs)
+        rmSync(lockDir, { recursive: true, force: true });
       await new Promise((resolveTimer) => setTimeout(resolveTimer, 250));
     }
   }

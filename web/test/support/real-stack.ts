@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { analyticsService } from '@qw/analytics';
 import { billingService } from '@qw/billing';
+import { deviceServices } from '../../../services/gateway/test/support/products.ts';
 import { startStack, type Stack } from '../../../services/gateway/test/support/stack.ts';
 import { openPage, type PageOptions } from './browser';
 import { screenshotDir } from './paths';
@@ -13,14 +15,31 @@ export const adminEmail = 'ops@quietwire.test';
 
 /**
  * Identity, billing (local test provider, test clock on) and the gateway on a real loopback port,
- * serving its own copy of the built web app, with an SMTP capture. One per test file.
+ * serving its own copy of the built web app, with an SMTP capture. One per test file. With
+ * `devices`, provisioning and telemetry too (screens that list devices); with `analytics`, the
+ * analytics service; with `demoTools`, identity's demo sign-up (the demo history).
  */
-export function startWebStack(label: string): Promise<Stack> {
+export function startWebStack(
+  label: string,
+  options: { devices?: boolean; analytics?: boolean; demoTools?: boolean } = {},
+): Promise<Stack> {
   return startStack({
     label,
     listen: true,
     adminEmails: [adminEmail],
-    extra: (url) => [billingService({ PUBLIC_URL: url, BILLING_TEST_CLOCK: true, NODE_ENV: 'test' })],
+    ...(options.demoTools ? { identity: { DEMO_TOOLS: true } } : {}),
+    // The browser and the test process both buy from 127.0.0.1: the per-address checkout limit
+    // (its own test is in services/gateway/test/billing-local.test.ts) would count a whole file as one buyer.
+    extra: (url, mailUrl) => [
+      billingService({
+        PUBLIC_URL: url,
+        BILLING_TEST_CLOCK: true,
+        NODE_ENV: 'test',
+        checkoutLimit: { max: 1000, windowSeconds: 3600 },
+      }),
+      ...(options.devices ? deviceServices(url, mailUrl).filter((service) => service.name !== 'billing') : []),
+      ...(options.analytics ? [analyticsService({ checkEveryMs: 500 })] : []),
+    ],
   });
 }
 
@@ -34,10 +53,20 @@ export function uniqueEmail(prefix: string): string {
 type Json = Record<string, any>;
 
 /** A JSON call to the gateway from the test process (no Origin header, like a non-browser client). */
-export async function apiCall(stack: Stack, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, token?: string): Promise<{ status: number; data: Json }> {
+export async function apiCall(
+  stack: Stack,
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; data: Json }> {
   const response = await fetch(`${stack.publicUrl}${path}`, {
     method,
-    headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      accept: 'application/json',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -51,20 +80,62 @@ export async function signUpViaApi(stack: Stack, email: string, secret = passwor
   return answer.data.access_token as string;
 }
 
+/**
+ * Creates an account and confirms its address as its owner does (the mailed link, then choosing
+ * the password on the step after it); answers the access token of the session that step starts.
+ */
+export async function verifiedAccountViaApi(stack: Stack, email: string, secret = password): Promise<string> {
+  const created = await apiCall(stack, 'POST', '/api/auth/signup', { email, password: secret });
+  if (created.status !== 201) throw new Error(`sign-up failed: ${created.status} ${JSON.stringify(created.data)}`);
+  const mail = await stack.smtp.waitFor(
+    (m) =>
+      (m.to as { text: string } | undefined)?.text.includes(email.toLowerCase()) === true &&
+      m.subject === 'Confirm your email for Quietwire',
+  );
+  const token = /\/auth\/callback\?token=([\w-]+)/.exec(mail.text ?? '')?.[1];
+  const verified = await apiCall(stack, 'POST', '/api/auth/verify', { token });
+  if (verified.status !== 200) throw new Error(`verify failed: ${verified.status} ${JSON.stringify(verified.data)}`);
+  const set = await apiCall(stack, 'POST', '/api/auth/password/set', {
+    token: verified.data.set_password_token,
+    password: secret,
+  });
+  if (set.status !== 200) throw new Error(`set password failed: ${set.status} ${JSON.stringify(set.data)}`);
+  return set.data.access_token as string;
+}
+
 /** Starts and pays a checkout with the test card; answers the session id. */
 export async function buyViaApi(stack: Stack, planCode: string, email: string): Promise<string> {
-  const started = await apiCall(stack, 'POST', '/api/checkout', { plan_code: planCode, plan_name: planCode, account_type: planCode.startsWith('business') ? 'business' : 'personal', quantity: 1 });
+  const started = await apiCall(stack, 'POST', '/api/checkout', {
+    plan_code: planCode,
+    plan_name: planCode,
+    account_type: planCode.startsWith('business') ? 'business' : 'personal',
+    quantity: 1,
+  });
   if (started.status !== 200) throw new Error(`checkout failed: ${started.status}`);
-  const paid = await apiCall(stack, 'POST', `/api/billing/test-checkout/${started.data.session_id}/pay`, { email, card_number: '4242 4242 4242 4242' });
+  const paid = await apiCall(stack, 'POST', `/api/billing/test-checkout/${started.data.session_id}/pay`, {
+    email,
+    card_number: '4242 4242 4242 4242',
+  });
   if (paid.status !== 200) throw new Error(`payment failed: ${paid.status}`);
   return started.data.session_id as string;
 }
 
 /** Buys the plan, signs up with the email it was paid with and claims the purchase; answers the access token. */
-async function claimedPurchaseViaApi(stack: Stack, email: string, planCode: string, accountType: 'personal' | 'business'): Promise<string> {
+async function claimedPurchaseViaApi(
+  stack: Stack,
+  email: string,
+  planCode: string,
+  accountType: 'personal' | 'business',
+): Promise<string> {
   const sessionId = await buyViaApi(stack, planCode, email);
   const token = await signUpViaApi(stack, email);
-  const claim = await apiCall(stack, 'POST', '/api/checkout/claim', { session_id: sessionId, email, plan_code: planCode, account_type: accountType, quantity: 1 }, token);
+  const claim = await apiCall(
+    stack,
+    'POST',
+    '/api/checkout/claim',
+    { session_id: sessionId, email, plan_code: planCode, account_type: accountType, quantity: 1 },
+    token,
+  );
   if (claim.status !== 200) throw new Error(`claim failed: ${claim.status} ${JSON.stringify(claim.data)}`);
   return token;
 }
@@ -105,7 +176,13 @@ export async function newPage(browser: Browser, options: PageOptions = {}): Prom
 }
 
 /** Signs in on /login (optionally with ?next=…) and waits until the page has left /login. */
-export async function signInThroughPage(page: Page, baseUrl: string, email: string, secret = password, query = ''): Promise<void> {
+export async function signInThroughPage(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  secret = password,
+  query = '',
+): Promise<void> {
   await page.goto(`${baseUrl}/login${query}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(secret);

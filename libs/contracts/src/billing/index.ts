@@ -1,2 +1,3 @@
 export * from './billing.events.ts';
 export * from './billing.rpc.ts';
+export * from './payments.ts';

@@ -1,21 +1,41 @@
 import { Type } from 'typebox';
 import { defineEvent } from '../envelope.ts';
+import { organizationEvents } from './organizations.events.ts';
 
 /** A person created an account. No e-mail address travels on the bus: consumers ask identity. */
-export const userRegistered = defineEvent('identity.user.registered', 1, Type.Object({
-  userId: Type.String({ format: 'uuid' }),
-  accountType: Type.String(),
-  registeredAt: Type.String({ format: 'date-time' }),
-}));
+export const userRegistered = defineEvent(
+  'identity.user.registered',
+  1,
+  Type.Object({
+    userId: Type.String({ format: 'uuid' }),
+    accountType: Type.String(),
+    registeredAt: Type.String({ format: 'date-time' }),
+  }),
+);
 
-export const userVerified = defineEvent('identity.user.verified', 1, Type.Object({
-  userId: Type.String({ format: 'uuid' }),
-  verifiedAt: Type.String({ format: 'date-time' }),
-}));
+export const userVerified = defineEvent(
+  'identity.user.verified',
+  1,
+  Type.Object({
+    userId: Type.String({ format: 'uuid' }),
+    verifiedAt: Type.String({ format: 'date-time' }),
+  }),
+);
 
-export const profileUpdated = defineEvent('identity.profile.updated', 1, Type.Object({
-  userId: Type.String({ format: 'uuid' }),
-  fields: Type.Array(Type.Union([Type.Literal('full_name'), Type.Literal('avatar_url'), Type.Literal('account_type'), Type.Literal('role')])),
-}));
+export const profileUpdated = defineEvent(
+  'identity.profile.updated',
+  1,
+  Type.Object({
+    userId: Type.String({ format: 'uuid' }),
+    fields: Type.Array(
+      Type.Union([
+        Type.Literal('full_name'),
+        Type.Literal('avatar_url'),
+        Type.Literal('account_type'),
+        Type.Literal('role'),
+      ]),
+    ),
+  }),
+);
 
-export const identityEvents = [userRegistered, userVerified, profileUpdated];
+export const identityEvents = [userRegistered, userVerified, profileUpdated, ...organizationEvents];

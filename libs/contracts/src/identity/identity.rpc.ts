@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { defineRpc } from '../rpc.ts';
+import { ContactBodySchema } from '../http/support.http.ts';
 
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 const Password = Type.String({ maxLength: 1024 });
@@ -53,24 +54,119 @@ export type Me = Static<typeof MeSchema>;
 
 const Empty = Type.Object({});
 
-export const signUpRpc = defineRpc('identity.rpc.sign-up', Type.Object({ email: Email, password: Password, address_key: AddressKey }), IssuedSessionSchema);
-export const signInRpc = defineRpc('identity.rpc.sign-in', Type.Object({ email: Email, password: Password, address_key: AddressKey }), SignInResultSchema);
-export const signInMfaRpc = defineRpc('identity.rpc.sign-in-mfa', Type.Object({ mfa_token: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1, maxLength: 32 }), address_key: AddressKey }), IssuedSessionSchema);
-export const refreshRpc = defineRpc('identity.rpc.refresh', Type.Object({ refresh_token: Type.String({ minLength: 1 }) }), IssuedSessionSchema);
+export const signUpRpc = defineRpc(
+  'identity.rpc.sign-up',
+  Type.Object({ email: Email, password: Password, address_key: AddressKey }),
+  IssuedSessionSchema,
+);
+/**
+ * The demo history only (`make seed-demo`; identity answers it with DEMO_TOOLS on, never in
+ * production): an account as if it signed up on a past day, its address confirmed, with a
+ * password nobody knows. Its userRegistered event says that day.
+ */
+export const demoSignUpRpc = defineRpc(
+  'identity.rpc.demo-sign-up',
+  Type.Object({
+    email: Email,
+    full_name: Type.Optional(Type.String({ maxLength: 200 })),
+    registered_at: Type.String({ format: 'date-time' }),
+  }),
+  Type.Object({ user_id: Uuid }),
+);
+export const signInRpc = defineRpc(
+  'identity.rpc.sign-in',
+  Type.Object({ email: Email, password: Password, address_key: AddressKey }),
+  SignInResultSchema,
+);
+export const signInMfaRpc = defineRpc(
+  'identity.rpc.sign-in-mfa',
+  Type.Object({
+    mfa_token: Type.String({ minLength: 1 }),
+    code: Type.String({ minLength: 1, maxLength: 32 }),
+    address_key: AddressKey,
+  }),
+  IssuedSessionSchema,
+);
+export const refreshRpc = defineRpc(
+  'identity.rpc.refresh',
+  Type.Object({ refresh_token: Type.String({ minLength: 1 }) }),
+  IssuedSessionSchema,
+);
 export const signOutRpc = defineRpc('identity.rpc.sign-out', Type.Object({ refresh_token: Type.String() }), Empty);
-export const verifyEmailRpc = defineRpc('identity.rpc.verify-email', Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }), IssuedSessionSchema);
-export const resendVerificationRpc = defineRpc('identity.rpc.resend-verification', Empty, Type.Object({ sent: Type.Boolean() }));
-export const forgotPasswordRpc = defineRpc('identity.rpc.forgot-password', Type.Object({ email: Email, address_key: AddressKey }), Empty);
-export const resetPasswordRpc = defineRpc('identity.rpc.reset-password', Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Password }), Empty);
+/**
+ * A first verification signs nobody in: whoever signed up may not own the mailbox, so the person
+ * who opened the link chooses the password first, with this short-lived, single-use token.
+ */
+export const SetPasswordGrantSchema = Type.Object({
+  set_password_token: Type.String(),
+  email: Type.String(),
+  expires_in: Type.Integer({ description: 'seconds' }),
+});
+export type SetPasswordGrant = Static<typeof SetPasswordGrantSchema>;
+export const verifyEmailRpc = defineRpc(
+  'identity.rpc.verify-email',
+  Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
+  SetPasswordGrantSchema,
+);
+export const setPasswordRpc = defineRpc(
+  'identity.rpc.set-password',
+  Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Password }),
+  IssuedSessionSchema,
+);
+export const resendVerificationRpc = defineRpc(
+  'identity.rpc.resend-verification',
+  Type.Object({ address_key: AddressKey }),
+  Type.Object({ sent: Type.Boolean() }),
+);
+export const forgotPasswordRpc = defineRpc(
+  'identity.rpc.forgot-password',
+  Type.Object({ email: Email, address_key: AddressKey }),
+  Empty,
+);
+export const resetPasswordRpc = defineRpc(
+  'identity.rpc.reset-password',
+  Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Password }),
+  Empty,
+);
 export const getMeRpc = defineRpc('identity.rpc.get-me', Empty, MeSchema);
-export const updateProfileRpc = defineRpc('identity.rpc.update-profile', Type.Object({
-  full_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  avatar_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-}), ProfileSchema);
-export const mfaEnrolRpc = defineRpc('identity.rpc.mfa-enrol', Empty, Type.Object({ secret: Type.String(), otpauth_url: Type.String() }));
-export const mfaConfirmRpc = defineRpc('identity.rpc.mfa-confirm', Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }) }), Type.Object({ recovery_codes: Type.Array(Type.String()) }));
-export const mfaDisableRpc = defineRpc('identity.rpc.mfa-disable', Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }) }), Empty);
-export const submitContactRpc = defineRpc('identity.rpc.submit-contact', Type.Object({ email: Type.String({ maxLength: 254 }), message: Type.String({ maxLength: 10_000 }), address_key: AddressKey }), Type.Object({ id: Uuid }));
+/**
+ * Whether the caller has platform admin rights now: a verified address named admin (admin list,
+ * role or account type) and, with two-factor sign-in on, a session that passed it. Admin routes
+ * ask this on every request rather than trusting the access token alone.
+ */
+export const adminStatusRpc = defineRpc('identity.rpc.admin-status', Empty, Type.Object({ is_admin: Type.Boolean() }));
+export const updateProfileRpc = defineRpc(
+  'identity.rpc.update-profile',
+  Type.Object({
+    full_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    avatar_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  }),
+  ProfileSchema,
+);
+export const mfaEnrolRpc = defineRpc(
+  'identity.rpc.mfa-enrol',
+  Empty,
+  Type.Object({ secret: Type.String(), otpauth_url: Type.String() }),
+);
+/**
+ * Turning two-factor sign-in on ends every session of the account (those began without the second
+ * factor) and starts a new one for the person who just proved it with the code.
+ */
+export const mfaConfirmRpc = defineRpc(
+  'identity.rpc.mfa-confirm',
+  Type.Object({ code: Type.String({ minLength: 1, maxLength: 16 }) }),
+  Type.Object({ recovery_codes: Type.Array(Type.String()), session: IssuedSessionSchema }),
+);
+export const mfaDisableRpc = defineRpc(
+  'identity.rpc.mfa-disable',
+  Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }) }),
+  Empty,
+);
+export const submitContactRpc = defineRpc(
+  'identity.rpc.submit-contact',
+  Type.Object({ ...ContactBodySchema.properties, address_key: AddressKey }),
+  Type.Object({ id: Uuid }),
+);
 
 export const OrganizationViewSchema = Type.Object({
   id: Uuid,
@@ -82,4 +178,19 @@ export const OrganizationViewSchema = Type.Object({
   member_count: Type.Integer(),
 });
 export type OrganizationView = Static<typeof OrganizationViewSchema>;
-export const listMyOrgsRpc = defineRpc('identity.rpc.list-my-orgs', Empty, Type.Object({ organizations: Type.Array(OrganizationViewSchema) }));
+export const listMyOrgsRpc = defineRpc(
+  'identity.rpc.list-my-orgs',
+  Empty,
+  Type.Object({ organizations: Type.Array(OrganizationViewSchema) }),
+);
+
+/**
+ * Service to service (NATS permissions name who may ask): where to mail a person, for mail a
+ * service sends later from its queue, when the person's own request (and its caller assertion)
+ * is long over. An address that is not confirmed gets no configuration or receipt.
+ */
+export const mailAddressRpc = defineRpc(
+  'identity.rpc.mail-address',
+  Type.Object({ user_id: Uuid }),
+  Type.Object({ email: Type.String(), verified: Type.Boolean() }),
+);

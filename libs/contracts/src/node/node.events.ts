@@ -2,33 +2,50 @@ import { Type } from 'typebox';
 import { defineEvent } from '../envelope.ts';
 
 /**
- * What a node agent sees on its interface every 10 s. Endpoints are masked by the agent before
- * they leave the node (IPv4 /24, IPv6 /48): the full address is never sent or stored.
+ * What a node agent sees on its interface every 10 s, on `node.<its name>.peers.sampled` (the
+ * only subject its credentials may publish samples on, so the name is the sender). Endpoints are
+ * masked by the agent before they leave the node (IPv4 /24, IPv6 /48): the full address is never
+ * sent or stored.
  */
-export const peersSampled = defineEvent('node.peers.sampled', 1, Type.Object({
-  nodeId: Type.String({ format: 'uuid' }),
-  sampledAt: Type.String({ format: 'date-time' }),
-  peers: Type.Array(Type.Object({
-    publicKey: Type.String({ minLength: 44, maxLength: 44 }),
-    latestHandshake: Type.Integer({ minimum: 0 }),
-    rxBytes: Type.Integer({ minimum: 0 }),
-    txBytes: Type.Integer({ minimum: 0 }),
-    maskedEndpoint: Type.Union([Type.String(), Type.Null()]),
-  }), { maxItems: 100_000 }),
-}));
+export const peersSampled = defineEvent(
+  'node.{node}.peers.sampled',
+  1,
+  Type.Object({
+    sampledAt: Type.String({ format: 'date-time' }),
+    peers: Type.Array(
+      Type.Object({
+        publicKey: Type.String({ minLength: 44, maxLength: 44 }),
+        latestHandshake: Type.Integer({ minimum: 0 }),
+        rxBytes: Type.Integer({ minimum: 0 }),
+        txBytes: Type.Integer({ minimum: 0 }),
+        maskedEndpoint: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
+        /**
+         * Round trip of one ICMP echo from the node to the device's tunnel address at sampling
+         * time, in ms; null (or absent, from older agents) when not measured or not answered.
+         * WireGuard counts no packets per peer, so the sample carries no packet counts at all.
+         */
+        latencyMs: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+      }),
+      { maxItems: 100_000 },
+    ),
+  }),
+);
 
-/** Host metrics of a node every 15 s. */
-export const hostSampled = defineEvent('node.host.sampled', 1, Type.Object({
-  nodeId: Type.String({ format: 'uuid' }),
-  sampledAt: Type.String({ format: 'date-time' }),
-  cpu: Type.Number({ minimum: 0 }),
-  memUsed: Type.Integer({ minimum: 0 }),
-  memTotal: Type.Integer({ minimum: 0 }),
-  diskUsed: Type.Integer({ minimum: 0 }),
-  diskTotal: Type.Integer({ minimum: 0 }),
-  load1: Type.Number({ minimum: 0 }),
-  load5: Type.Number({ minimum: 0 }),
-  load15: Type.Number({ minimum: 0 }),
-}));
+/** Host metrics of a node every 15 s, on `node.<its name>.host.sampled`. */
+export const hostSampled = defineEvent(
+  'node.{node}.host.sampled',
+  1,
+  Type.Object({
+    sampledAt: Type.String({ format: 'date-time' }),
+    cpu: Type.Number({ minimum: 0 }),
+    memUsed: Type.Integer({ minimum: 0 }),
+    memTotal: Type.Integer({ minimum: 0 }),
+    diskUsed: Type.Integer({ minimum: 0 }),
+    diskTotal: Type.Integer({ minimum: 0 }),
+    load1: Type.Number({ minimum: 0 }),
+    load5: Type.Number({ minimum: 0 }),
+    load15: Type.Number({ minimum: 0 }),
+  }),
+);
 
 export const nodeEvents = [peersSampled, hostSampled];

@@ -1,2 +1,3 @@
 export * from './provisioning.events.ts';
 export * from './provisioning.rpc.ts';
+export * from './admin.rpc.ts';

@@ -17,11 +17,17 @@ export const DeviceViewSchema = Type.Object({
   key_created_at: Type.Union([Type.String(), Type.Null()]),
   /** True when the browser made the key pair: the server cannot render the config. */
   client_keys: Type.Boolean(),
+  /** Scheduled key rotation: every 30 or 90 days, or null when off. */
+  key_rotation_days: Type.Union([Type.Literal(30), Type.Literal(90), Type.Null()]),
+  /** When the next scheduled rotation is due (null when off). */
+  next_key_rotation_at: Type.Union([Type.String(), Type.Null()]),
+  /** Until when the key the last scheduled rotation replaced still works (null: none does). */
+  previous_key_expires_at: Type.Union([Type.String(), Type.Null()]),
 });
 export type DeviceView = Static<typeof DeviceViewSchema>;
 
+/** The node's name is not in the body: it is the `{node}` of the subject, which only that node may use. */
 export const NodeRegistrationSchema = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 64 }),
   region: Type.String({ minLength: 1, maxLength: 64 }),
   endpoint: Type.String({ minLength: 3, maxLength: 255 }),
   public_key: Type.String({ minLength: 44, maxLength: 44 }),
@@ -40,28 +46,160 @@ export const NodeAddressingSchema = Type.Object({
 });
 export const DesiredPeerSchema = Type.Object({ public_key: Type.String(), allowed_ips: Type.Array(Type.String()) });
 
-export const listDevicesRpc = defineRpc('provisioning.rpc.list-devices', Type.Object({ org_id: Type.Optional(Uuid) }), Type.Object({ devices: Type.Array(DeviceViewSchema) }));
-export const createDeviceRpc = defineRpc('provisioning.rpc.create-device', Type.Object({
-  name: Type.String({ maxLength: 1000 }),
-  platform: Type.String({ maxLength: 32 }),
-  public_key: Type.Optional(Type.String({ maxLength: 64 })),
-}), Type.Object({ device: DeviceViewSchema }));
-export const updateDeviceRpc = defineRpc('provisioning.rpc.update-device', Type.Object({
-  device_id: Uuid,
-  name: Type.Optional(Type.String({ maxLength: 1000 })),
-  is_active: Type.Optional(Type.Boolean()),
-}), Type.Object({ device: DeviceViewSchema }));
-export const removeDeviceRpc = defineRpc('provisioning.rpc.remove-device', Type.Object({ device_id: Uuid }), Type.Object({}));
-export const requestKeyRpc = defineRpc('provisioning.rpc.request-key', Type.Object({ device_id: Uuid, public_key: Type.Optional(Type.String({ maxLength: 64 })) }), Type.Object({ device: DeviceViewSchema, emailed: Type.Boolean() }));
-export const deviceConfigRpc = defineRpc('provisioning.rpc.device-config', Type.Object({ device_id: Uuid }), Type.Object({ file_name: Type.String(), config: Type.String() }));
+/** A device as its lists show it: the device, and what its node last said about it. */
+export const DeviceWithStatusSchema = Type.Intersect([
+  DeviceViewSchema,
+  Type.Object({
+    /** The latest handshake is within the connected window (and the device is active). */
+    is_connected: Type.Boolean(),
+    latest_handshake: Type.Union([Type.String(), Type.Null()]),
+    rx_bytes: Type.Integer(),
+    tx_bytes: Type.Integer(),
+  }),
+]);
+export type DeviceWithStatus = Static<typeof DeviceWithStatusSchema>;
+
+export const VpnStatusSchema = Type.Union([Type.Literal('Online'), Type.Literal('Idle')]);
+/** Spec §2: Devices, Connected, and VPN Status (Online if at least one is connected, else Idle). */
+export const DeviceOverviewSchema = Type.Object({
+  devices: Type.Integer(),
+  connected: Type.Integer(),
+  vpn_status: VpnStatusSchema,
+});
+export type DeviceOverview = Static<typeof DeviceOverviewSchema>;
+
+/**
+ * Provisioning owns the device lists with their status: it asks telemetry for the latest
+ * samples itself, so the gateway, and later the business and operator views, ask one question.
+ */
+export const listDevicesRpc = defineRpc(
+  'provisioning.rpc.list-devices',
+  Type.Object({}),
+  Type.Object({ devices: Type.Array(DeviceWithStatusSchema) }),
+);
+/** An organization's devices: owners and admins see all, members their own (spec §2, §7). */
+export const OrgDeviceQuotaSchema = Type.Object({
+  /** Spec §9: at most this many organization devices per person ('n/5'). */
+  per_assignee: Type.Integer(),
+  /** Organization devices each person has now, by user id (every member, for owners and admins). */
+  by_assignee: Type.Record(Type.String(), Type.Integer()),
+  devices: Type.Integer(),
+  /** The plan's device count; null: no limit. */
+  device_cap: Type.Union([Type.Integer(), Type.Null()]),
+});
+export const listOrgDevicesRpc = defineRpc(
+  'provisioning.rpc.org-devices',
+  Type.Object({ org_id: Uuid }),
+  Type.Object({ devices: Type.Array(DeviceWithStatusSchema), quota: OrgDeviceQuotaSchema }),
+);
+export const orgDeviceOverviewRpc = defineRpc(
+  'provisioning.rpc.org-device-overview',
+  Type.Object({ org_id: Uuid }),
+  DeviceOverviewSchema,
+);
+/** Spec §5 business add device: platform linux by default; owners and admins may assign it to any member. */
+export const createOrgDeviceRpc = defineRpc(
+  'provisioning.rpc.org-create-device',
+  Type.Object({
+    org_id: Uuid,
+    name: Type.String({ maxLength: 1000 }),
+    platform: Type.Optional(Type.String({ maxLength: 32 })),
+    assignee_id: Type.Optional(Uuid),
+    public_key: Type.Optional(Type.String({ maxLength: 64 })),
+  }),
+  Type.Object({ device: DeviceViewSchema }),
+);
+export const deviceOverviewRpc = defineRpc('provisioning.rpc.device-overview', Type.Object({}), DeviceOverviewSchema);
+export const createDeviceRpc = defineRpc(
+  'provisioning.rpc.create-device',
+  Type.Object({
+    name: Type.String({ maxLength: 1000 }),
+    platform: Type.String({ maxLength: 32 }),
+    public_key: Type.Optional(Type.String({ maxLength: 64 })),
+  }),
+  Type.Object({ device: DeviceViewSchema }),
+);
+export const updateDeviceRpc = defineRpc(
+  'provisioning.rpc.update-device',
+  Type.Object({
+    device_id: Uuid,
+    name: Type.Optional(Type.String({ maxLength: 1000 })),
+    is_active: Type.Optional(Type.Boolean()),
+  }),
+  Type.Object({ device: DeviceViewSchema }),
+);
+export const removeDeviceRpc = defineRpc(
+  'provisioning.rpc.remove-device',
+  Type.Object({ device_id: Uuid }),
+  Type.Object({}),
+);
+export const requestKeyRpc = defineRpc(
+  'provisioning.rpc.request-key',
+  Type.Object({ device_id: Uuid, public_key: Type.Optional(Type.String({ maxLength: 64 })) }),
+  Type.Object({ device: DeviceViewSchema, emailed: Type.Boolean() }),
+);
+/** Scheduled key rotation for one device: every 30 or 90 days, or off (null). Who may: as "Request key". */
+export const KeyRotationScheduleSchema = Type.Union([Type.Literal(30), Type.Literal(90), Type.Null()]);
+export const setKeyRotationRpc = defineRpc(
+  'provisioning.rpc.set-key-rotation',
+  Type.Object({ device_id: Uuid, every_days: KeyRotationScheduleSchema }),
+  Type.Object({ device: DeviceViewSchema }),
+);
+/**
+ * Moves provisioning's test clock forward (only with PROVISIONING_TEST_CLOCK, never in
+ * production) and runs what became due at once: scheduled rotations and ended grace periods.
+ */
+export const advanceProvisioningClockRpc = defineRpc(
+  'provisioning.rpc.advance-clock',
+  Type.Object({ hours: Type.Number({ minimum: 0, maximum: 87_600 }) }),
+  Type.Object({ now: Type.String() }),
+);
+export const deviceConfigRpc = defineRpc(
+  'provisioning.rpc.device-config',
+  Type.Object({ device_id: Uuid }),
+  Type.Object({ file_name: Type.String(), config: Type.String() }),
+);
+export const ConfigFormatSchema = Type.Union([Type.Literal('conf'), Type.Literal('qr')]);
+/**
+ * Links to open a config in a new tab (which carries no access token): one random token per
+ * format, good once, for 60 seconds, and for nothing else (it is no signed token at all).
+ */
+export const issueConfigLinksRpc = defineRpc(
+  'provisioning.rpc.issue-config-links',
+  Type.Object({ device_id: Uuid }),
+  Type.Object({ conf_token: Type.String(), qr_token: Type.String(), expires_in: Type.Integer() }),
+);
+/** Spends a config link (anonymous: the token is the whole proof). */
+export const configByLinkRpc = defineRpc(
+  'provisioning.rpc.config-by-link',
+  Type.Object({ device_id: Uuid, token: Type.String({ minLength: 20, maxLength: 100 }), format: ConfigFormatSchema }),
+  Type.Object({ file_name: Type.String(), config: Type.String() }),
+);
 /** For devices whose key the browser made: everything but the private key, so the page assembles the file. */
-export const devicePeerInfoRpc = defineRpc('provisioning.rpc.device-peer-info', Type.Object({ device_id: Uuid }), Type.Object({
-  file_name: Type.String(), addresses: Type.Array(Type.String()), dns: Type.Array(Type.String()), server_public_key: Type.String(), endpoint: Type.String(),
-}));
-export const registerNodeRpc = defineRpc('provisioning.rpc.register-node', NodeRegistrationSchema, NodeAddressingSchema);
+export const PeerInfoSchema = Type.Object({
+  file_name: Type.String(),
+  addresses: Type.Array(Type.String()),
+  dns: Type.Array(Type.String()),
+  server_public_key: Type.String(),
+  endpoint: Type.String(),
+});
+export const devicePeerInfoRpc = defineRpc(
+  'provisioning.rpc.device-peer-info',
+  Type.Object({ device_id: Uuid }),
+  PeerInfoSchema,
+);
+/** Node agents only: `{node}` is the asking node's own name (NATS permissions see to that). */
+export const registerNodeRpc = defineRpc(
+  'provisioning.rpc.node.{node}.register',
+  NodeRegistrationSchema,
+  NodeAddressingSchema,
+);
 /** Paged by public key: a node's whole peer set can be larger than one NATS message (1 MB). */
-export const desiredPeersRpc = defineRpc('provisioning.rpc.desired-peers', Type.Object({
-  node_id: Uuid,
-  after: Type.Optional(Type.String({ maxLength: 64 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
-}), Type.Object({ peers: Type.Array(DesiredPeerSchema), next: Type.Union([Type.String(), Type.Null()]) }));
+export const desiredPeersRpc = defineRpc(
+  'provisioning.rpc.node.{node}.desired-peers',
+  Type.Object({
+    after: Type.Optional(Type.String({ maxLength: 64 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+  }),
+  Type.Object({ peers: Type.Array(DesiredPeerSchema), next: Type.Union([Type.String(), Type.Null()]) }),
+);

@@ -12,4 +12,8 @@ export const LatestTelemetrySchema = Type.Object({
 });
 
 /** The latest status of the given devices (the caller has already been checked against them). */
-export const latestTelemetryRpc = defineRpc('telemetry.rpc.latest', Type.Object({ device_ids: Type.Array(Type.String({ format: 'uuid' }), { maxItems: 10_000 }) }), Type.Object({ devices: Type.Array(LatestTelemetrySchema) }));
+export const latestTelemetryRpc = defineRpc(
+  'telemetry.rpc.latest',
+  Type.Object({ device_ids: Type.Array(Type.String({ format: 'uuid' }), { maxItems: 10_000 }) }),
+  Type.Object({ devices: Type.Array(LatestTelemetrySchema) }),
+);

@@ -2,12 +2,18 @@ import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@na
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import type { Envelope, EventContract } from '@qw/contracts';
+import { subjectParams, wildcardSubject, type Envelope, type EventContract, type SubjectParams } from '@qw/contracts';
 import type { Static, TSchema } from 'typebox';
 import type { BusConnection } from './connection.ts';
 import { decodeEnvelope } from './envelope.ts';
 import { busMetrics } from './metrics.ts';
 import { ensureDeadLetterStream, isAlreadyDeclared, isNotFound } from './streams.ts';
+
+/**
+ * An event as a handler receives it: the envelope, and the parameters of the subject it came on
+ * (`{node}`: the node that sent a sample, which its NATS credentials guarantee).
+ */
+export type ReceivedEvent<T> = Envelope<T> & { params: SubjectParams };
 
 type Outcome = 'done' | 'duplicate' | Error;
 
@@ -15,8 +21,15 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-export type EventHandler<S extends TSchema> = (tx: Transaction<any>, event: Envelope<Static<S>>) => Promise<void>;
-export type BatchHandler<S extends TSchema> = (tx: Transaction<any>, events: Envelope<Static<S>>[]) => Promise<void>;
+/** Handles one event inside the transaction that also records it in the service's inbox. */
+export type EventHandler<S extends TSchema, DB = any> = (
+  tx: Transaction<DB>,
+  event: ReceivedEvent<Static<S>>,
+) => Promise<void>;
+export type BatchHandler<S extends TSchema, DB = any> = (
+  tx: Transaction<DB>,
+  events: ReceivedEvent<Static<S>>[],
+) => Promise<void>;
 
 export type ConsumerOptions<S extends TSchema> = {
   /** Durable name, unique per service and subject: `telemetry.device-created`. */
@@ -24,6 +37,12 @@ export type ConsumerOptions<S extends TSchema> = {
   /** The stream of the event's owner. */
   stream: string;
   contract: EventContract<S>;
+  /**
+   * Instead of one event: several events of the same owner's stream, read by one durable
+   * consumer on the stream's wildcard (`<owner>.>`), so they arrive in the order they were
+   * published. Events of the stream not in this list are acknowledged and skipped.
+   */
+  events?: readonly EventContract[] | undefined;
   /** One event at a time, or (`handleMany`) every new event of a delivery batch at once. */
   handler?: EventHandler<S> | undefined;
   handleMany?: BatchHandler<S> | undefined;
@@ -34,6 +53,11 @@ export type ConsumerOptions<S extends TSchema> = {
   maxDeliver?: number;
   /** Messages taken into one transaction at most. */
   batchSize?: number;
+  /**
+   * Called after a transaction that handled new events committed (not for duplicates, never
+   * after a rollback): to wake work that reads what the handler wrote, such as a mail queue.
+   */
+  afterCommit?: (() => void) | undefined;
 };
 
 /** The redelivery delay after the n-th failed delivery: 250 ms doubling, capped at 30 s. */
@@ -56,12 +80,16 @@ export class IdempotentConsumer<S extends TSchema> {
   private draining: Promise<void> | undefined;
   private drainActive = false;
   private reading: Promise<void> | undefined;
+  private waiting: Promise<void> | undefined;
+  private cancelWait: (() => void) | undefined;
   private stopped = false;
   private readonly maxDeliver: number;
   private readonly batchSize: number;
   /** The durable consumer's name, also the `consumer` column of its inbox rows. */
   readonly durableName: string;
   private readonly handleMany: BatchHandler<S>;
+  private readonly contracts: readonly EventContract[];
+  private readonly filterSubject: string;
 
   constructor(private readonly options: ConsumerOptions<S>) {
     const { handler, handleMany } = options;
@@ -74,14 +102,67 @@ export class IdempotentConsumer<S extends TSchema> {
     this.maxDeliver = options.maxDeliver ?? 8;
     this.batchSize = options.batchSize ?? 200;
     this.durableName = options.bus.ns.durable(options.name);
+    this.contracts = options.events ?? [options.contract];
+    const owners = new Set(this.contracts.map((contract) => contract.subject.split('.')[0]));
+    if (options.events && owners.size !== 1) throw new Error(`consumer ${options.name}: events of one owner only`);
+    this.filterSubject = options.events ? `${[...owners][0]}.>` : wildcardSubject(options.contract.subject);
   }
 
+  /** The contract a message's subject belongs to, with the subject's parameters. */
+  private contractOf(subject: string): { contract: EventContract; params: SubjectParams } | undefined {
+    for (const contract of this.contracts) {
+      const params = subjectParams(contract.subject, subject);
+      if (params) return { contract, params };
+    }
+    return undefined;
+  }
+
+  /**
+   * Creates the durable consumer and starts reading. The stream belongs to the events' owner,
+   * which declares it when it starts; until then this waits (retrying in the background), so
+   * services may start in any order.
+   */
   async start(): Promise<void> {
-    const { bus, stream, contract } = this.options;
+    const { bus } = this.options;
     await ensureDeadLetterStream(bus);
+    if (await this.attach()) return;
+    this.options.logger.warn(
+      { consumer: this.durableName, stream: this.options.stream },
+      "the events' stream is not declared yet; waiting for its owner",
+    );
+    this.waiting = (async () => {
+      for (let delay = 250; !this.stopped; delay = Math.min(delay * 2, 5000)) {
+        // stop() cuts the wait short: a service stopping never waits out a retry delay.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          this.cancelWait = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.cancelWait = undefined;
+        if (this.stopped) return;
+        try {
+          if (await this.attach()) return;
+        } catch (error) {
+          this.options.logger.warn({ err: error, consumer: this.durableName }, 'consumer not started yet; retrying');
+        }
+      }
+    })();
+  }
+
+  /** True once reading; false while the stream does not exist. */
+  private async attach(): Promise<boolean> {
+    const { bus, stream } = this.options;
+    try {
+      await bus.jsm.streams.info(stream);
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
     const config = {
       durable_name: this.durableName,
-      filter_subject: bus.ns.subject(contract.subject),
+      filter_subject: bus.ns.subject(this.filterSubject),
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: 30 * 1_000_000_000,
@@ -99,12 +180,16 @@ export class IdempotentConsumer<S extends TSchema> {
       }
     }
     const consumer = await bus.js.consumers.get(stream, this.durableName);
+    if (this.stopped) return true;
     this.messages = await consumer.consume({ max_messages: this.batchSize * 2 });
     this.reading = this.read(this.messages);
+    return true;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.cancelWait?.();
+    await this.waiting;
     await this.messages?.close().catch(() => undefined);
     await this.reading?.catch(() => undefined);
     await this.draining;
@@ -135,7 +220,10 @@ export class IdempotentConsumer<S extends TSchema> {
       .then(() => this.drainQueue())
       .catch((error: unknown) => {
         // Not expected (batch failures are handled inside); never leave the queue unattended.
-        this.options.logger.error({ err: error, consumer: this.durableName }, 'event drain stopped unexpectedly; restarting it');
+        this.options.logger.error(
+          { err: error, consumer: this.durableName },
+          'event drain stopped unexpectedly; restarting it',
+        );
         this.drainActive = false;
         if (this.queue.length > 0) setTimeout(() => this.startDraining(), 200);
       });
@@ -156,7 +244,10 @@ export class IdempotentConsumer<S extends TSchema> {
         await this.handleBatch(batch);
       } catch (error) {
         // The transaction itself failed (database down): hand every message back for later.
-        this.options.logger.warn({ err: error, consumer: this.durableName, count: batch.length }, 'event batch failed; redelivering');
+        this.options.logger.warn(
+          { err: error, consumer: this.durableName, count: batch.length },
+          'event batch failed; redelivering',
+        );
         for (const msg of batch) msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
         busMetrics.retried.inc({ consumer: this.durableName }, batch.length);
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -165,11 +256,20 @@ export class IdempotentConsumer<S extends TSchema> {
   }
 
   private async handleBatch(batch: JsMsg[]): Promise<void> {
-    const { contract, logger } = this.options;
-    const valid: Array<{ msg: JsMsg; envelope: Envelope }> = [];
+    const { logger } = this.options;
+    const valid: Array<{ msg: JsMsg; envelope: ReceivedEvent<unknown> }> = [];
     for (const msg of batch) {
-      const decoded = decodeEnvelope(msg.data, contract);
-      if (decoded.ok) valid.push({ msg, envelope: decoded.envelope });
+      const subject = this.options.bus.ns.strip(msg.subject);
+      const match = this.contractOf(subject);
+      if (!match && this.options.events) {
+        // Another event of the stream this consumer does not follow.
+        msg.ack();
+        continue;
+      }
+      const decoded = decodeEnvelope(msg.data, match?.contract ?? this.options.contract);
+      const params = match?.params;
+      if (decoded.ok && params) valid.push({ msg, envelope: { ...decoded.envelope, params } });
+      else if (decoded.ok) await this.deadLetter(msg, `subject ${msg.subject} does not fit`, decoded.envelope.id);
       else await this.deadLetter(msg, `invalid event: ${decoded.problems.join('; ')}`, decoded.eventId);
     }
     if (valid.length === 0) return;
@@ -184,6 +284,13 @@ export class IdempotentConsumer<S extends TSchema> {
       else outcomes = await this.handleOneByOne(valid);
     }
 
+    if ([...outcomes.values()].includes('done')) {
+      try {
+        this.options.afterCommit?.();
+      } catch (error) {
+        logger.warn({ err: error, consumer: this.durableName }, 'after-commit hook failed');
+      }
+    }
     for (const { msg, envelope } of valid) {
       const outcome = outcomes.get(msg);
       if (outcome === 'done') {
@@ -197,7 +304,10 @@ export class IdempotentConsumer<S extends TSchema> {
         if (attempt >= this.maxDeliver) {
           await this.deadLetter(msg, `handler failed ${attempt} times: ${outcome.message}`, envelope.id);
         } else {
-          logger.warn({ err: outcome, consumer: this.durableName, eventId: envelope.id, attempt }, 'event handler failed; will retry');
+          logger.warn(
+            { err: outcome, consumer: this.durableName, eventId: envelope.id, attempt },
+            'event handler failed; will retry',
+          );
           msg.nak(redeliveryDelayMs(attempt));
           busMetrics.retried.inc({ consumer: this.durableName });
         }
@@ -206,7 +316,9 @@ export class IdempotentConsumer<S extends TSchema> {
   }
 
   /** The fast path: one inbox insert for the whole batch, then the new events' effects, one commit. */
-  private async handleTogether(valid: Array<{ msg: JsMsg; envelope: Envelope }>): Promise<Map<JsMsg, Outcome>> {
+  private async handleTogether(
+    valid: Array<{ msg: JsMsg; envelope: ReceivedEvent<unknown> }>,
+  ): Promise<Map<JsMsg, Outcome>> {
     const { db } = this.options;
     return db.transaction().execute(async (tx) => {
       const ids = valid.map(({ envelope }) => envelope.id);
@@ -216,11 +328,11 @@ export class IdempotentConsumer<S extends TSchema> {
         on conflict do nothing returning event_id`.execute(tx);
       const fresh = new Set(inserted.rows.map((row) => row.event_id));
       const outcomes = new Map<JsMsg, Outcome>();
-      const events: Envelope<Static<S>>[] = [];
+      const events: ReceivedEvent<Static<S>>[] = [];
       for (const { msg, envelope } of valid) {
         // `delete` also makes a second copy of the same event within the batch a duplicate.
         if (fresh.delete(envelope.id)) {
-          events.push(envelope as Envelope<Static<S>>);
+          events.push(envelope as ReceivedEvent<Static<S>>);
           outcomes.set(msg, 'done');
         } else outcomes.set(msg, 'duplicate');
       }
@@ -230,7 +342,9 @@ export class IdempotentConsumer<S extends TSchema> {
   }
 
   /** The careful path: each event under its own savepoint, so one failure does not undo the others. */
-  private async handleOneByOne(valid: Array<{ msg: JsMsg; envelope: Envelope }>): Promise<Map<JsMsg, Outcome>> {
+  private async handleOneByOne(
+    valid: Array<{ msg: JsMsg; envelope: ReceivedEvent<unknown> }>,
+  ): Promise<Map<JsMsg, Outcome>> {
     const { db } = this.options;
     const outcomes = new Map<JsMsg, Outcome>();
     await db.transaction().execute(async (tx) => {
@@ -244,7 +358,7 @@ export class IdempotentConsumer<S extends TSchema> {
           if (inserted.rows.length === 0) {
             outcomes.set(msg, 'duplicate');
           } else {
-            await this.handleMany(tx, [envelope as Envelope<Static<S>>]);
+            await this.handleMany(tx, [envelope as ReceivedEvent<Static<S>>]);
             outcomes.set(msg, 'done');
           }
           await sql.raw(`release savepoint ${savepoint}`).execute(tx);
@@ -265,13 +379,19 @@ export class IdempotentConsumer<S extends TSchema> {
     h.set('Qw-Original-Subject', bus.ns.strip(msg.subject));
     if (eventId) h.set('Qw-Event-Id', eventId);
     try {
-      await bus.js.publish(bus.ns.deadLetterSubject(this.durableName), msg.data, { headers: h, ...(eventId ? { msgID: `dl-${this.durableName}-${eventId}` } : {}) });
+      await bus.js.publish(bus.ns.deadLetterSubject(this.durableName), msg.data, {
+        headers: h,
+        ...(eventId ? { msgID: `dl-${this.durableName}-${eventId}` } : {}),
+      });
     } catch (error) {
       logger.warn({ err: error, consumer: this.durableName }, 'dead-letter publish failed; redelivering');
       msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
       return;
     }
-    logger.error({ consumer: this.durableName, subject: bus.ns.strip(msg.subject), eventId, reason }, 'event dead-lettered');
+    logger.error(
+      { consumer: this.durableName, subject: bus.ns.strip(msg.subject), eventId, reason },
+      'event dead-lettered',
+    );
     busMetrics.deadLettered.inc({ consumer: this.durableName });
     // No reason on the TERM: NATS before 2.10.4 does not parse `+TERM <reason>`, ignores the
     // acknowledgement and would redeliver the message after ack_wait, for ever. The reason
@@ -296,7 +416,12 @@ export function uuidV7Floor(ms: number): string {
  * `processed_at` keeps rows whose id is not v7 (sorting low by chance) until they are old too.
  * Returns the number of rows deleted.
  */
-export async function pruneInbox(db: Kysely<any>, consumers: readonly string[], olderThanMs = inboxRetentionMs, now = Date.now()): Promise<number> {
+export async function pruneInbox(
+  db: Kysely<any>,
+  consumers: readonly string[],
+  olderThanMs = inboxRetentionMs,
+  now = Date.now(),
+): Promise<number> {
   const floor = uuidV7Floor(now - olderThanMs);
   const cutoff = new Date(now - olderThanMs);
   let deleted = 0;

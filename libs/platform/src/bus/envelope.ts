@@ -4,10 +4,16 @@ import type { Static, TSchema } from 'typebox';
 import { describeProblems } from './validation.ts';
 
 /** Builds the envelope for an event, refusing a payload that breaks its contract. */
-export function createEnvelope<S extends TSchema>(contract: EventContract<S>, data: Static<S>, now = new Date()): Envelope<Static<S>> {
+export function createEnvelope<S extends TSchema>(
+  contract: EventContract<S>,
+  data: Static<S>,
+  now = new Date(),
+): Envelope<Static<S>> {
   const problems = describeProblems(contract.schema, data);
   if (problems.length > 0) {
-    throw new AppError('validation_failed', `${contract.subject} payload refused: ${problems.join('; ')}`, { problems });
+    throw new AppError('validation_failed', `${contract.subject} payload refused: ${problems.join('; ')}`, {
+      problems,
+    });
   }
   return { id: uuidv7(), type: contract.subject, occurredAt: now.toISOString(), version: contract.version, data };
 }

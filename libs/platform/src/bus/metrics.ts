@@ -10,8 +10,15 @@ export const busMetrics = {
   consumed: counter('qw_events_consumed_total', 'Events whose effect was committed', ['consumer']),
   duplicates: counter('qw_events_duplicate_total', 'Redelivered events skipped by the inbox', ['consumer']),
   retried: counter('qw_events_retried_total', 'Events handed back for redelivery after a failure', ['consumer']),
-  deadLettered: counter('qw_events_dead_lettered_total', 'Poison events moved to the dead-letter subject', ['consumer']),
+  deadLettered: counter('qw_events_dead_lettered_total', 'Poison events moved to the dead-letter subject', [
+    'consumer',
+  ]),
   rpcHandled:
     (register.getSingleMetric('qw_rpc_seconds') as Histogram<string> | undefined) ??
-    new Histogram({ name: 'qw_rpc_seconds', help: 'Request/reply handling time', labelNames: ['subject', 'outcome'], buckets: [0.001, 0.005, 0.02, 0.1, 0.5, 2] }),
+    new Histogram({
+      name: 'qw_rpc_seconds',
+      help: 'Request/reply handling time',
+      labelNames: ['subject', 'outcome'],
+      buckets: [0.001, 0.005, 0.02, 0.1, 0.5, 2],
+    }),
 };

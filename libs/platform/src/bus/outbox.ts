@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { EventContract } from '@qw/contracts';
+import { fillSubject, type EventContract, type SubjectParams } from '@qw/contracts';
 import type { Static, TSchema } from 'typebox';
 import type { BusConnection } from './connection.ts';
 import { createEnvelope } from './envelope.ts';
@@ -11,8 +11,13 @@ import type { OutboxCommitSignal } from '../db/outbox-signal.ts';
  * Adds an event to the outbox inside the caller's transaction. It leaves the service only if
  * that transaction commits; the relay then publishes it. Returns the event id.
  */
-export async function addToOutbox<S extends TSchema>(tx: Kysely<any>, contract: EventContract<S>, data: Static<S>): Promise<string> {
-  const [id] = await addManyToOutbox(tx, contract, [data]);
+export async function addToOutbox<S extends TSchema>(
+  tx: Kysely<any>,
+  contract: EventContract<S>,
+  data: Static<S>,
+  params?: SubjectParams,
+): Promise<string> {
+  const [id] = await addEventsToOutbox(tx, contract, [{ data, params }]);
   return id!;
 }
 
@@ -21,14 +26,37 @@ export async function addToOutbox<S extends TSchema>(tx: Kysely<any>, contract: 
  * at once (every device of an account suspended). Nothing is added if any payload is refused.
  * Returns the event ids in the payloads' order.
  */
-export async function addManyToOutbox<S extends TSchema>(tx: Kysely<any>, contract: EventContract<S>, data: readonly Static<S>[]): Promise<string[]> {
-  if (data.length === 0) return [];
-  const envelopes = data.map((payload) => createEnvelope(contract, payload));
+export async function addManyToOutbox<S extends TSchema>(
+  tx: Kysely<any>,
+  contract: EventContract<S>,
+  data: readonly Static<S>[],
+): Promise<string[]> {
+  return addEventsToOutbox(
+    tx,
+    contract,
+    data.map((payload) => ({ data: payload })),
+  );
+}
+
+/**
+ * As `addManyToOutbox`, for events whose subjects differ by their parameters (each node is told
+ * on its own subject): every event names the `{node}` of its subject.
+ */
+export async function addEventsToOutbox<S extends TSchema>(
+  tx: Kysely<any>,
+  contract: EventContract<S>,
+  events: ReadonlyArray<{ data: Static<S>; params?: SubjectParams | undefined }>,
+): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map(({ data, params }) => {
+    const subject = fillSubject(contract.subject, params);
+    return { subject, envelope: createEnvelope(contract, data) };
+  });
   await tx
     .insertInto('outbox')
-    .values(envelopes.map((envelope) => ({ id: envelope.id, subject: contract.subject, envelope: JSON.stringify(envelope) })))
+    .values(rows.map(({ subject, envelope }) => ({ id: envelope.id, subject, envelope: JSON.stringify(envelope) })))
     .execute();
-  return envelopes.map((envelope) => envelope.id);
+  return rows.map(({ envelope }) => envelope.id);
 }
 
 type OutboxRow = { seq: string; id: string; subject: string; envelope: unknown };
@@ -131,43 +159,50 @@ export class OutboxRelay {
   /** One batch: lock the oldest rows, publish them all with many in flight, delete the acknowledged ones. */
   async drainOnce(): Promise<number> {
     const { bus, logger } = this.options;
-    return this.options.db.transaction().execute(async (tx) => {
-      const rows = await sql<OutboxRow>`
+    return this.options.db
+      .transaction()
+      .execute(async (tx) => {
+        const rows = await sql<OutboxRow>`
         select seq, id, subject, envelope from outbox
         order by seq limit ${this.batchSize} for update skip locked`.execute(tx);
-      if (rows.rows.length === 0) return 0;
-      // Losing this commit in a crash only means publishing the rows again, which the stream's
-      // duplicate window and the inboxes absorb; so it need not wait for the disk. (Set here, not
-      // first: an idle pass, twice a second, then costs one statement less.)
-      await sql`set local synchronous_commit = off`.execute(tx);
-      const results = await Promise.allSettled(
-        rows.rows.map((row) => {
-          const body = typeof row.envelope === 'string' ? row.envelope : JSON.stringify(row.envelope);
-          return bus.js.publish(bus.ns.subject(row.subject), body, { msgID: row.id, timeout: this.publishTimeoutMs });
-        }),
-      );
-      const sent: string[] = [];
-      const failed: Array<{ seq: string; error: string }> = [];
-      results.forEach((result, i) => {
-        const row = rows.rows[i]!;
-        if (result.status === 'fulfilled') sent.push(row.seq);
-        else failed.push({ seq: row.seq, error: String((result.reason as Error)?.message ?? result.reason).slice(0, 500) });
-      });
-      if (sent.length > 0) {
-        await sql`delete from outbox where seq = any(${sent}::bigint[])`.execute(tx);
-        busMetrics.published.inc({ schema: this.options.schema }, sent.length);
-      }
-      if (failed.length > 0) {
-        await sql`update outbox set attempts = attempts + 1, last_error = ${failed[0]!.error}
+        if (rows.rows.length === 0) return 0;
+        // Losing this commit in a crash only means publishing the rows again, which the stream's
+        // duplicate window and the inboxes absorb; so it need not wait for the disk. (Set here, not
+        // first: an idle pass, twice a second, then costs one statement less.)
+        await sql`set local synchronous_commit = off`.execute(tx);
+        const results = await Promise.allSettled(
+          rows.rows.map((row) => {
+            const body = typeof row.envelope === 'string' ? row.envelope : JSON.stringify(row.envelope);
+            return bus.js.publish(bus.ns.subject(row.subject), body, { msgID: row.id, timeout: this.publishTimeoutMs });
+          }),
+        );
+        const sent: string[] = [];
+        const failed: Array<{ seq: string; error: string }> = [];
+        results.forEach((result, i) => {
+          const row = rows.rows[i]!;
+          if (result.status === 'fulfilled') sent.push(row.seq);
+          else
+            failed.push({
+              seq: row.seq,
+              error: String((result.reason as Error)?.message ?? result.reason).slice(0, 500),
+            });
+        });
+        if (sent.length > 0) {
+          await sql`delete from outbox where seq = any(${sent}::bigint[])`.execute(tx);
+          busMetrics.published.inc({ schema: this.options.schema }, sent.length);
+        }
+        if (failed.length > 0) {
+          await sql`update outbox set attempts = attempts + 1, last_error = ${failed[0]!.error}
                   where seq = any(${failed.map((f) => f.seq)}::bigint[])`.execute(tx);
-        logger.warn({ failed: failed.length, reason: failed[0]!.error }, 'outbox publish failed; will retry');
-      }
-      // The sent part commits; the failure is reported after commit so the pass backs off.
-      return failed.length > 0 ? -failed.length : sent.length;
-    }).then((n) => {
-      if (n < 0) throw new Error(`${-n} outbox events not acknowledged by JetStream`);
-      return n;
-    });
+          logger.warn({ failed: failed.length, reason: failed[0]!.error }, 'outbox publish failed; will retry');
+        }
+        // The sent part commits; the failure is reported after commit so the pass backs off.
+        return failed.length > 0 ? -failed.length : sent.length;
+      })
+      .then((n) => {
+        if (n < 0) throw new Error(`${-n} outbox events not acknowledged by JetStream`);
+        return n;
+      });
   }
 
   /** Rows still waiting: for readiness reports and tests. */

@@ -1,15 +1,32 @@
 import { errors as natsErrors, type Msg, type Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import {
-  AppError, CallerSchema, anonymousCaller, isRpcReplyFrame,
-  type Caller, type RpcContract, type RpcReplyFrame,
+  AppError,
+  anonymousCaller,
+  fillSubject,
+  isRpcReplyFrame,
+  subjectParams,
+  wildcardSubject,
+  type Caller,
+  type RpcContract,
+  type RpcReplyFrame,
+  type RpcRequestFrame,
+  type SubjectParams,
 } from '@qw/contracts';
 import type { Static, TSchema } from 'typebox';
 import type { BusConnection } from './connection.ts';
 import { describeProblems } from './validation.ts';
 import { busMetrics } from './metrics.ts';
 
-export type RpcHandler<Req extends TSchema, Res extends TSchema> = (data: Static<Req>, caller: Caller) => Promise<Static<Res>>;
+/**
+ * `params` are the parameters of the subject the request came on (`{node}`): for node agents'
+ * requests, the name of the node asking, which its NATS credentials guarantee.
+ */
+export type RpcHandler<Req extends TSchema, Res extends TSchema> = (
+  data: Static<Req>,
+  caller: Caller,
+  params: SubjectParams,
+) => Promise<Static<Res>>;
 
 export type RpcEndpoint = {
   contract: RpcContract;
@@ -17,7 +34,10 @@ export type RpcEndpoint = {
 };
 
 /** Pairs a contract with its handler, keeping the two types tied together. */
-export function endpoint<Req extends TSchema, Res extends TSchema>(contract: RpcContract<Req, Res>, handler: RpcHandler<Req, Res>): RpcEndpoint {
+export function endpoint<Req extends TSchema, Res extends TSchema>(
+  contract: RpcContract<Req, Res>,
+  handler: RpcHandler<Req, Res>,
+): RpcEndpoint {
   return { contract, handler: handler as RpcHandler<TSchema, TSchema> };
 }
 
@@ -29,15 +49,28 @@ function reply(msg: Msg, frame: RpcReplyFrame<unknown>): void {
 
 export type RpcServer = { stop(): Promise<void> };
 
+/** Turns a request's `caller_token` into the Caller it proves (see caller-tokens.ts). */
+export type CallerVerifier = (token: string) => Caller;
+
+/** For processes that serve nobody's personal data (tests of the bus itself): every request is anonymous. */
+export const refuseEveryCallerToken: CallerVerifier = () => {
+  throw new AppError('invalid_token', 'This service accepts no caller assertions.');
+};
+
 /**
  * Serves a service's request/reply endpoints on queue-group subscriptions (replicas share the
- * load). Requests and answers are checked against the contract; a handler's AppError goes back
- * with its code, anything else as `internal` without details.
+ * load). The caller is what the request's signed assertion proves, never what the frame says: a
+ * frame that names its own caller, or carries an assertion that does not verify, is refused; one
+ * without an assertion is anonymous. Requests and answers are checked against the contract; a
+ * handler's AppError goes back with its code, anything else as `internal` without details.
  */
-export async function serveRpc(bus: BusConnection, options: { service: string; logger: Logger; endpoints: RpcEndpoint[] }): Promise<RpcServer> {
+export async function serveRpc(
+  bus: BusConnection,
+  options: { service: string; logger: Logger; endpoints: RpcEndpoint[]; verifyCaller: CallerVerifier },
+): Promise<RpcServer> {
   const subscriptions: Subscription[] = [];
   for (const { contract, handler } of options.endpoints) {
-    const subscription = bus.nc.subscribe(bus.ns.subject(contract.subject), {
+    const subscription = bus.nc.subscribe(bus.ns.subject(wildcardSubject(contract.subject)), {
       queue: `${options.service}.rpc`,
       callback: (error, msg) => {
         if (error) {
@@ -54,24 +87,40 @@ export async function serveRpc(bus: BusConnection, options: { service: string; l
   async function handle(msg: Msg, contract: RpcContract, handler: RpcHandler<TSchema, TSchema>): Promise<void> {
     const started = process.hrtime.bigint();
     const observe = (outcome: string) =>
-      busMetrics.rpcHandled.observe({ subject: contract.subject, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
-    let frame: { caller?: unknown; data?: unknown };
+      busMetrics.rpcHandled.observe(
+        { subject: contract.subject, outcome },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+    const refuse = (code: 'bad_request' | 'validation_failed' | 'invalid_token', message: string) => {
+      observe(code);
+      reply(msg, { ok: false, error: { code, message } });
+    };
+    let frame: Partial<RpcRequestFrame<unknown>> & { caller?: unknown };
     try {
       frame = JSON.parse(msg.string()) as typeof frame;
     } catch {
-      observe('bad_request');
-      return reply(msg, { ok: false, error: { code: 'bad_request', message: 'The request is not JSON.' } });
+      return refuse('bad_request', 'The request is not JSON.');
     }
-    const caller = frame.caller ?? anonymousCaller;
-    const problems = [...describeProblems(CallerSchema, caller, 'caller'), ...describeProblems(contract.request, frame.data ?? {})];
-    if (problems.length > 0) {
-      observe('validation_failed');
-      return reply(msg, { ok: false, error: { code: 'validation_failed', message: problems.join('; ') } });
+    if (typeof frame !== 'object' || frame === null) return refuse('bad_request', 'The request is not a frame.');
+    if ('caller' in frame) return refuse('invalid_token', 'A request cannot name its own caller.');
+    let caller = anonymousCaller;
+    if (frame.caller_token !== undefined) {
+      if (typeof frame.caller_token !== 'string') return refuse('invalid_token', 'The caller token is malformed.');
+      try {
+        caller = options.verifyCaller(frame.caller_token);
+      } catch (error) {
+        return refuse('invalid_token', (error as Error).message);
+      }
     }
+    const params = subjectParams(contract.subject, bus.ns.strip(msg.subject));
+    if (!params) return refuse('bad_request', 'The subject does not fit this request.');
+    const problems = describeProblems(contract.request, frame.data ?? {});
+    if (problems.length > 0) return refuse('validation_failed', problems.join('; '));
     try {
-      const data = await handler(frame.data ?? {}, caller as Caller);
+      const data = await handler(frame.data ?? {}, caller, params);
       const responseProblems = describeProblems(contract.response, data, 'response');
-      if (responseProblems.length > 0) throw new Error(`${contract.subject} answered outside its contract: ${responseProblems.join('; ')}`);
+      if (responseProblems.length > 0)
+        throw new Error(`${contract.subject} answered outside its contract: ${responseProblems.join('; ')}`);
       observe('ok');
       reply(msg, { ok: true, data });
     } catch (handlerError) {
@@ -81,7 +130,10 @@ export async function serveRpc(bus: BusConnection, options: { service: string; l
       }
       options.logger.error({ err: handlerError, subject: contract.subject }, 'rpc handler failed');
       observe('internal');
-      reply(msg, { ok: false, error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } });
+      reply(msg, {
+        ok: false,
+        error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' },
+      });
     }
   }
 
@@ -95,24 +147,40 @@ export async function serveRpc(bus: BusConnection, options: { service: string; l
 
 /** Calls other services. Errors come back as AppError with the callee's code. */
 export class RpcClient {
-  constructor(private readonly bus: BusConnection, private readonly defaultTimeoutMs = 5000) {}
+  constructor(
+    private readonly bus: BusConnection,
+    private readonly defaultTimeoutMs = 5000,
+  ) {}
 
+  /**
+   * Asks on the person's behalf when `caller` is one: their signed assertion travels with the
+   * request (a Caller without one cannot be forwarded; services only ever hold verified ones).
+   */
   async request<Req extends TSchema, Res extends TSchema>(
     contract: RpcContract<Req, Res>,
     data: Static<Req>,
     caller: Caller = anonymousCaller,
-    options: { timeoutMs?: number } = {},
+    options: { timeoutMs?: number; params?: SubjectParams } = {},
   ): Promise<Static<Res>> {
     const problems = describeProblems(contract.request, data);
     if (problems.length > 0) throw new AppError('validation_failed', problems.join('; '));
-    let answer;
+    if (caller.userId && !caller.assertion) {
+      throw new Error(`${contract.subject}: a caller without its signed assertion cannot be forwarded`);
+    }
+    const request: RpcRequestFrame<unknown> = caller.assertion ? { caller_token: caller.assertion, data } : { data };
+    const subject = this.bus.ns.subject(fillSubject(contract.subject, options.params));
+    let answer: Msg;
     try {
-      answer = await this.bus.nc.request(this.bus.ns.subject(contract.subject), JSON.stringify({ caller, data }), {
+      answer = await this.bus.nc.request(subject, JSON.stringify(request), {
         timeout: options.timeoutMs ?? this.defaultTimeoutMs,
       });
     } catch (error) {
-      if (error instanceof natsErrors.NoRespondersError) throw new AppError('unavailable', `${contract.subject}: no service is answering`);
-      if (error instanceof natsErrors.TimeoutError) throw new AppError('timeout', `${contract.subject}: no answer in time`);
+      if (error instanceof natsErrors.PermissionViolationError)
+        throw new AppError('forbidden', `${contract.subject}: this process may not ask that`);
+      if (error instanceof natsErrors.NoRespondersError)
+        throw new AppError('unavailable', `${contract.subject}: no service is answering`);
+      if (error instanceof natsErrors.TimeoutError)
+        throw new AppError('timeout', `${contract.subject}: no answer in time`);
       if (error instanceof natsErrors.RequestError && error.isNoResponders()) {
         throw new AppError('unavailable', `${contract.subject}: no service is answering`);
       }

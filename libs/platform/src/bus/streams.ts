@@ -1,17 +1,27 @@
-import { RetentionPolicy, StorageType, DiscardPolicy } from '@nats-io/jetstream';
-import type { EventContract } from '@qw/contracts';
+import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { keepsHistory, wildcardSubject, type EventContract } from '@qw/contracts';
 import type { BusConnection } from './connection.ts';
 
 const DUPLICATE_WINDOW_NS = 10 * 60 * 1_000_000_000;
+const WEEK_NS = 7 * 24 * 3600 * 1_000_000_000;
+
+/** How long a stream keeps its events: for ever for those a projection is rebuilt from, else a week. */
+export function streamMaxAge(owner: string): number {
+  return keepsHistory(owner) ? 0 : WEEK_NS;
+}
 
 /**
  * One stream per owning service, holding exactly the subjects of its events (never its
  * `<owner>.rpc.*` subjects, which a wider wildcard would capture and answer with acks).
  * Declares the stream or brings its subject list up to date.
  */
-export async function ensureStream(bus: BusConnection, owner: string, contracts: readonly EventContract[]): Promise<string> {
+export async function ensureStream(
+  bus: BusConnection,
+  owner: string,
+  contracts: readonly EventContract[],
+): Promise<string> {
   const name = bus.ns.stream(owner);
-  const subjects = [...new Set(contracts.map((c) => bus.ns.subject(c.subject)))].sort();
+  const subjects = [...new Set(contracts.map((c) => bus.ns.subject(wildcardSubject(c.subject))))].sort();
   if (subjects.length === 0) throw new Error(`stream ${name}: no event subjects`);
   for (const contract of contracts) {
     if (!contract.subject.startsWith(`${owner}.`)) throw new Error(`${contract.subject} does not belong to ${owner}`);
@@ -22,14 +32,19 @@ export async function ensureStream(bus: BusConnection, owner: string, contracts:
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
     discard: DiscardPolicy.Old,
-    max_age: 7 * 24 * 3600 * 1_000_000_000,
+    max_age: streamMaxAge(owner),
     duplicate_window: DUPLICATE_WINDOW_NS,
   };
   try {
     const info = await bus.jsm.streams.info(name);
     const current = [...(info.config.subjects ?? [])].sort();
-    if (current.join(',') !== subjects.join(',')) {
-      await bus.jsm.streams.update(name, { ...info.config, subjects: [...new Set([...current, ...subjects])] });
+    const sameSubjects = current.join(',') === subjects.join(',');
+    if (!sameSubjects || info.config.max_age !== config.max_age) {
+      await bus.jsm.streams.update(name, {
+        ...info.config,
+        subjects: [...new Set([...current, ...subjects])],
+        max_age: config.max_age,
+      });
     }
   } catch (error) {
     if (!isNotFound(error)) throw error;
@@ -51,7 +66,12 @@ export async function ensureDeadLetterStream(bus: BusConnection): Promise<string
   } catch (error) {
     if (!isNotFound(error)) throw error;
     try {
-      await bus.jsm.streams.add({ name, subjects: [subject], storage: StorageType.File, max_age: 30 * 24 * 3600 * 1_000_000_000 });
+      await bus.jsm.streams.add({
+        name,
+        subjects: [subject],
+        storage: StorageType.File,
+        max_age: 30 * 24 * 3600 * 1_000_000_000,
+      });
     } catch (addError) {
       if (!isAlreadyDeclared(addError)) throw addError;
     }
@@ -66,5 +86,42 @@ export function isAlreadyDeclared(error: unknown): boolean {
 
 export function isNotFound(error: unknown): boolean {
   const e = error as { code?: unknown; message?: string; api_error?: { err_code?: number } };
-  return e?.api_error?.err_code === 10059 || e?.code === 404 || e?.code === '404' || /not found/i.test(e?.message ?? '');
+  return (
+    e?.api_error?.err_code === 10059 || e?.code === 404 || e?.code === '404' || /not found/i.test(e?.message ?? '')
+  );
+}
+
+/**
+ * Declares (or brings up to date) a durable pull consumer on `owner`'s stream that someone else
+ * will read: for a node agent, whose credentials may read it but never make or change one.
+ * Only events published after it was first made are delivered.
+ */
+export async function declareDurableConsumer(
+  bus: BusConnection,
+  owner: string,
+  consumer: { durable: string; filterSubject: string; maxAckPending?: number },
+): Promise<void> {
+  const stream = bus.ns.stream(owner);
+  const durable = bus.ns.durable(consumer.durable);
+  const filter = bus.ns.subject(consumer.filterSubject);
+  try {
+    const info = await bus.jsm.consumers.info(stream, durable);
+    if (info.config.filter_subject === filter) return;
+    await bus.jsm.consumers.update(stream, durable, { filter_subject: filter });
+    return;
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  try {
+    await bus.jsm.consumers.add(stream, {
+      durable_name: durable,
+      filter_subject: filter,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.New,
+      ack_wait: 30_000_000_000,
+      max_ack_pending: consumer.maxAckPending ?? 256,
+    });
+  } catch (error) {
+    if (!isAlreadyDeclared(error)) throw error;
+  }
 }

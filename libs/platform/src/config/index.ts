@@ -16,7 +16,11 @@ export class ConfigError extends Error {
  * declared types, applies defaults and refuses to go on while anything is missing or malformed.
  * Empty strings count as unset. The result is frozen.
  */
-export function loadConfig<S extends TObject>(schema: S, env: Record<string, string | undefined> = process.env): Readonly<Static<S>> {
+export function loadConfig<S extends TObject>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+  rules: ReadonlyArray<ConfigRule<Static<S>>> = [],
+): Readonly<Static<S>> {
   const raw: Record<string, string> = {};
   for (const name of Object.keys(schema.properties)) {
     const value = env[name];
@@ -33,14 +37,36 @@ export function loadConfig<S extends TObject>(schema: S, env: Record<string, str
     }
     if (Value.Check(property, value[name])) continue;
     const choices = (property as { anyOf?: Array<{ const?: unknown }> }).anyOf?.map((option) => option.const);
-    if (choices && choices.every((choice) => choice !== undefined)) {
+    if (choices?.every((choice) => choice !== undefined)) {
       problems.push(`${name} is invalid: must be one of ${choices.join(', ')}`);
     } else {
       problems.push(`${name} is invalid: ${Value.Errors(property, value[name])[0]?.message ?? 'malformed'}`);
     }
   }
+  if (problems.length === 0) {
+    for (const rule of rules) {
+      const problem = rule(value as Static<S>);
+      if (problem) problems.push(problem);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(value) as Readonly<Static<S>>;
+}
+
+/** A rule across variables (the schema checks each alone): the problem, or nothing. */
+export type ConfigRule<C> = (config: C) => string | undefined;
+
+/**
+ * What production may not run without, whatever development allows: NATS credentials (the bus
+ * has one user per process), and for processes that send mail a real SMTP server (mail files on
+ * disk would hold reset links and device keys).
+ */
+export function productionRequires<C extends { NODE_ENV?: string }>(...names: Array<keyof C & string>): ConfigRule<C> {
+  return (config) => {
+    if (config.NODE_ENV !== 'production') return undefined;
+    const missing = names.filter((name) => config[name] === undefined || config[name] === '');
+    return missing.length > 0 ? `${missing.join(', ')} must be set in production` : undefined;
+  };
 }
 
 /** Runs `load` and, on a ConfigError, prints every problem and exits: for process entry points. */
@@ -60,10 +86,29 @@ const url = (description: string) => Type.String({ minLength: 1, pattern: '^[a-z
 
 /** Variables every service process reads. */
 export const commonEnv = {
-  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], { default: 'development' }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+    default: 'development',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
   NATS_URL: url('nats://host:port of the NATS server with JetStream'),
-  BUS_NAMESPACE: Type.String({ default: '', pattern: '^[a-z0-9_]*$', description: 'prefix for subjects and streams; tests use one per file' }),
+  BUS_NAMESPACE: Type.String({
+    default: '',
+    pattern: '^[a-z0-9_]*$',
+    description: 'prefix for subjects and streams; tests use one per file',
+  }),
+  NATS_USER: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: "this process's NATS user" })),
+  NATS_PASSWORD: Type.Optional(Type.String({ minLength: 16, description: "this process's NATS password" })),
+} satisfies TProperties;
+
+/** Every backend service verifies the gateway's caller tokens with its public key. */
+export const callerTokenEnv = {
+  CALLER_TOKEN_PUBLIC_KEY: Type.String({
+    minLength: 40,
+    description: "the gateway's Ed25519 caller-token key, base64 SPKI; generated into var/ for development",
+  }),
 } satisfies TProperties;
 
 /** Variables of a service that owns a Postgres schema. */
@@ -80,7 +125,9 @@ export function httpEnv(defaultPort: number) {
 
 /** Variables of a service that sends mail. */
 export const mailEnv = {
-  MAIL_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP server; unset: .eml files under MAIL_DIR' })),
+  MAIL_URL: Type.Optional(
+    Type.String({ pattern: '^smtps?://', description: 'SMTP server; unset: .eml files under MAIL_DIR' }),
+  ),
   MAIL_FROM: Type.String({ default: 'Quietwire <no-reply@quietwire.test>', minLength: 3 }),
   MAIL_DIR: Type.String({ default: 'var/mail', minLength: 1 }),
 } satisfies TProperties;

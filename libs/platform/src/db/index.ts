@@ -66,9 +66,33 @@ export async function provisionSchema(adminUrl: string, schema: string, role = s
     await client.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)} AUTHORIZATION ${quoteIdent(role)}`);
     await client.query(`REVOKE ALL ON SCHEMA ${quoteIdent(schema)} FROM PUBLIC`);
+    await installExtensions(client, role);
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Extensions live in one schema of their own, `extensions`, which every service may use but none
+ * owns: pg_trgm, whose trigram indexes let the operator console search names and addresses by any
+ * part of them without reading every row.
+ */
+export const extensionsSchema = 'extensions';
+
+async function installExtensions(client: pg.Client, role: string): Promise<void> {
+  for (const statement of [
+    `CREATE SCHEMA IF NOT EXISTS ${extensionsSchema}`,
+    `CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA ${extensionsSchema}`,
+  ]) {
+    try {
+      await client.query(statement);
+    } catch (error) {
+      // Two services provisioned at once may both try: 42710/42P06 duplicate, 23505 on the catalog.
+      const code = (error as { code?: string }).code;
+      if (code !== '42710' && code !== '42P06' && code !== '23505') throw error;
+    }
+  }
+  await client.query(`GRANT USAGE ON SCHEMA ${extensionsSchema} TO ${quoteIdent(role)}`);
 }
 
 /** The connection string of `url` with the user replaced by the service's role. */
@@ -102,7 +126,10 @@ class ServiceMigrationProvider implements MigrationProvider {
 }
 
 export class MigrationError extends Error {
-  constructor(readonly results: MigrationResultSet['results'], cause: unknown) {
+  constructor(
+    readonly results: MigrationResultSet['results'],
+    cause: unknown,
+  ) {
     super(`migration failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
     this.name = 'MigrationError';
   }
@@ -120,7 +147,9 @@ export async function migrateToLatest(db: Kysely<any>, schema: string, folder?: 
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw new MigrationError(results, error);
-  return (results ?? []).filter((r: { status: string }) => r.status === 'Success').map((r: { migrationName: string }) => r.migrationName);
+  return (results ?? [])
+    .filter((r: { status: string }) => r.status === 'Success')
+    .map((r: { migrationName: string }) => r.migrationName);
 }
 
 export async function pingDatabase(db: Kysely<any>): Promise<void> {

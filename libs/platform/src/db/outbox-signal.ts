@@ -40,7 +40,10 @@ type Tracked = { inner: DatabaseConnection; inTransaction: boolean; wroteOutbox:
 
 /** Wraps a connection so it can see its own outbox inserts; everything else passes through. */
 class TrackingConnection implements DatabaseConnection {
-  constructor(readonly state: Tracked, private readonly signal: OutboxCommitSignal) {}
+  constructor(
+    readonly state: Tracked,
+    private readonly signal: OutboxCommitSignal,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.state.inner.executeQuery<R>(query);
@@ -57,7 +60,10 @@ class TrackingConnection implements DatabaseConnection {
 }
 
 class SignallingDriver implements Driver {
-  constructor(private readonly inner: Driver, private readonly signal: OutboxCommitSignal) {}
+  constructor(
+    private readonly inner: Driver,
+    private readonly signal: OutboxCommitSignal,
+  ) {}
 
   init(): Promise<void> {
     return this.inner.init();
@@ -95,15 +101,27 @@ class SignallingDriver implements Driver {
     await this.inner.rollbackTransaction(state.inner);
   }
 
-  async savepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     await this.inner.savepoint!((connection as TrackingConnection).state.inner, name, compileQuery);
   }
 
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     await this.inner.rollbackToSavepoint!((connection as TrackingConnection).state.inner, name, compileQuery);
   }
 
-  async releaseSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     await this.inner.releaseSavepoint!((connection as TrackingConnection).state.inner, name, compileQuery);
   }
 
@@ -117,7 +135,10 @@ class SignallingDriver implements Driver {
 }
 
 /** The Postgres dialect, with commits of outbox rows reported to `signal`. */
-export function signallingPostgresDialect(config: ConstructorParameters<typeof PostgresDialect>[0], signal: OutboxCommitSignal): Dialect {
+export function signallingPostgresDialect(
+  config: ConstructorParameters<typeof PostgresDialect>[0],
+  signal: OutboxCommitSignal,
+): Dialect {
   const base = new PostgresDialect(config);
   return {
     createAdapter: () => base.createAdapter(),

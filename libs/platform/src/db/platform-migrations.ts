@@ -8,7 +8,9 @@ async function createOutboxNotifyTrigger(db: Kysely<any>): Promise<void> {
       perform pg_notify(TG_TABLE_SCHEMA || '_outbox', '');
       return null;
     end $$`.execute(db);
-  await sql`create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`.execute(db);
+  await sql`create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`.execute(
+    db,
+  );
 }
 
 /**
@@ -55,6 +57,62 @@ export const platformMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<any>) {
       await createOutboxNotifyTrigger(db);
+    },
+  },
+  // Every service limits something (sign-ups, checkouts, devices): one table and one mechanism
+  // (limits/rate-limits.ts). Identity had its own table of the same shape first.
+  '0002_platform_rate_events': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('rate_events')
+        .ifNotExists()
+        .addColumn('seq', 'bigserial', (c) => c.primaryKey())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema
+        .createIndex('rate_events_key_at')
+        .ifNotExists()
+        .on('rate_events')
+        .columns(['key', 'at'])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('rate_events').ifExists().execute();
+    },
+  },
+  // Mail that matters goes out from a queue with retries (mailer/mail-queue.ts), not after commit.
+  '0003_platform_mail_jobs': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('mail_jobs')
+        .addColumn('id', 'uuid', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('payload', 'jsonb', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('sent_at', 'timestamptz')
+        .addColumn('given_up_at', 'timestamptz')
+        .addColumn('last_error', 'text')
+        .execute();
+      await sql`create index mail_jobs_due on mail_jobs (next_attempt_at) where sent_at is null and given_up_at is null`.execute(
+        db,
+      );
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('mail_jobs').execute();
+    },
+  },
+  // A job may wait for its recipient (an address not confirmed yet) for a while, counted from here.
+  '0004_platform_mail_jobs_created_at': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('mail_jobs')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.alterTable('mail_jobs').dropColumn('created_at').execute();
     },
   },
 };

@@ -1,4 +1,12 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { register } from 'prom-client';
 import type { Logger } from 'pino';
@@ -15,6 +23,11 @@ export type HttpOptions = {
   notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** Extra fastify options (trustProxy, bodyLimit…). */
   fastify?: Omit<FastifyServerOptions, 'logger' | 'loggerInstance'>;
+  /**
+   * Serve `/healthz`, `/readyz` and `/metrics` (default). The gateway's public app does not:
+   * they tell an outsider what runs and how busy it is, so they live on its internal listener.
+   */
+  operational?: boolean;
 };
 
 function errorBody(code: string, message: string, details?: Record<string, unknown>) {
@@ -31,19 +44,35 @@ export function createHttpApp(options: HttpOptions): HttpApp {
     ...options.fastify,
     loggerInstance: options.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false }, ...(options.fastify as { ajv?: object })?.ajv },
+    ajv: {
+      customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false },
+      ...(options.fastify as { ajv?: object })?.ajv,
+    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as HttpApp;
 
   app.addHook('onResponse', async (request, reply) => {
     // Method, route pattern, status and time only: no URL parameters, addresses or headers.
-    request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
   });
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.warn({ code: error.code, msg: error.message }, 'request failed');
-      const message = error.status >= 500 && error.code === 'internal' ? 'Something went wrong on our side. Please try again.' : error.message;
-      return reply.status(error.status).send(errorBody(error.code, message, error.status < 500 ? error.details : undefined));
+      const message =
+        error.status >= 500 && error.code === 'internal'
+          ? 'Something went wrong on our side. Please try again.'
+          : error.message;
+      return reply
+        .status(error.status)
+        .send(errorBody(error.code, message, error.status < 500 ? error.details : undefined));
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
@@ -56,7 +85,16 @@ export function createHttpApp(options: HttpOptions): HttpApp {
     }
     const status = fastifyError.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : status === 401 ? 'not_signed_in' : status === 403 ? 'forbidden' : 'bad_request';
+      const code =
+        status === 404
+          ? 'not_found'
+          : status === 429
+            ? 'rate_limited'
+            : status === 401
+              ? 'not_signed_in'
+              : status === 403
+                ? 'forbidden'
+                : 'bad_request';
       return reply.status(status).send(errorBody(code, fastifyError.message));
     }
     request.log.error({ err: error }, 'unhandled error');
@@ -65,11 +103,16 @@ export function createHttpApp(options: HttpOptions): HttpApp {
 
   app.setNotFoundHandler(options.notFound ?? ((request, reply) => notFound(request, reply)));
 
+  if (options.operational !== false) addOperationalRoutes(app, options.readiness);
+  return app;
+}
+
+function addOperationalRoutes(app: HttpApp, readiness: ReadinessCheck[]): void {
   app.get('/healthz', { logLevel: 'silent' }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { logLevel: 'silent' }, async (_request, reply) => {
     const results = await Promise.all(
-      options.readiness.map(async ({ name, check }) => {
+      readiness.map(async ({ name, check }) => {
         try {
           await withTimeout(check(), 2000);
           return [name, 'ok'] as const;
@@ -87,8 +130,6 @@ export function createHttpApp(options: HttpOptions): HttpApp {
     reply.header('content-type', register.contentType);
     return register.metrics();
   });
-
-  return app;
 }
 
 export function notFound(request: FastifyRequest, reply: FastifyReply) {
@@ -99,8 +140,14 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new AppError('timeout', `no answer in ${ms} ms`)), ms);
     promise.then(
-      (value) => { clearTimeout(timer); resolve(value); },
-      (error: unknown) => { clearTimeout(timer); reject(error); },
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
     );
   });
 }

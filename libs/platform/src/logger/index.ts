@@ -25,7 +25,9 @@ export function createLogger({ service, level = 'info', destination }: LoggerSet
     },
     hooks: {
       logMethod(args, method) {
-        const scrubbed = args.map((arg) => (typeof arg === 'string' ? scrubString(arg) : arg)) as Parameters<typeof method>;
+        const scrubbed = args.map((arg) => (typeof arg === 'string' ? scrubString(arg) : arg)) as Parameters<
+          typeof method
+        >;
         method.apply(this, scrubbed);
       },
     },

@@ -3,7 +3,8 @@
  * keys are replaced whole, and e-mail addresses, IP addresses, bearer tokens, JWTs and WireGuard
  * keys are masked inside any string, at any depth.
  */
-const sensitiveKey = /pass(word|phrase)?|secret|token|authori[sz]ation|cookie|private.?key|public.?key|preshared|api.?key|^key$|e-?mail|^ip$|ip.?addr|remote.?addr|^address(es)?$|endpoint|x-forwarded-for|x-real-ip|card/i;
+const sensitiveKey =
+  /pass(word|phrase)?|secret|token|authori[sz]ation|cookie|private.?key|public.?key|preshared|api.?key|^key$|e-?mail|^ip$|ip.?addr|remote.?addr|^address(es)?$|endpoint|x-forwarded-for|x-real-ip|card/i;
 
 const patterns: Array<[RegExp, string]> = [
   [/\beyJ[\w-]+\.[\w-]+\.[\w-]*/g, '[jwt]'],
@@ -11,7 +12,10 @@ const patterns: Array<[RegExp, string]> = [
   [/[\w.!#$%&'*+/=?^`{|}~-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi, '[email]'],
   [/(?<![\w.])(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?:\/\d{1,2})?(?![\w.])/g, '[ip]'],
   [/(?<![\w:])(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![\w:])/gi, '[ip]'],
-  [/(?<![\w:])(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?(?:\/\d{1,3})?(?![\w:])/gi, '[ip]'],
+  [
+    /(?<![\w:])(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?(?:\/\d{1,3})?(?![\w:])/gi,
+    '[ip]',
+  ],
   [/(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=(?![A-Za-z0-9+/=])/g, '[key]'],
 ];
 
@@ -31,7 +35,8 @@ export function scrub(value: unknown, depth = 0, seen = new WeakSet<object>()): 
   if (value instanceof Error) {
     const out: Record<string, unknown> = { type: value.name, message: scrubString(value.message) };
     if (value.stack) out.stack = scrubString(value.stack);
-    for (const [k, v] of Object.entries(value)) out[k] = sensitiveKey.test(k) ? '[redacted]' : scrub(v, depth + 1, seen);
+    for (const [k, v] of Object.entries(value))
+      out[k] = sensitiveKey.test(k) ? '[redacted]' : scrub(v, depth + 1, seen);
     return out;
   }
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1, seen));

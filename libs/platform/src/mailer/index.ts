@@ -4,7 +4,14 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 export type MailAttachment = { filename: string; content: Buffer | string; contentType?: string; cid?: string };
-export type MailMessage = { to: string; subject: string; text: string; html?: string; attachments?: MailAttachment[]; replyTo?: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: MailAttachment[];
+  replyTo?: string;
+};
 
 export type MailerOptions = {
   /** smtp://user:pass@host:port or smtps://…; without it, mail is written to `outboxDir` as .eml files. */
@@ -57,3 +64,13 @@ ${bodyHtml}
 <p style="margin:32px 0 0;color:#64748b;font-size:12px">Quietwire · WireGuard VPN · support by email, 24/7</p>
 </div></body></html>`;
 }
+export {
+  MailQueue,
+  mailMaxAttempts,
+  mailNotYet,
+  mailRetryDelaySeconds,
+  mailWaitDays,
+  mailWaitSeconds,
+  queueMail,
+  type MailRenderer,
+} from './mail-queue.ts';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import type { CheckoutRequest, PaymentProvider } from './payment-provider.ts';
 
@@ -6,7 +7,13 @@ export function createStripeClient(secretKey: string, apiUrl?: string): Stripe {
   return new Stripe(secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
-    ...(target ? { host: target.hostname, port: target.port || (target.protocol === 'https:' ? 443 : 80), protocol: target.protocol.replace(':', '') as 'http' | 'https' } : {}),
+    ...(target
+      ? {
+          host: target.hostname,
+          port: target.port || (target.protocol === 'https:' ? 443 : 80),
+          protocol: target.protocol === 'https:' ? ('https' as const) : ('http' as const),
+        }
+      : {}),
   });
 }
 
@@ -16,27 +23,51 @@ export class StripePaymentProvider implements PaymentProvider {
   constructor(private readonly stripe: Stripe) {}
 
   async createCheckout(request: CheckoutRequest) {
-    const session = await this.stripe.checkout.sessions.create({
-      mode: 'subscription',
-      line_items: [{ price: request.plan.priceId, quantity: 1 }],
-      success_url: request.successUrl,
-      cancel_url: request.cancelUrl,
-      ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
-      metadata: { plan_code: request.plan.code, account_type: request.plan.accountType },
-      subscription_data: { metadata: { plan_code: request.plan.code } },
-    });
+    const session = await this.stripe.checkout.sessions.create(
+      {
+        mode: 'subscription',
+        line_items: [{ price: request.plan.priceId, quantity: 1 }],
+        success_url: request.successUrl,
+        cancel_url: request.cancelUrl,
+        ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
+        metadata: { plan_code: request.plan.code, account_type: request.plan.accountType },
+        subscription_data: { metadata: { plan_code: request.plan.code } },
+      },
+      { idempotencyKey: request.idempotencyKey },
+    );
     if (!session.url) throw new Error('Stripe answered a checkout session without a url');
     return { id: session.id, url: session.url };
   }
 
   async portalUrl(input: { providerCustomerId: string | null; returnUrl: string }) {
     if (!input.providerCustomerId) throw new Error('no Stripe customer for this subscription');
-    const portal = await this.stripe.billingPortal.sessions.create({ customer: input.providerCustomerId, return_url: input.returnUrl });
+    // A portal session is made per visit: a fresh key only keeps a retried request from making two.
+    const portal = await this.stripe.billingPortal.sessions.create(
+      { customer: input.providerCustomerId, return_url: input.returnUrl },
+      { idempotencyKey: `portal-${randomUUID()}` },
+    );
     return portal.url;
   }
 
-  async refund(input: { providerPaymentId: string | null; amountCents: number }) {
+  async refund(input: { providerPaymentId: string | null; amountCents: number; idempotencyKey: string }) {
     if (!input.providerPaymentId) throw new Error('no Stripe payment to refund');
-    await this.stripe.refunds.create({ payment_intent: input.providerPaymentId, amount: input.amountCents });
+    await this.stripe.refunds.create(
+      { payment_intent: input.providerPaymentId, amount: input.amountCents },
+      { idempotencyKey: input.idempotencyKey },
+    );
+  }
+
+  async cancelNow(input: { providerSubscriptionId: string; idempotencyKey: string }) {
+    try {
+      await this.stripe.subscriptions.cancel(
+        input.providerSubscriptionId,
+        {},
+        { idempotencyKey: input.idempotencyKey },
+      );
+    } catch (error) {
+      // Ended at Stripe already (by the customer, or by an earlier try whose answer was lost): done.
+      const current = await this.stripe.subscriptions.retrieve(input.providerSubscriptionId);
+      if (current.status !== 'canceled') throw error;
+    }
   }
 }

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { CheckoutRequest, PaymentProvider } from './payment-provider.ts';
 
 /** Cards the test checkout page knows; any other well-formed number is accepted as paid. */
-export const testCards = { succeeds: '4242424242424242', declines: '4000000000000002' } as const;
+export const testCards = {
+  succeeds: '4242424242424242',
+  declines: '4000000000000002',
+  /** Pays the checkout, then every renewal fails (Stripe's card that attaches but declines later). */
+  renewalsFail: '4000000000000341',
+} as const;
 
 /**
  * The local provider for development and tests: its own checkout page (marked as a test, no
@@ -25,6 +30,10 @@ export class TestPaymentProvider implements PaymentProvider {
 
   async refund() {
     // Nothing was charged, so nothing goes back; the refund is recorded by billing.
+  }
+
+  async cancelNow() {
+    // The test provider keeps no subscriptions of its own: billing's record is the only one.
   }
 }
 

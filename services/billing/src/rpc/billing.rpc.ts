@@ -1,23 +1,63 @@
 import {
-  AppError, advanceClockRpc, billingOverviewRpc, claimCheckoutRpc, createCheckoutRpc, manageBillingRpc, stripeWebhookRpc,
-  testCheckoutInfoRpc, testCheckoutPayRpc, testPortalCancelRpc, verifyCheckoutRpc,
+  AppError,
+  activePlanRpc,
+  adminUserPlansRpc,
+  advanceClockRpc,
+  appCheckoutRpc,
+  billingOverviewRpc,
+  changePlanRpc,
+  claimCheckoutRpc,
+  createCheckoutRpc,
+  getMeRpc,
+  invoiceReceiptRpc,
+  manageBillingRpc,
+  previewPlanChangeRpc,
+  requireAdmin,
+  resumeSubscriptionRpc,
+  requireUserId,
+  startClockRpc,
+  stripeWebhookRpc,
+  testCheckoutInfoRpc,
+  testCheckoutPayRpc,
+  testPortalCancelRpc,
+  verifyCheckoutRpc,
+  type Caller,
 } from '@qw/contracts';
-import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
+import { endpoint, type RpcClient, type RpcEndpoint } from '@qw/platform/bus';
 import type { Kysely } from 'kysely';
 import type { BillingDatabase } from '../database.ts';
-import { advanceClock, billingNow } from '../clock.ts';
+import { advanceTestClock, startTestClock } from '../clock.ts';
 import type { CheckoutService } from '../checkout/checkout.service.ts';
-import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import type { BillingOwner, SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import { organizationBillingRefusal, organizationRoleOf } from '../subscriptions/organization-billing.ts';
+import type { PlanChangesService } from '../subscriptions/plan-changes.service.ts';
 import type { StripeWebhookService } from '../webhooks/stripe-webhook.service.ts';
 
 export function billingEndpoints(deps: {
   db: Kysely<BillingDatabase>;
+  rpc: RpcClient;
   checkout: CheckoutService;
   subscriptions: SubscriptionsService;
+  planChanges: PlanChangesService;
   webhooks: StripeWebhookService | undefined;
   testClock: boolean;
+  provider: 'stripe' | 'test';
 }): RpcEndpoint[] {
-  const { checkout, subscriptions, webhooks } = deps;
+  const { checkout, subscriptions, planChanges, webhooks } = deps;
+  /** The caller's own billing, or an organization's when they are its owner or admin (identity says). */
+  const billingOwner = async (caller: Caller, orgId: string | undefined): Promise<BillingOwner> => {
+    const userId = requireUserId(caller);
+    if (!orgId) return { userId };
+    const refusal = organizationBillingRefusal(await organizationRoleOf(deps.rpc, caller, orgId, userId));
+    if (refusal) throw refusal;
+    return { orgId };
+  };
+  // The test provider's calls exist only while it is the provider: with Stripe, a test-portal
+  // cancel would end (and refund) a real subscription without Stripe knowing.
+  const testProvider = (): void => {
+    if (deps.provider !== 'test')
+      throw new AppError('not_found', 'The test payment provider is off: payments go through Stripe.');
+  };
   return [
     endpoint(createCheckoutRpc, (data) => checkout.create(data)),
     endpoint(verifyCheckoutRpc, async (data) => {
@@ -32,21 +72,85 @@ export function billingEndpoints(deps: {
         throw error;
       }
     }),
-    endpoint(claimCheckoutRpc, (data, caller) => checkout.claim(caller, data)),
-    endpoint(billingOverviewRpc, (data, caller) => subscriptions.overview(caller, data.org_id)),
-    endpoint(manageBillingRpc, (data, caller) => subscriptions.manageUrl(caller, data.return_path, data.org_id)),
-    endpoint(testCheckoutInfoRpc, (data) => checkout.testCheckoutInfo(data.session_id)),
-    endpoint(testCheckoutPayRpc, (data) => checkout.testPay(data)),
-    endpoint(testPortalCancelRpc, (data, caller) => subscriptions.cancel(caller, data.subscription_id)),
+    endpoint(claimCheckoutRpc, async (data, caller) => {
+      const userId = requireUserId(caller);
+      // Identity says who the caller is (address, confirmed or not, since when), asked with their own caller.
+      const me = await deps.rpc.request(getMeRpc, {}, caller);
+      const claimer = {
+        email: me.user.email,
+        emailVerified: me.email_verified,
+        createdAt: new Date(me.user.created_at),
+      };
+      // Bought for an organization of theirs (its plan ended, paid again; in the app the checkout
+      // says which): identity says who they are in it.
+      const orgId = data.org_id ?? (await checkout.organizationPaidFor(data.session_id)) ?? undefined;
+      const orgRole = orgId ? await organizationRoleOf(deps.rpc, caller, orgId, userId) : null;
+      return checkout.claim(caller, claimer, orgId ? { ...data, org_id: orgId } : data, orgRole);
+    }),
+    // Service to service: no user caller; NATS permissions decide who may ask.
+    endpoint(activePlanRpc, async (data) => ({ plan: await subscriptions.activePlan(data) })),
+    // The operator console's users page: platform admins only.
+    endpoint(adminUserPlansRpc, async (data, caller) => {
+      requireAdmin(caller);
+      return { plans: await subscriptions.personalPlansOf(data.user_ids) };
+    }),
+    endpoint(billingOverviewRpc, async (data, caller) =>
+      subscriptions.overview(await billingOwner(caller, data.org_id)),
+    ),
+    endpoint(manageBillingRpc, async (data, caller) =>
+      subscriptions.manageUrl(await billingOwner(caller, data.org_id), data.return_path),
+    ),
+    endpoint(invoiceReceiptRpc, async (data, caller) => {
+      const userId = requireUserId(caller);
+      return subscriptions.receipt(data.invoice_id, async (owner) => {
+        // An organization's invoice: its owners and admins (identity says), like its plan.
+        if (owner.orgId) {
+          const role = await organizationRoleOf(deps.rpc, caller, owner.orgId, userId);
+          return role === 'owner' || role === 'admin';
+        }
+        return owner.userId === userId;
+      });
+    }),
+    endpoint(changePlanRpc, (data, caller) => planChanges.change(caller, data)),
+    endpoint(previewPlanChangeRpc, (data, caller) => planChanges.preview(caller, data)),
+    endpoint(resumeSubscriptionRpc, (data, caller) => planChanges.resume(caller, data)),
+    endpoint(appCheckoutRpc, async (data, caller) => {
+      requireUserId(caller);
+      // The payment page is filled with the account's address: the claim needs the same one.
+      const me = await deps.rpc.request(getMeRpc, {}, caller);
+      const orgRole = data.org_id
+        ? await organizationRoleOf(deps.rpc, caller, data.org_id, requireUserId(caller))
+        : null;
+      return checkout.createInApp(caller, { email: me.user.email, orgRole }, data);
+    }),
+    endpoint(testCheckoutInfoRpc, async (data) => {
+      testProvider();
+      return checkout.testCheckoutInfo(data.session_id);
+    }),
+    endpoint(testCheckoutPayRpc, async (data) => {
+      testProvider();
+      return checkout.testPay(data);
+    }),
+    endpoint(testPortalCancelRpc, async (data, caller) => {
+      testProvider();
+      return subscriptions.cancel(caller, data.subscription_id);
+    }),
     endpoint(stripeWebhookRpc, (data) => {
       if (!webhooks) throw new AppError('not_found', 'Stripe is not configured.');
       return webhooks.receive(data.payload, data.signature);
     }),
     endpoint(advanceClockRpc, async (data) => {
-      if (!deps.testClock) throw new AppError('forbidden', 'The test clock is off.');
-      await advanceClock(deps.db, data.days);
-      await subscriptions.renewDue();
-      return { now: (await billingNow(deps.db)).toISOString() };
+      testProvider();
+      if (!deps.testClock) throw new AppError('not_found', 'The test clock is off.');
+      const now = await advanceTestClock(deps.db, data.clock_id, data.days);
+      await subscriptions.renewDue(data.clock_id);
+      return { clock_id: data.clock_id, now: now.toISOString() };
+    }),
+    endpoint(startClockRpc, async (data) => {
+      testProvider();
+      if (!deps.testClock) throw new AppError('not_found', 'The test clock is off.');
+      const now = await startTestClock(deps.db, data.clock_id, new Date(data.at));
+      return { clock_id: data.clock_id, now: now.toISOString() };
     }),
   ];
 }

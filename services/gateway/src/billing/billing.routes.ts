@@ -1,107 +1,160 @@
-import { Type } from 'typebox';
 import {
-  AppError, BillingOverviewSchema, CheckoutVerificationSchema, billingOverviewRpc, claimCheckoutRpc, createCheckoutRpc, getMeRpc,
-  manageBillingRpc, stripeWebhookRpc, testCheckoutInfoRpc, testCheckoutPayRpc, testPortalCancelRpc, verifyCheckoutRpc,
+  AppError,
+  appCheckoutRoute,
+  appCheckoutRpc,
+  billingOverviewRoute,
+  billingOverviewRpc,
+  changePlanRoute,
+  changePlanRpc,
+  claimCheckoutRoute,
+  claimCheckoutRpc,
+  createCheckoutRoute,
+  createCheckoutRpc,
+  invoiceReceiptRoute,
+  invoiceReceiptRpc,
+  manageBillingRoute,
+  manageBillingRpc,
+  previewPlanChangeRoute,
+  previewPlanChangeRpc,
+  resumeSubscriptionRoute,
+  resumeSubscriptionRpc,
+  safeNextPath,
+  stripeWebhookRoute,
+  stripeWebhookRpc,
+  testCheckoutPayRoute,
+  testCheckoutPayRpc,
+  testCheckoutRoute,
+  testCheckoutInfoRpc,
+  testPaymentsAllowed,
+  testPortalCancelRoute,
+  testPortalCancelRpc,
+  verifyCheckoutRoute,
+  verifyCheckoutRpc,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { requireSignedIn } from '../auth/caller.ts';
+import { addressKey, requireSignedIn } from '../auth/caller.ts';
+import type { GatewayConfig } from '../config.ts';
+import { addRoute } from '../http/add-route.ts';
 
-const tags = ['billing'];
-const security = [{ bearer: [] }];
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
+export type BillingRouteSettings = {
+  /** Keys the HMAC that stands in for the client address (the checkout creation limit). */
+  addressHashKey: string;
+  /** The local test provider's pages exist only where it may take payments. */
+  testPayments: boolean;
+};
+
+export function billingRouteSettings(
+  config: Pick<GatewayConfig, 'ADDRESS_HASH_KEY' | 'NODE_ENV' | 'ALLOW_TEST_PAYMENTS'>,
+): BillingRouteSettings {
+  return { addressHashKey: config.ADDRESS_HASH_KEY, testPayments: testPaymentsAllowed(config) };
+}
+
+export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & BillingRouteSettings): void {
   const { rpc } = deps;
 
-  app.post('/api/checkout', {
-    schema: {
-      tags, summary: 'Start a checkout for a plan; answers the payment page to send the browser to',
-      body: Type.Object({
-        plan_code: Type.String({ maxLength: 64 }),
-        plan_name: Type.Optional(Type.String({ maxLength: 128 })),
-        account_type: Type.Optional(Type.String({ maxLength: 32 })),
-        quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1 })),
-        customer_email: Type.Optional(Type.Union([Type.String({ maxLength: 254 }), Type.Null()])),
-      }),
-      response: { 200: Type.Object({ url: Type.String(), session_id: Type.String() }) },
-    },
-  }, async (request) => rpc.request(createCheckoutRpc, request.body));
+  addRoute(app, createCheckoutRoute, async (request) =>
+    rpc.request(createCheckoutRpc, { ...request.body, address_key: addressKey(request, deps.addressHashKey) }),
+  );
 
-  app.get('/api/checkout/verify', {
-    schema: {
-      tags, summary: 'What was paid in a checkout (session id from sid or session_id)',
-      querystring: Type.Object({ session_id: Type.Optional(Type.String({ maxLength: 255 })), sid: Type.Optional(Type.String({ maxLength: 255 })) }),
-      response: { 200: CheckoutVerificationSchema },
-    },
-  }, async (request, reply) => {
+  addRoute(app, verifyCheckoutRoute, async (request, reply) => {
     const sessionId = request.query.session_id ?? request.query.sid;
     if (!sessionId) throw new AppError('validation_failed', 'session_id is required.');
-    return reply.header('cache-control', 'no-store').send(await rpc.request(verifyCheckoutRpc, { session_id: sessionId }));
+    return reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(verifyCheckoutRpc, { session_id: sessionId }));
   });
 
-  app.post('/api/checkout/claim', {
-    schema: {
-      tags, security, summary: 'Add a paid checkout to the signed-in account (its email must be the one that paid)',
-      body: Type.Object({
-        session_id: Type.String({ minLength: 1, maxLength: 255 }),
-        email: Type.String({ maxLength: 254 }),
-        plan_code: Type.Optional(Type.String()),
-        account_type: Type.Optional(Type.String()),
-        quantity: Type.Optional(Type.Integer()),
-      }),
-      response: { 200: Type.Object({ subscription_id: Type.String(), account_type: Type.String(), org_id: Type.Union([Type.String(), Type.Null()]) }) },
-    },
-  }, async (request) => {
-    const caller = requireSignedIn(request);
-    const me = await rpc.request(getMeRpc, {}, caller);
-    return rpc.request(claimCheckoutRpc, { ...request.body, claimer_email: me.user.email }, caller);
-  });
+  addRoute(app, claimCheckoutRoute, async (request) =>
+    rpc.request(claimCheckoutRpc, request.body, requireSignedIn(request)),
+  );
 
-  app.get('/api/billing', {
-    schema: { tags, security, summary: 'Current plan and invoices (newest period first)', querystring: Type.Object({ org_id: Type.Optional(Type.String({ format: 'uuid' })) }), response: { 200: BillingOverviewSchema } },
-  }, async (request, reply) => reply.header('cache-control', 'no-store').send(await rpc.request(billingOverviewRpc, request.query.org_id ? { org_id: request.query.org_id } : {}, requireSignedIn(request))));
+  addRoute(app, billingOverviewRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(
+        await rpc.request(
+          billingOverviewRpc,
+          request.query.org_id ? { org_id: request.query.org_id } : {},
+          requireSignedIn(request),
+        ),
+      ),
+  );
 
-  app.get('/api/billing/manage', {
-    schema: {
-      tags, security, summary: 'The billing portal. With a token: its address as JSON; opened as a page without one: sign in first',
-      querystring: Type.Object({ return: Type.Optional(Type.String({ pattern: '^/(?![/\\\\])', maxLength: 200 })), org_id: Type.Optional(Type.String({ format: 'uuid' })) }),
-    },
-  }, async (request, reply) => {
-    const returnPath = request.query.return ?? '/app/personal/billing';
+  addRoute(app, manageBillingRoute, async (request, reply) => {
+    const returnPath =
+      request.query.return === undefined ? '/app/personal/billing' : safeNextPath(request.query.return);
+    if (!returnPath) throw new AppError('validation_failed', 'The return path must be a path of this site.');
+    const wantsPage = request.headers.accept?.includes('text/html') ?? false;
     if (!request.caller.userId) {
-      if (request.headers.accept?.includes('text/html')) return reply.redirect(`/login?next=${encodeURIComponent(returnPath)}`);
+      if (wantsPage) return reply.redirect(`/login?next=${encodeURIComponent(returnPath)}`);
       throw new AppError('not_signed_in', 'Not signed in');
     }
-    const { url } = await rpc.request(manageBillingRpc, { return_path: returnPath, ...(request.query.org_id ? { org_id: request.query.org_id } : {}) }, request.caller);
-    if (request.headers.accept?.includes('text/html')) return reply.redirect(url);
+    const { url } = await rpc.request(
+      manageBillingRpc,
+      { return_path: returnPath, ...(request.query.org_id ? { org_id: request.query.org_id } : {}) },
+      request.caller,
+    );
+    if (wantsPage) return reply.redirect(url);
     return { url };
   });
 
-  app.get('/api/billing/test-checkout/:id', {
-    schema: { tags, summary: 'The test checkout page\'s data (local test provider only)', params: Type.Object({ id: Type.String({ maxLength: 255 }) }) },
-  }, async (request) => rpc.request(testCheckoutInfoRpc, { session_id: request.params.id }));
+  addRoute(app, invoiceReceiptRoute, async (request, reply) => {
+    // A malformed id names nobody's invoice: the same 404 as someone else's.
+    if (!uuidPattern.test(request.params.id)) throw new AppError('not_found', 'Invoice not found.');
+    const receipt = await rpc.request(
+      invoiceReceiptRpc,
+      { invoice_id: request.params.id.toLowerCase() },
+      requireSignedIn(request),
+    );
+    return reply.header('cache-control', 'no-store').send(receipt);
+  });
 
-  app.post('/api/billing/test-checkout/:id/pay', {
-    schema: {
-      tags, summary: 'Pay a test checkout (no card is charged)',
-      params: Type.Object({ id: Type.String({ maxLength: 255 }) }),
-      body: Type.Object({ email: Type.String({ maxLength: 254 }), card_number: Type.String({ maxLength: 32 }) }),
-      response: { 200: Type.Object({ redirect_url: Type.String() }) },
-    },
-  }, async (request) => rpc.request(testCheckoutPayRpc, { session_id: request.params.id, ...request.body }));
+  addRoute(app, changePlanRoute, async (request) => rpc.request(changePlanRpc, request.body, requireSignedIn(request)));
 
-  app.post('/api/billing/test-portal/cancel', {
-    schema: { tags, security, summary: 'Cancel from the test billing portal (refunded in full within 7 days of the first payment)', body: Type.Object({ subscription_id: Type.String({ format: 'uuid' }) }) },
-  }, async (request) => rpc.request(testPortalCancelRpc, request.body, requireSignedIn(request)));
+  addRoute(app, previewPlanChangeRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(previewPlanChangeRpc, request.query, requireSignedIn(request))),
+  );
+
+  addRoute(app, resumeSubscriptionRoute, async (request) =>
+    rpc.request(resumeSubscriptionRpc, request.body, requireSignedIn(request)),
+  );
+
+  addRoute(app, appCheckoutRoute, async (request) => {
+    const caller = requireSignedIn(request);
+    return rpc.request(
+      appCheckoutRpc,
+      { ...request.body, address_key: addressKey(request, deps.addressHashKey) },
+      caller,
+    );
+  });
+
+  if (deps.testPayments) {
+    addRoute(app, testCheckoutRoute, async (request) =>
+      rpc.request(testCheckoutInfoRpc, { session_id: request.params.id }),
+    );
+    addRoute(app, testCheckoutPayRoute, async (request) =>
+      rpc.request(testCheckoutPayRpc, { session_id: request.params.id, ...request.body }),
+    );
+    addRoute(app, testPortalCancelRoute, async (request) =>
+      rpc.request(testPortalCancelRpc, request.body, requireSignedIn(request)),
+    );
+  }
 
   // Stripe signs the exact bytes it sent: this route keeps the body as text for billing to verify.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
-    scope.post('/api/billing/webhook', { schema: { tags, summary: 'Stripe webhooks (signature checked by billing)' } }, async (request, reply) => {
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
+    addRoute(scope, stripeWebhookRoute, async (request) => {
       const signature = request.headers['stripe-signature'];
-      if (typeof signature !== 'string' || typeof request.body !== 'string') throw new AppError('bad_request', 'The webhook signature does not match.');
-      const result = await rpc.request(stripeWebhookRpc, { payload: request.body, signature });
-      return reply.status(200).send(result);
+      if (typeof signature !== 'string' || typeof request.body !== 'string')
+        throw new AppError('bad_request', 'The webhook signature does not match.');
+      return rpc.request(stripeWebhookRpc, { payload: request.body, signature });
     });
   });
 }

@@ -3,7 +3,7 @@ import type { ServiceDefinition } from '@qw/platform';
 import { billingService } from '@qw/billing';
 import { provisioningService } from '@qw/provisioning';
 import { telemetryService } from '@qw/telemetry';
-import { Client, type Stack } from './stack.ts';
+import { Client, confirmEmail, type Stack } from './stack.ts';
 
 /** Billing, provisioning and telemetry, as `startStack({ extra })` wants them. */
 export function deviceServices(publicUrl: string, mailUrl: string): Array<ServiceDefinition<any>> {
@@ -15,18 +15,36 @@ export function deviceServices(publicUrl: string, mailUrl: string): Array<Servic
       MAIL_URL: mailUrl,
       MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
       MAIL_DIR: 'var/mail-test',
+      PROVISIONING_TEST_CLOCK: true,
     }),
     telemetryService,
   ];
 }
 
 /** Buys a plan through the test checkout and claims it for a new, signed-in account. */
-export async function customerWithPlan(stack: Stack, email: string, planCode = 'personal', password = 'correct horse battery'): Promise<Client> {
+export async function customerWithPlan(
+  stack: Stack,
+  email: string,
+  planCode = 'personal',
+  password = 'correct horse battery',
+): Promise<Client> {
   const client = new Client(stack.app, `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
   const started = await client.call('POST', '/api/checkout', { plan_code: planCode, quantity: 1 });
-  await client.call('POST', `/api/billing/test-checkout/${started.data.session_id}/pay`, { email, card_number: '4242424242424242' });
+  await client.call('POST', `/api/billing/test-checkout/${started.data.session_id}/pay`, {
+    email,
+    card_number: '4242424242424242',
+  });
   await client.call('POST', '/api/auth/signup', { email, password });
   const claim = await client.call('POST', '/api/checkout/claim', { session_id: started.data.session_id, email });
   if (claim.statusCode !== 200) throw new Error(`claim failed: ${claim.statusCode} ${JSON.stringify(claim.data)}`);
   return client;
+}
+
+/** Confirms an account's e-mail through the link identity mailed at sign-up. */
+/**
+ * Confirms the address as its owner does: the mailed link, then choosing the password on the step
+ * after it (a first verification signs nobody in); from then on the address counts as verified.
+ */
+export async function verifyEmail(stack: Stack, email: string, password = 'correct horse battery'): Promise<void> {
+  await confirmEmail(stack, email, password);
 }

@@ -3,13 +3,32 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { connectBus, RpcClient, loadConfig, createLogger, type HttpApp, type RunningService, type BusConnection, type ServiceDefinition } from '@qw/platform';
-import { createTestDatabase, deleteNamespace, freePort, launchService, sharedNatsUrl, startSmtpCapture, testNamespace, type SmtpCapture, type TestDatabase } from '@qw/testkit';
+import type { Logger } from 'pino';
+import {
+  connectBus,
+  RpcClient,
+  loadConfig,
+  createLogger,
+  type HttpApp,
+  type RunningService,
+  type BusConnection,
+  type ServiceDefinition,
+} from '@qw/platform';
+import {
+  createTestDatabase,
+  freePort,
+  launchService,
+  startSmtpCapture,
+  startTestBus,
+  testCallerKeys,
+  type SmtpCapture,
+  type TestBus,
+  type TestDatabase,
+} from '@qw/testkit';
 import { identityService } from '@qw/identity';
 import { buildGateway } from '../../src/app.ts';
 import { GatewayConfigSchema } from '../../src/config.ts';
 import { withWebBuild } from '../../../../web/test/support/global-setup.ts';
-
 
 export type Stack = {
   app: HttpApp;
@@ -17,14 +36,20 @@ export type Stack = {
   publicUrl: string;
   smtp: SmtpCapture;
   database: TestDatabase;
-  namespace: string;
+  /** The NATS server of this stack: authentication and the product's permissions on. */
+  testBus: TestBus;
   services: Record<string, RunningService<any>>;
+  /** The gateway's own connection (its NATS user may ask the services' RPCs and nothing else). */
   bus: BusConnection;
+  /** Connects as a node agent of that name (its own NATS user, added on first use). */
+  connectNode(name: string): Promise<{ bus: BusConnection; rpc: RpcClient }>;
+  /** Connects with every right, to look into streams as an operator would. */
+  connectAdmin(): Promise<BusConnection>;
   stop(): Promise<void>;
 };
 
 /**
- * Real services in this process against a database and namespace of this test file, plus the
+ * Real services in this process against a database and a NATS server of this test file, plus the
  * gateway app (called with `inject`, or listening when a browser needs it), plus SMTP capture.
  */
 export async function startStack(options: {
@@ -33,36 +58,62 @@ export async function startStack(options: {
   /** More services, built for this stack's public address. */
   extra?: (publicUrl: string, mailUrl: string) => Array<ServiceDefinition<any>>;
   gatewayEnv?: Record<string, string>;
+  /** Identity's settings beyond the stack's own (DEMO_TOOLS). */
+  identity?: { DEMO_TOOLS?: boolean };
   /**
    * Listen on a free loopback port and serve the built web app (for browser tests), from a copy
    * of web/dist of its own: another process rebuilding web/dist mid-run empties it first.
    */
   listen?: boolean;
+  /** The logger each service (and the gateway) writes to, by name; default: TEST_LOG_LEVEL, silent. */
+  logger?: (service: string) => Logger;
 }): Promise<Stack> {
   const port = options.listen ? await freePort() : undefined;
   const publicUrl = port ? `http://127.0.0.1:${port}` : 'http://localhost:8080';
   const webDist = options.listen ? mkdtempSync(join(tmpdir(), 'qw-web-dist-')) : undefined;
   if (webDist) await withWebBuild((dist) => cpSync(dist, webDist, { recursive: true }));
   const database = await createTestDatabase(options.label);
-  const namespace = testNamespace();
+  const testBus = await startTestBus();
   const smtp = await startSmtpCapture();
   const services: Record<string, RunningService<any>> = {};
-  services.identity = await launchService(identityService({
-    PUBLIC_URL: publicUrl,
-    SUPPORT_EMAIL: 'support@quietwire.test',
-    ADMIN_EMAILS: (options.adminEmails ?? []).join(','),
-    MAIL_URL: smtp.url,
-    MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
-    MAIL_DIR: 'var/mail-test',
-  }), { database, namespace });
-  for (const definition of options.extra?.(publicUrl, smtp.url) ?? []) services[definition.name] = await launchService(definition, { database, namespace });
+  services.identity = await launchService(
+    identityService({
+      PUBLIC_URL: publicUrl,
+      SUPPORT_EMAIL: 'support@quietwire.test',
+      ADMIN_EMAILS: (options.adminEmails ?? []).join(','),
+      MAIL_URL: smtp.url,
+      MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
+      MAIL_DIR: 'var/mail-test',
+      NODE_ENV: 'test',
+      ...options.identity,
+    }),
+    { database, bus: testBus },
+    options.logger ? { logger: options.logger('identity') } : {},
+  );
+  for (const definition of options.extra?.(publicUrl, smtp.url) ?? [])
+    services[definition.name] = await launchService(
+      definition,
+      { database, bus: testBus },
+      options.logger ? { logger: options.logger(definition.name) } : {},
+    );
 
-  const logger = createLogger({ service: 'gateway', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const bus = await connectBus({ url: sharedNatsUrl, name: 'gateway-test', namespace, logger });
+  const logger =
+    options.logger?.('gateway') ?? createLogger({ service: 'gateway', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const gatewayBus = testBus.env('gateway');
+  const bus = await connectBus({
+    url: gatewayBus.NATS_URL,
+    name: 'gateway-test',
+    namespace: '',
+    logger,
+    user: gatewayBus.NATS_USER,
+    password: gatewayBus.NATS_PASSWORD,
+  });
+  const nodes: BusConnection[] = [];
+  let admin: Promise<BusConnection> | undefined;
   const config = loadConfig(GatewayConfigSchema, {
     NODE_ENV: 'test',
-    NATS_URL: sharedNatsUrl,
-    BUS_NAMESPACE: namespace,
+    ...gatewayBus,
+    CALLER_TOKEN_PRIVATE_KEY: testCallerKeys.privateKey,
     PUBLIC_URL: publicUrl,
     JWT_SECRET: randomBytes(32).toString('base64url'),
     ADDRESS_HASH_KEY: randomBytes(32).toString('base64url'),
@@ -74,13 +125,47 @@ export async function startStack(options: {
   await app.ready();
   if (port) await app.listen({ host: '127.0.0.1', port });
   return {
-    app, publicUrl, smtp, database, namespace, services, bus,
+    app,
+    publicUrl,
+    smtp,
+    database,
+    testBus,
+    services,
+    bus,
+    async connectAdmin() {
+      admin ??= connectBus({
+        url: testBus.url,
+        name: 'admin-test',
+        namespace: '',
+        logger,
+        user: testBus.admin.user,
+        password: testBus.admin.password,
+      }).then((connection) => {
+        nodes.push(connection);
+        return connection;
+      });
+      return admin;
+    },
+    async connectNode(name) {
+      const env = await testBus.addNode(name);
+      const nodeBus = await connectBus({
+        url: env.NATS_URL,
+        name: `node-${name}`,
+        namespace: '',
+        logger,
+        user: env.NATS_USER,
+        password: env.NATS_PASSWORD,
+      });
+      nodes.push(nodeBus);
+      return { bus: nodeBus, rpc: new RpcClient(nodeBus) };
+    },
     async stop() {
       await app.close();
       await bus.close();
+      for (const node of nodes) await node.close();
       for (const service of Object.values(services).reverse()) await service.stop();
       await smtp.close();
-      await deleteNamespace(namespace);
+      await testBus.stop();
       await database.drop();
       if (webDist) rmSync(webDist, { recursive: true, force: true });
     },
@@ -92,12 +177,22 @@ export class Client {
   cookies = new Map<string, string>();
   accessToken: string | undefined;
 
-  constructor(private readonly app: HttpApp, private readonly address = '203.0.113.10') {}
+  constructor(
+    private readonly app: HttpApp,
+    readonly address = '203.0.113.10',
+  ) {}
 
-  async call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse & { data: any }> {
+  async call(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse & { data: any }> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const response = await this.app.inject({
-      method, url, remoteAddress: this.address,
+      method,
+      url,
+      remoteAddress: this.address,
       headers: {
         ...(cookie ? { cookie } : {}),
         ...(this.accessToken ? { authorization: `Bearer ${this.accessToken}` } : {}),
@@ -121,4 +216,24 @@ export function linkToken(mailText: string, path: string): string {
   const match = new RegExp(`${path.replace(/\//g, '\\/')}\\?token=([\\w-]+)`).exec(mailText);
   if (!match?.[1]) throw new Error(`no ${path} link in mail`);
   return match[1];
+}
+
+/**
+ * Follows the verification link mailed to `email` and chooses `password` on the step after it, as
+ * the owner of the mailbox does; answers a client signed in with the session that step starts.
+ */
+export async function confirmEmail(stack: Stack, email: string, password: string, client = new Client(stack.app)) {
+  const mail = await stack.smtp.waitFor(
+    (m) =>
+      (m.to as { text: string } | undefined)?.text.includes(email.toLowerCase()) === true &&
+      m.subject === 'Confirm your email for Quietwire',
+  );
+  const verified = await client.call('POST', '/api/auth/verify', { token: linkToken(mail.text!, '/auth/callback') });
+  if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.statusCode} ${verified.body}`);
+  const set = await client.call('POST', '/api/auth/password/set', {
+    token: verified.data.set_password_token,
+    password,
+  });
+  if (set.statusCode !== 200) throw new Error(`set password failed: ${set.statusCode} ${set.body}`);
+  return client;
 }

@@ -1,6 +1,6 @@
+import type { AdminListEntry } from '@qw/contracts';
 import { sql, type Kysely } from 'kysely';
-import type { IdentityDatabase } from '../database.ts';
-import type { AdminEntry } from './roles.ts';
+import type { EmailTokenPurpose, IdentityDatabase } from '../database.ts';
 
 type Db = Kysely<IdentityDatabase>;
 
@@ -16,29 +16,80 @@ export function findProfile(db: Db, id: string) {
   return db.selectFrom('profiles').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findAdminEntry(db: Db, email: string): Promise<AdminEntry> {
-  return db.selectFrom('admin_emails').select(['is_admin', 'role']).where('email', '=', email.toLowerCase()).executeTakeFirst();
+export async function findAdminEntry(db: Db, email: string): Promise<AdminListEntry | undefined> {
+  return db
+    .selectFrom('admin_emails')
+    .select(['is_admin', 'role'])
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 export async function isOrgMember(db: Db, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('org_members').select('org_id').where('user_id', '=', userId).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('org_members')
+    .select('org_id')
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
-export async function insertUserWithProfile(db: Db, user: { id: string; email: string; passwordHash: string }): Promise<boolean> {
+export async function insertUserWithProfile(
+  db: Db,
+  user: {
+    id: string;
+    email: string;
+    passwordHash: string;
+    /** The demo history's accounts only: made on a past day, their address confirmed then. */
+    createdAt?: Date;
+    emailVerifiedAt?: Date;
+    fullName?: string | null;
+  },
+): Promise<boolean> {
   const inserted = await db
     .insertInto('users')
-    .values({ id: user.id, email: user.email, password_hash: user.passwordHash })
+    .values({
+      id: user.id,
+      email: user.email,
+      password_hash: user.passwordHash,
+      ...(user.createdAt ? { created_at: user.createdAt } : {}),
+      ...(user.emailVerifiedAt ? { email_verified_at: user.emailVerifiedAt } : {}),
+    })
     .onConflict((oc) => oc.column('email').doNothing())
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return false;
-  await db.insertInto('profiles').values({ id: user.id, email: user.email, full_name: null, avatar_url: null, role: null }).execute();
+  await db
+    .insertInto('profiles')
+    .values({ id: user.id, email: user.email, full_name: user.fullName ?? null, avatar_url: null, role: null })
+    .execute();
   return true;
 }
 
-export async function insertRefreshToken(db: Db, token: { tokenHash: string; familyId: string; userId: string; expiresAt: Date }): Promise<void> {
-  await db.insertInto('refresh_tokens').values({ token_hash: token.tokenHash, family_id: token.familyId, user_id: token.userId, expires_at: token.expiresAt }).execute();
+export async function isTwoFactorEnabled(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('mfa_factors')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .where('confirmed_at', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertRefreshToken(
+  db: Db,
+  token: { tokenHash: string; familyId: string; userId: string; expiresAt: Date; twoFactor: boolean },
+): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      token_hash: token.tokenHash,
+      family_id: token.familyId,
+      user_id: token.userId,
+      expires_at: token.expiresAt,
+      two_factor: token.twoFactor,
+    })
+    .execute();
 }
 
 /** Locks the token's row so two refreshes with the same token cannot both succeed. */
@@ -47,23 +98,49 @@ export function findRefreshTokenForUpdate(db: Db, tokenHash: string) {
 }
 
 export async function markRefreshTokenUsed(db: Db, tokenHash: string): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ used_at: sql<Date>`now()` }).where('token_hash', '=', tokenHash).execute();
+  await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: sql<Date>`now()` })
+    .where('token_hash', '=', tokenHash)
+    .execute();
 }
 
 export async function revokeFamily(db: Db, familyId: string): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ revoked_at: sql<Date>`now()` }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ revoked_at: sql<Date>`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
-export async function insertEmailToken(db: Db, token: { tokenHash: string; purpose: 'verify_email' | 'reset_password'; userId: string; expiresAt: Date }): Promise<void> {
-  await db.insertInto('email_tokens').values({ token_hash: token.tokenHash, purpose: token.purpose, user_id: token.userId, expires_at: token.expiresAt }).execute();
+export async function insertEmailToken(
+  db: Db,
+  token: { tokenHash: string; purpose: EmailTokenPurpose; userId: string; expiresAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('email_tokens')
+    .values({ token_hash: token.tokenHash, purpose: token.purpose, user_id: token.userId, expires_at: token.expiresAt })
+    .execute();
 }
 
-export function findEmailTokenForUpdate(db: Db, tokenHash: string, purpose: 'verify_email' | 'reset_password') {
-  return db.selectFrom('email_tokens').selectAll().where('token_hash', '=', tokenHash).where('purpose', '=', purpose).forUpdate().executeTakeFirst();
+export function findEmailTokenForUpdate(db: Db, tokenHash: string, purpose: EmailTokenPurpose) {
+  return db
+    .selectFrom('email_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function useEmailToken(db: Db, tokenHash: string): Promise<void> {
@@ -71,25 +148,68 @@ export async function useEmailToken(db: Db, tokenHash: string): Promise<void> {
 }
 
 /** A newer link replaces the older ones of the same purpose. */
-export async function expireEmailTokens(db: Db, userId: string, purpose: 'verify_email' | 'reset_password'): Promise<void> {
-  await db.updateTable('email_tokens').set({ expires_at: sql<Date>`now()` })
-    .where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', sql<Date>`now()`).execute();
+export async function expireEmailTokens(db: Db, userId: string, purpose: EmailTokenPurpose): Promise<void> {
+  await db
+    .updateTable('email_tokens')
+    .set({ expires_at: sql<Date>`now()` })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .execute();
 }
 
-export async function setEmailVerified(db: Db, userId: string): Promise<void> {
-  await db.updateTable('users').set({ email_verified_at: sql<Date>`now()` }).where('id', '=', userId).where('email_verified_at', 'is', null).execute();
+/** True when the address was not verified before (the caller announces it). */
+export async function setEmailVerified(db: Db, userId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ email_verified_at: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .where('email_verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function setPasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
 
-export async function updateProfileFields(db: Db, userId: string, fields: { full_name?: string | null; avatar_url?: string | null }) {
-  return db.updateTable('profiles').set({ ...fields, updated_at: sql<Date>`now()` }).where('id', '=', userId).returningAll().executeTakeFirst();
+export async function updateProfileFields(
+  db: Db,
+  userId: string,
+  fields: { full_name?: string | null; avatar_url?: string | null },
+) {
+  return db
+    .updateTable('profiles')
+    .set({ ...fields, updated_at: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function upsertAdminEmails(db: Db, emails: string[]): Promise<void> {
-  if (emails.length === 0) return;
-  await db.insertInto('admin_emails').values(emails.map((email) => ({ email, is_admin: true, role: 'admin' })))
-    .onConflict((oc) => oc.column('email').doNothing()).execute();
+/**
+ * The environment's admin list at start: listed addresses are admins; environment rows no longer
+ * listed lose the rights. Rows operators added (`source` operator) are never touched, and an
+ * address an operator already holds stays theirs.
+ */
+export async function syncAdminEmails(db: Db, emails: readonly string[]): Promise<void> {
+  if (emails.length > 0) {
+    await db
+      .insertInto('admin_emails')
+      .values(emails.map((email) => ({ email, is_admin: true, role: 'admin', source: 'environment' as const })))
+      .onConflict((oc) =>
+        oc
+          .column('email')
+          .doUpdateSet({ is_admin: true, role: 'admin' })
+          .where('admin_emails.source', '=', 'environment'),
+      )
+      .execute();
+  }
+  let stale = db
+    .updateTable('admin_emails')
+    .set({ is_admin: false, role: null })
+    .where('source', '=', 'environment')
+    .where((eb) => eb.or([eb('is_admin', '=', true), eb('role', 'is not', null)]));
+  if (emails.length > 0) stale = stale.where('email', 'not in', emails);
+  await stale.execute();
 }

@@ -1,27 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { AppError, isEmailAddress, normalizeEmail } from '@qw/contracts';
+import {
+  AppError,
+  contactEmailProblem,
+  contactMessageMaxLength,
+  contactMessageMinLength,
+  contactMessageProblem,
+  normalizeEmail,
+} from '@qw/contracts';
 import type { Mailer } from '@qw/platform/mailer';
 import type { IdentityDatabase } from '../database.ts';
 import { contactForwardMail } from '../mail/identity-mail.ts';
-import { contactLimit, minutesText, recordRateEvent, retryAfterSeconds } from '../accounts/rate-limits.ts';
-
-export const contactMessageLength = { min: 10, max: 5000 };
+import { minutesText, recordRateEvent, retryAfterSeconds } from '@qw/platform/limits';
+import { contactLimit } from '../accounts/rate-limits.ts';
 
 /** The public contact form: stored first (nothing is lost), then forwarded to support by mail. */
 export class ContactService {
-  constructor(private readonly deps: { db: Kysely<IdentityDatabase>; mailer: Mailer; logger: Logger; supportEmail: string }) {}
+  constructor(
+    private readonly deps: { db: Kysely<IdentityDatabase>; mailer: Mailer; logger: Logger; supportEmail: string },
+  ) {}
 
   async submit(input: { email: string; message: string; address_key: string }): Promise<{ id: string }> {
     const email = normalizeEmail(input.email);
-    if (!isEmailAddress(email)) throw new AppError('validation_failed', 'Enter a valid email address.', { field: 'email' });
+    if (contactEmailProblem(email))
+      throw new AppError('validation_failed', 'Enter a valid email address.', { field: 'email' });
     const message = input.message.trim();
-    if (message.length < contactMessageLength.min) throw new AppError('validation_failed', `Write at least ${contactMessageLength.min} characters.`, { field: 'message' });
-    if (message.length > contactMessageLength.max) throw new AppError('validation_failed', `Keep the message under ${contactMessageLength.max.toLocaleString('en-US')} characters.`, { field: 'message' });
+    const problem = contactMessageProblem(message);
+    if (problem === 'missing' || problem === 'too_short')
+      throw new AppError('validation_failed', `Write at least ${contactMessageMinLength} characters.`, {
+        field: 'message',
+      });
+    if (problem === 'too_long')
+      throw new AppError(
+        'validation_failed',
+        `Keep the message under ${contactMessageMaxLength.toLocaleString('en-US')} characters.`,
+        { field: 'message' },
+      );
     const key = `contact:${input.address_key}`;
     const wait = await retryAfterSeconds(this.deps.db, key, contactLimit);
-    if (wait > 0) throw new AppError('rate_limited', `You have sent several messages already. Try again in ${minutesText(wait)}, or write to ${this.deps.supportEmail}.`, { retry_after_seconds: wait });
+    if (wait > 0)
+      throw new AppError(
+        'rate_limited',
+        `You have sent several messages already. Try again in ${minutesText(wait)}, or write to ${this.deps.supportEmail}.`,
+        { retry_after_seconds: wait },
+      );
     const id = randomUUID();
     await this.deps.db.transaction().execute(async (tx) => {
       await tx.insertInto('contact_messages').values({ id, email, message, forwarded_at: null }).execute();
@@ -34,7 +57,12 @@ export class ContactService {
   /** Mails one stored message to support; messages not yet forwarded are retried by `forwardPending`. */
   async forward(id: string): Promise<void> {
     const { db, mailer, logger, supportEmail } = this.deps;
-    const row = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).where('forwarded_at', 'is', null).executeTakeFirst();
+    const row = await db
+      .selectFrom('contact_messages')
+      .selectAll()
+      .where('id', '=', id)
+      .where('forwarded_at', 'is', null)
+      .executeTakeFirst();
     if (!row) return;
     try {
       await mailer.send(contactForwardMail(supportEmail, row.email, row.message, row.id));
@@ -45,7 +73,13 @@ export class ContactService {
   }
 
   async forwardPending(): Promise<void> {
-    const pending = await this.deps.db.selectFrom('contact_messages').select('id').where('forwarded_at', 'is', null).orderBy('created_at').limit(50).execute();
+    const pending = await this.deps.db
+      .selectFrom('contact_messages')
+      .select('id')
+      .where('forwarded_at', 'is', null)
+      .orderBy('created_at')
+      .limit(50)
+      .execute();
     for (const { id } of pending) await this.forward(id);
   }
 }

@@ -1,7 +1,7 @@
 import { brandedMailHtml, escapeHtml, type MailMessage } from '@qw/platform/mailer';
 
 /** Plain, branded HTML with the same words as the text part. */
-function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+export function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#0f766e;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
@@ -11,22 +11,35 @@ function layout(title: string, paragraphs: string[], action?: { label: string; u
 }
 
 export function verificationMail(to: string, link: string): MailMessage {
-  const lines = ['Welcome to Quietwire. Confirm your email address so we can send your device configurations to it.', 'The link works once and expires in 24 hours.'];
+  const lines = [
+    'Welcome to Quietwire. Confirm your email address so we can send your device configurations to it.',
+    'The link works once and expires in 24 hours.',
+  ];
   return {
     to,
     subject: 'Confirm your email for Quietwire',
     text: `${lines.join('\n\n')}\n\nConfirm your email: ${link}\n\nIf you did not create a Quietwire account, ignore this message.\n`,
-    html: layout('Confirm your email', [...lines, 'If you did not create a Quietwire account, ignore this message.'], { label: 'Confirm email', url: link }),
+    html: layout('Confirm your email', [...lines, 'If you did not create a Quietwire account, ignore this message.'], {
+      label: 'Confirm email',
+      url: link,
+    }),
   };
 }
 
 export function passwordResetMail(to: string, link: string): MailMessage {
-  const lines = ['Someone asked to reset the password of your Quietwire account.', 'The link works once and expires in 1 hour. Setting a new password signs out every other session.'];
+  const lines = [
+    'Someone asked to reset the password of your Quietwire account.',
+    'The link works once and expires in 1 hour. Setting a new password signs out every other session.',
+  ];
   return {
     to,
     subject: 'Reset your Quietwire password',
     text: `${lines.join('\n\n')}\n\nChoose a new password: ${link}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
-    html: layout('Reset your password', [...lines, 'If it was not you, ignore this message; your password stays as it is.'], { label: 'Choose a new password', url: link }),
+    html: layout(
+      'Reset your password',
+      [...lines, 'If it was not you, ignore this message; your password stays as it is.'],
+      { label: 'Choose a new password', url: link },
+    ),
   };
 }
 
@@ -37,5 +50,26 @@ export function contactForwardMail(to: string, from: string, message: string, id
     subject: `Contact form message ${id.slice(0, 8)}`,
     text: `From: ${from}\nReference: ${id}\n\n${message}\n`,
     html: layout('Contact form message', [`From: ${from}`, `Reference: ${id}`, message]),
+  };
+}
+
+export function invitationMail(
+  to: string,
+  invitation: { organization: string; inviter: string; role: 'admin' | 'member'; link: string; days: number },
+): MailMessage {
+  const as = invitation.role === 'admin' ? 'an admin' : 'a member';
+  const lines = [
+    `${invitation.inviter} invited you to join ${invitation.organization} on Quietwire as ${as}.`,
+    `The link works once and expires in ${invitation.days} days. If you have no Quietwire account yet, you can create one with this address on the way.`,
+  ];
+  const ignore = 'If you did not expect this invitation, ignore this message; nothing happens without you.';
+  return {
+    to,
+    subject: `Join ${invitation.organization} on Quietwire`,
+    text: `${lines.join('\n\n')}\n\nAccept the invitation: ${invitation.link}\n\n${ignore}\n`,
+    html: layout(`Join ${invitation.organization} on Quietwire`, [...lines, ignore], {
+      label: 'Accept the invitation',
+      url: invitation.link,
+    }),
   };
 }

@@ -1,40 +1,86 @@
 import type { Kysely } from 'kysely';
-import { deviceSuspended, type Envelope } from '@qw/contracts';
-import { addManyToOutbox } from '@qw/platform/bus';
-import { deviceAddressCidrs } from '@qw/wireguard';
+import { entitlingStatuses, type Envelope } from '@qw/contracts';
 import type { ProvisioningDatabase } from '../database.ts';
-import { entitledStatuses } from '../devices/device-rules.ts';
+import { recordSuspended } from '../devices/device-events.ts';
+import {
+  lockOrganization,
+  reactivateOrganizationDevices,
+  suspendOrganizationDevices,
+} from '../organizations/organizations.service.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
-type SubscriptionState = { subscriptionId: string; userId: string | null; orgId: string | null; planCode: string; status: string };
+type SubscriptionState = {
+  subscriptionId: string;
+  userId: string | null;
+  orgId: string | null;
+  planCode: string;
+  status: string;
+};
 
-/** Keeps the subscription's state; when it ends, the owner's devices under it are suspended. */
+/**
+ * Keeps the subscription's state. When it ends, the devices under it are suspended: the person's
+ * personal devices, or every device of the organization (which come back when it is paid again
+ * and the organization is Active). An organization's devices never follow a personal plan, nor
+ * the other way round.
+ */
 export async function applySubscription(tx: Db, event: Envelope<SubscriptionState>): Promise<void> {
   const { subscriptionId, userId, orgId, planCode, status } = event.data;
-  const before = await tx.selectFrom('entitlements').select('updated_at').where('subscription_id', '=', subscriptionId).executeTakeFirst();
+  if (orgId) await lockOrganization(tx, orgId);
+  const before = await tx
+    .selectFrom('entitlements')
+    .select('updated_at')
+    .where('subscription_id', '=', subscriptionId)
+    .executeTakeFirst();
   const occurredAt = new Date(event.occurredAt);
   if (before && new Date(before.updated_at) > occurredAt) return;
-  await tx.insertInto('entitlements').values({ subscription_id: subscriptionId, user_id: userId, org_id: orgId, plan_code: planCode, status, updated_at: occurredAt })
-    .onConflict((oc) => oc.column('subscription_id').doUpdateSet({ user_id: userId, org_id: orgId, plan_code: planCode, status, updated_at: occurredAt }))
+  await tx
+    .insertInto('entitlements')
+    .values({
+      subscription_id: subscriptionId,
+      user_id: userId,
+      org_id: orgId,
+      plan_code: planCode,
+      status,
+      updated_at: occurredAt,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('subscription_id')
+        .doUpdateSet({ user_id: userId, org_id: orgId, plan_code: planCode, status, updated_at: occurredAt }),
+    )
     .execute();
-  if ((entitledStatuses as readonly string[]).includes(status) || !userId) return;
-  if (await activePlanOf(tx, { userId, orgId })) return;
-  // An organization can hold hundreds of devices: one update and one outbox insert for all of them.
-  let suspend = tx.updateTable('devices').set({ is_active: false }).where('is_active', '=', true);
-  suspend = orgId ? suspend.where('org_id', '=', orgId) : suspend.where('user_id', '=', userId).where('org_id', 'is', null);
-  const suspended = await suspend.returningAll().execute();
-  await addManyToOutbox(tx, deviceSuspended, suspended
-    .filter((device) => device.node_id && device.public_key)
-    .map((device) => ({
-      deviceId: device.id, nodeId: device.node_id!, publicKey: device.public_key!, allowedIps: deviceAddressCidrs(device.ipv4!, device.ipv6!),
-      userId: device.user_id, orgId: device.org_id, reason: 'subscription_ended' as const,
-    })));
+  const entitling = (entitlingStatuses as readonly string[]).includes(status);
+  if (orgId) {
+    if (entitling) await reactivateOrganizationDevices(tx, orgId);
+    else if (!(await activePlanOf(tx, { userId: null, orgId })))
+      await suspendOrganizationDevices(tx, orgId, 'subscription_ended');
+    return;
+  }
+  if (entitling || !userId) return;
+  if (await activePlanOf(tx, { userId, orgId: null })) return;
+  const suspended = await tx
+    .updateTable('devices')
+    .set({ is_active: false, suspended_reason: 'subscription_ended' })
+    .where('is_active', '=', true)
+    .where('user_id', '=', userId)
+    .where('org_id', 'is', null)
+    .returningAll()
+    .execute();
+  await recordSuspended(tx, suspended, 'subscription_ended', null);
 }
 
-/** The plan that entitles the owner to devices, or null: personal (org null) or the organization's. */
-export async function activePlanOf(db: Db, owner: { userId: string; orgId: string | null }): Promise<string | null> {
-  let query = db.selectFrom('entitlements').select('plan_code').where('status', 'in', [...entitledStatuses]);
-  query = owner.orgId ? query.where('org_id', '=', owner.orgId) : query.where('user_id', '=', owner.userId).where('org_id', 'is', null);
+/** The plan that entitles the owner to devices, or null: an organization's, or a person's personal plan. */
+export async function activePlanOf(
+  db: Db,
+  owner: { userId: string | null; orgId: string | null },
+): Promise<string | null> {
+  let query = db
+    .selectFrom('entitlements')
+    .select('plan_code')
+    .where('status', 'in', [...entitlingStatuses]);
+  if (owner.orgId) query = query.where('org_id', '=', owner.orgId);
+  else if (owner.userId) query = query.where('user_id', '=', owner.userId).where('org_id', 'is', null);
+  else return null;
   const row = await query.orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
   return row?.plan_code ?? null;
 }

@@ -3,16 +3,36 @@ import { brandedMailHtml, escapeHtml, type MailMessage } from '@qw/platform/mail
 
 /** The config email (DESIGN.md): greeting, device name, .conf attached, QR inline, three steps, a warning. */
 export function deviceConfigMail(input: {
-  to: string; deviceName: string; platform: Platform; fileName: string; config: string; qrPng: Buffer; rotated: boolean;
+  to: string;
+  deviceName: string;
+  platform: Platform;
+  fileName: string;
+  config: string;
+  qrPng: Buffer;
+  rotated: boolean;
+  /** A scheduled rotation: the previous key keeps working this many hours. */
+  graceHours?: number | undefined;
 }): MailMessage {
   const steps = setupSteps[input.platform];
-  const intro = input.rotated
-    ? `Here is the new configuration for ${input.deviceName}. The previous key no longer connects.`
-    : `Your device ${input.deviceName} (${platformLabels[input.platform]}) is ready.`;
+  const intro = !input.rotated
+    ? `Your device ${input.deviceName} (${platformLabels[input.platform]}) is ready.`
+    : input.graceHours
+      ? `Here is the new configuration for ${input.deviceName}, made by its scheduled key rotation. The previous key keeps working for ${input.graceHours} hours; after that only this one connects.`
+      : `Here is the new configuration for ${input.deviceName}. The previous key no longer connects.`;
   const warning = 'The attached file contains a private key. Do not forward this email or share the file.';
   const text = [
-    'Hello,', '', intro, '', `Set it up in three steps (${platformLabels[input.platform]}):`,
-    ...steps.map((step, i) => `${i + 1}. ${step}`), '', `The configuration is attached as ${input.fileName}; the QR code is in the HTML version of this email.`, '', warning, '', 'Quietwire',
+    'Hello,',
+    '',
+    intro,
+    '',
+    `Set it up in three steps (${platformLabels[input.platform]}):`,
+    ...steps.map((step, i) => `${i + 1}. ${step}`),
+    '',
+    `The configuration is attached as ${input.fileName}; the QR code is in the HTML version of this email.`,
+    '',
+    warning,
+    '',
+    'Quietwire',
   ].join('\n');
   const html = brandedMailHtml(`<p>Hello,</p><p>${escapeHtml(intro)}</p>
 <p><img src="cid:config-qr" alt="QR code of the WireGuard configuration" width="280" height="280" style="border:1px solid #e2e8f0;border-radius:8px"></p>

@@ -1,12 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { AppError } from '@qw/contracts';
+import { AppError, nodeRegistered } from '@qw/contracts';
+import { addToOutbox } from '@qw/platform/bus';
 import { deviceAddressCidrs, deviceIpv6For, lowestFreeHost, nodeSubnets, MAX_NODES } from '@qw/wireguard';
 import type { Node, ProvisioningDatabase } from '../database.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
-export type NodeRegistration = { name: string; region: string; endpoint: string; public_key: string; ip: string; ssh_user?: string | undefined; ssh_port?: number | undefined; tags: string[] };
+export type NodeRegistration = {
+  name: string;
+  region: string;
+  endpoint: string;
+  public_key: string;
+  ip: string;
+  ssh_user?: string | undefined;
+  ssh_port?: number | undefined;
+  tags: string[];
+};
 
 /** A node agent announces itself; a known name keeps its id, index and subnets. */
 export async function registerNode(db: Db, input: NodeRegistration, dns: string[]) {
@@ -14,34 +24,80 @@ export async function registerNode(db: Db, input: NodeRegistration, dns: string[
     await sql`lock table nodes in share row exclusive mode`.execute(tx);
     let node = await tx.selectFrom('nodes').selectAll().where('name', '=', input.name).executeTakeFirst();
     if (node) {
-      await tx.updateTable('nodes').set({
-        region: input.region, endpoint: input.endpoint, public_key: input.public_key, ip: input.ip, ssh_user: input.ssh_user ?? null,
-        ssh_port: input.ssh_port ?? null, tags: input.tags, last_seen_at: new Date(),
-      }).where('id', '=', node.id).execute();
+      await tx
+        .updateTable('nodes')
+        .set({
+          region: input.region,
+          endpoint: input.endpoint,
+          public_key: input.public_key,
+          ip: input.ip,
+          ssh_user: input.ssh_user ?? null,
+          ssh_port: input.ssh_port ?? null,
+          tags: input.tags,
+          last_seen_at: new Date(),
+        })
+        .where('id', '=', node.id)
+        .execute();
     } else {
       const used = new Set((await tx.selectFrom('nodes').select('node_index').execute()).map((n) => n.node_index));
       let index = 0;
       while (used.has(index)) index++;
       if (index >= MAX_NODES) throw new AppError('conflict', 'Every node subnet is taken.');
       const subnets = nodeSubnets(index);
-      node = await tx.insertInto('nodes').values({
-        id: randomUUID(), name: input.name, region: input.region, ip: input.ip, ssh_user: input.ssh_user ?? null, ssh_port: input.ssh_port ?? null,
-        endpoint: input.endpoint, public_key: input.public_key, node_index: index, ipv4_cidr: subnets.ipv4Cidr, ipv6_cidr: subnets.ipv6Cidr,
-        tags: input.tags, last_seen_at: new Date(),
-      }).returningAll().executeTakeFirstOrThrow();
+      node = await tx
+        .insertInto('nodes')
+        .values({
+          id: randomUUID(),
+          name: input.name,
+          region: input.region,
+          ip: input.ip,
+          ssh_user: input.ssh_user ?? null,
+          ssh_port: input.ssh_port ?? null,
+          endpoint: input.endpoint,
+          public_key: input.public_key,
+          node_index: index,
+          ipv4_cidr: subnets.ipv4Cidr,
+          ipv6_cidr: subnets.ipv6Cidr,
+          tags: input.tags,
+          last_seen_at: new Date(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     }
+    await addToOutbox(tx, nodeRegistered, { nodeId: node.id, name: node.name, region: node.region });
     const subnets = nodeSubnets(node.node_index);
-    return { node_id: node.id, ipv4_cidr: subnets.ipv4Cidr, ipv6_cidr: subnets.ipv6Cidr, node_ipv4: subnets.nodeIpv4, node_ipv6: subnets.nodeIpv6, dns };
+    return {
+      node_id: node.id,
+      ipv4_cidr: subnets.ipv4Cidr,
+      ipv6_cidr: subnets.ipv6Cidr,
+      node_ipv4: subnets.nodeIpv4,
+      node_ipv6: subnets.nodeIpv6,
+      dns,
+    };
   });
 }
 
 /** The peers the node should have (active devices with a key), one page at a time in key order. */
-export async function desiredPeers(db: Db, nodeId: string, after?: string, limit = 2000) {
+export async function desiredPeers(db: Db, nodeName: string, after?: string, limit = 2000) {
+  const node = await db.selectFrom('nodes').select('id').where('name', '=', nodeName).executeTakeFirst();
+  if (!node) throw new AppError('not_found', 'This node has not registered.');
+  const nodeId = node.id;
   if (!after) await db.updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
-  let query = db.selectFrom('devices').select(['public_key', 'ipv4', 'ipv6'])
-    .where('node_id', '=', nodeId).where('is_active', '=', true).where('public_key', 'is not', null);
+  const current = db
+    .selectFrom('devices')
+    .select(['public_key', 'ipv4', 'ipv6'])
+    .where('node_id', '=', nodeId)
+    .where('is_active', '=', true)
+    .where('public_key', 'is not', null);
+  // Keys a scheduled rotation replaced stay until their grace period ends (their devices are active:
+  // suspending one ends it).
+  const retiring = db.selectFrom('retiring_keys').select(['public_key', 'ipv4', 'ipv6']).where('node_id', '=', nodeId);
+  let query = db.selectFrom(current.unionAll(retiring).as('peers')).selectAll();
   if (after) query = query.where('public_key', '>', after);
-  const rows = await query.orderBy('public_key').limit(limit + 1).execute();
+  const rows = await query
+    .orderBy('public_key')
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
   return {
     peers: page.map((row) => ({ public_key: row.public_key!, allowed_ips: deviceAddressCidrs(row.ipv4!, row.ipv6!) })),
@@ -55,7 +111,16 @@ export async function desiredPeers(db: Db, nodeId: string, after?: string, limit
  */
 export async function leaseAddress(tx: Db, node: Node): Promise<{ ipv4: string; ipv6: string }> {
   await tx.selectFrom('nodes').select('id').where('id', '=', node.id).forUpdate().execute();
-  const taken = (await tx.selectFrom('devices').select('ipv4').where('node_id', '=', node.id).where('ipv4', 'is not', null).execute()).map((r) => r.ipv4!);
+  // Addresses of keys in their grace period stay taken until it ends.
+  const taken = (
+    await tx
+      .selectFrom('devices')
+      .select('ipv4')
+      .where('node_id', '=', node.id)
+      .where('ipv4', 'is not', null)
+      .unionAll(tx.selectFrom('retiring_keys').select('ipv4').where('node_id', '=', node.id))
+      .execute()
+  ).map((r) => r.ipv4!);
   const ipv4 = lowestFreeHost(node.ipv4_cidr, taken);
   if (!ipv4) throw new AppError('unavailable', 'This server is full. Try again in a few minutes.');
   return { ipv4, ipv6: deviceIpv6For(node.ipv6_cidr, ipv4) };

@@ -1,27 +1,93 @@
 import {
-  createDeviceRpc, desiredPeersRpc, deviceConfigRpc, devicePeerInfoRpc, listDevicesRpc, registerNodeRpc, removeDeviceRpc, requestKeyRpc, updateDeviceRpc,
+  adminDeviceActionRpc,
+  adminDeviceCountRpc,
+  adminDeviceNamesRpc,
+  adminDevicesRpc,
+  adminDrainNodeRpc,
+  adminOperatorActionsRpc,
+  adminServersRpc,
+  advanceProvisioningClockRpc,
+  AppError,
+  configByLinkRpc,
+  createDeviceRpc,
+  createOrgDeviceRpc,
+  deviceOverviewRpc,
+  issueConfigLinksRpc,
+  desiredPeersRpc,
+  deviceConfigRpc,
+  devicePeerInfoRpc,
+  listDevicesRpc,
+  listOrgDevicesRpc,
+  orgDeviceOverviewRpc,
+  registerNodeRpc,
+  removeDeviceRpc,
+  requestKeyRpc,
+  setKeyRotationRpc,
+  updateDeviceRpc,
 } from '@qw/contracts';
-import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
+import { advanceClock, type Clock } from '../clock.ts';
+import { endpoint, type BusConnection, type RpcEndpoint } from '@qw/platform/bus';
+import { ensureNodeConsumer } from '../nodes/node-consumer.ts';
 import type { Kysely } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
+import type { FleetAdmin } from '../admin/fleet.service.ts';
 import { desiredPeers, registerNode } from '../nodes/nodes.service.ts';
 
-export function provisioningEndpoints(deps: { db: Kysely<ProvisioningDatabase>; devices: DevicesService; dns: string[] }): RpcEndpoint[] {
-  const { devices, db } = deps;
+export function provisioningEndpoints(deps: {
+  db: Kysely<ProvisioningDatabase>;
+  bus: BusConnection;
+  devices: DevicesService;
+  fleet: FleetAdmin;
+  dns: string[];
+  clock: Clock;
+}): RpcEndpoint[] {
+  const { devices, db, fleet } = deps;
   return [
+    // The operator console (platform admins only; each checks the caller's admin flag itself).
+    endpoint(adminDevicesRpc, (data, caller) => fleet.listDevices(caller, data)),
+    endpoint(adminDeviceCountRpc, (_data, caller) => fleet.deviceCount(caller)),
+    endpoint(adminDeviceActionRpc, (data, caller) => fleet.deviceAction(caller, data)),
+    endpoint(adminServersRpc, (_data, caller) => fleet.servers(caller)),
+    endpoint(adminDrainNodeRpc, (data, caller) => fleet.drain(caller, data)),
+    endpoint(adminDeviceNamesRpc, (data, caller) => fleet.deviceNames(caller, data.device_ids)),
+    endpoint(adminOperatorActionsRpc, (data, caller) => fleet.operatorActions(caller, data)),
     endpoint(listDevicesRpc, async (_data, caller) => ({ devices: await devices.list(caller) })),
+    endpoint(deviceOverviewRpc, (_data, caller) => devices.overview(caller)),
     endpoint(createDeviceRpc, async (data, caller) => ({ device: await devices.create(caller, data) })),
+    endpoint(listOrgDevicesRpc, (data, caller) => devices.listOrganization(caller, data.org_id)),
+    endpoint(orgDeviceOverviewRpc, (data, caller) => devices.organizationOverview(caller, data.org_id)),
+    endpoint(createOrgDeviceRpc, async (data, caller) => ({
+      device: await devices.createInOrganization(caller, data),
+    })),
     endpoint(updateDeviceRpc, async (data, caller) => ({ device: await devices.update(caller, data) })),
     endpoint(removeDeviceRpc, async (data, caller) => {
       await devices.remove(caller, data.device_id);
       return {};
     }),
     endpoint(requestKeyRpc, (data, caller) => devices.requestKey(caller, data)),
+    endpoint(setKeyRotationRpc, async (data, caller) => ({ device: await devices.setKeyRotation(caller, data) })),
+    // Tests only (the admin connection asks; the gateway may not): move the clock, run what is due.
+    endpoint(advanceProvisioningClockRpc, async (data) => {
+      const now = await advanceClock(db, deps.clock, data.hours);
+      await devices.runKeyRotations();
+      return { now: now.toISOString() };
+    }),
     endpoint(deviceConfigRpc, (data, caller) => devices.config(caller, data.device_id)),
+    endpoint(issueConfigLinksRpc, (data, caller) => devices.issueConfigLinks(caller, data.device_id)),
+    endpoint(configByLinkRpc, (data) => devices.configByLink(data)),
     endpoint(devicePeerInfoRpc, (data, caller) => devices.peerInfo(caller, data.device_id)),
-    // Node agents: on the bus only (no HTTP route); NATS permissions keep them to these subjects.
-    endpoint(registerNodeRpc, (data) => registerNode(db, data, deps.dns)),
-    endpoint(desiredPeersRpc, (data) => desiredPeers(db, data.node_id, data.after, data.limit)),
+    // Node agents only: the node is the `{node}` of the subject, which NATS lets no one else use.
+    endpoint(registerNodeRpc, async (data, _caller, { node }) => {
+      const addressing = await registerNode(db, { ...data, name: nodeName(node) }, deps.dns);
+      await ensureNodeConsumer(deps.bus, nodeName(node));
+      return addressing;
+    }),
+    endpoint(desiredPeersRpc, (data, _caller, { node }) => desiredPeers(db, nodeName(node), data.after, data.limit)),
   ];
+}
+
+function nodeName(node: string | undefined): string {
+  if (!node) throw new AppError('forbidden', 'Only a node agent may ask this.');
+  return node;
 }

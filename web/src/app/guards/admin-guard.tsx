@@ -10,7 +10,12 @@ import { adminGuardDecision } from '../../lib/redirects';
  */
 export function AdminGuard({ children }: { children: ReactNode }) {
   const { session, me, meLoading, meFailed, isAdmin } = useAuth();
-  const decision = adminGuardDecision({ signedIn: session !== null, pending: meLoading || (session !== null && !me && !meFailed), failed: meFailed, isAdmin });
+  const decision = adminGuardDecision({
+    signedIn: session !== null,
+    pending: meLoading || (session !== null && !me && !meFailed),
+    failed: meFailed,
+    isAdmin,
+  });
 
   useEffect(() => {
     // Spec §8: a failed admin check is logged and treated as not admin.

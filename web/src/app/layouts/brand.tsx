@@ -15,7 +15,13 @@ function Logo() {
   return (
     <svg className="site-brand__logo" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
       <rect width="32" height="32" rx="7" className="site-brand__logo-bg" />
-      <path d="M6 19c3-6 6-6 10 0s7 6 10 0" fill="none" className="site-brand__logo-wave" strokeWidth="3" strokeLinecap="round" />
+      <path
+        d="M6 19c3-6 6-6 10 0s7 6 10 0"
+        fill="none"
+        className="site-brand__logo-wave"
+        strokeWidth="3"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }

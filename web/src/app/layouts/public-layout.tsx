@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router-dom';
-import { publicNavLinks, siteName } from '../../config/site';
+import { footerExtraLinks, publicNavLinks, siteName } from '../../config/site';
+import { usePageVisits } from '../../features/analytics/page-visits';
 import { BrandLink } from './brand';
 import { useFocusMainOnNavigate } from './use-focus-main';
 import { SkipLink } from './skip-link';
@@ -13,6 +14,7 @@ export function PublicLayout() {
   const mainRef = useFocusMainOnNavigate();
   const location = useLocation();
   const navigation = useNavigation();
+  usePageVisits();
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
 
@@ -56,7 +58,11 @@ export function PublicLayout() {
             <ul className="site-nav__list">
               {publicNavLinks.map((link) => (
                 <li key={link.to}>
-                  <NavLink to={link.to} end className={link.to === '/login' ? 'site-nav__link site-nav__link--signin' : 'site-nav__link'}>
+                  <NavLink
+                    to={link.to}
+                    end
+                    className={link.to === '/login' ? 'site-nav__link site-nav__link--signin' : 'site-nav__link'}
+                  >
                     {link.label}
                   </NavLink>
                 </li>
@@ -72,11 +78,13 @@ export function PublicLayout() {
         <div className="qw-container site-footer__inner">
           <div className="site-footer__brand">
             <BrandLink />
-            <p className="qw-muted qw-small">A WireGuard VPN for people and teams. Servers in North America, Europe and Asia.</p>
+            <p className="qw-muted qw-small">
+              A WireGuard VPN for people and teams. Servers in North America, Europe and Asia.
+            </p>
           </div>
           <nav aria-label="Footer">
             <ul className="site-footer__links">
-              {publicNavLinks.map((link) => (
+              {[...publicNavLinks, ...footerExtraLinks].map((link) => (
                 <li key={link.to}>
                   <Link to={link.to}>{link.label}</Link>
                 </li>

@@ -11,7 +11,9 @@ export default function AboutRoute() {
       <header className="qw-page-head">
         <p className="qw-eyebrow">About</p>
         <h1>A VPN with fewer moving parts</h1>
-        <p className="qw-lead">Quietwire is a WireGuard VPN for individuals, gamers and teams. This is why we built it and where it is going.</p>
+        <p className="qw-lead">
+          Quietwire is a WireGuard VPN for individuals, gamers and teams. This is why we built it and where it is going.
+        </p>
       </header>
       <AboutContent />
     </div>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { AdminGuard } from '../guards/admin-guard';
 import { ConsoleLayout } from '../layouts/console-layout';
+import { viewSitePath } from '../../lib/redirects';
 
 /** Spec §2 "Admin area": Overview, Accounts, Devices, Telemetry, Servers, Analytics, View Site (/), Sign out (to /). */
 const adminTabs = [
@@ -20,7 +21,7 @@ export default function AdminAreaRoute() {
         tabs={adminTabs}
         tabExtras={
           <li>
-            <Link to="/" className="console__tab-extra">
+            <Link to={viewSitePath} className="console__tab-extra">
               View Site
             </Link>
           </li>

@@ -1,16 +1,16 @@
+import { AdminOverviewPanel } from '../../features/admin/components/admin-overview';
 import { PageTitle } from '../../ui';
 
-/** Placeholder: the admin Overview screen is built by the admin console issue. */
+/** Spec §2 Admin area, Overview (also the index page /admin). */
 export default function AdminOverviewRoute() {
   return (
     <div className="console-screen">
       <PageTitle title="Admin — Overview" description="Quietwire admin console: Overview." />
       <div className="console-screen__head">
         <h1>Overview</h1>
-        <p className="qw-muted" data-placeholder="admin-overview">
-          Counts of users, organizations and devices, and the 24-hour traffic chart will appear here.
-        </p>
+        <p className="qw-muted">People, organizations and devices now, and the traffic of the last 24 hours.</p>
       </div>
+      <AdminOverviewPanel />
     </div>
   );
 }

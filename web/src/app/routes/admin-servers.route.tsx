@@ -1,16 +1,16 @@
+import { AdminServersPanel } from '../../features/admin/components/admin-servers';
 import { PageTitle } from '../../ui';
 
-/** Placeholder: the admin Servers screen is built by the admin console issue. */
+/** Spec §2 Admin area, Servers: one card per server host. */
 export default function AdminServersRoute() {
   return (
-    <div className="console-screen">
+    <div className="console-screen console-screen--wide">
       <PageTitle title="Admin — Servers" description="Quietwire admin console: Servers." />
       <div className="console-screen__head">
         <h1>Servers</h1>
-        <p className="qw-muted" data-placeholder="admin-servers">
-          One card per server host with its latest metrics will appear here.
-        </p>
+        <p className="qw-muted">Metrics from the last 5 minutes. Drain a server to stop placing new devices on it.</p>
       </div>
+      <AdminServersPanel />
     </div>
   );
 }

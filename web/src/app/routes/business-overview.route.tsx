@@ -1,18 +1,28 @@
-import { useSelectedOrg } from '../../features/organizations/components/org-selection';
-import { PageTitle } from '../../ui';
+import { OrgOverviewTiles } from '../../features/devices/components/overview-tiles';
+import '../../features/devices/devices.css';
+import { WithSelectedOrg } from '../../features/organizations/components/org-selection';
+import { ButtonLink, PageTitle } from '../../ui';
 
-/** Placeholder: the business Overview (tiles Devices, Connected, VPN Status) is built by the devices issue. */
+/** Spec §2 business Overview: Devices, Connected and VPN Status of the chosen organization. */
 export default function BusinessOverviewRoute() {
-  const { selected } = useSelectedOrg();
   return (
     <div className="console-screen">
       <PageTitle title="Business overview" description="Your organization's Quietwire devices at a glance." />
       <div className="console-screen__head">
         <h1>Overview</h1>
-        <p className="qw-muted" data-placeholder="business-overview">
-          {selected ? `Devices of ${selected.name} and their connection status will appear here.` : 'Your organization’s devices will appear here.'}
-        </p>
       </div>
+      <WithSelectedOrg>
+        {(org) => (
+          <>
+            <OrgOverviewTiles key={org.id} orgId={org.id} devicesPath="/app/business/devices" />
+            <p>
+              <ButtonLink to="/app/business/devices" variant="secondary">
+                Manage devices
+              </ButtonLink>
+            </p>
+          </>
+        )}
+      </WithSelectedOrg>
     </div>
   );
 }

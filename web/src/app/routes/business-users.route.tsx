@@ -1,16 +1,16 @@
+import { OrgUsers } from '../../features/organizations/components/org-users';
+import { WithSelectedOrg } from '../../features/organizations/components/org-selection';
 import { PageTitle } from '../../ui';
 
-/** Placeholder: the organization users list (owners and admins) is built by another issue. */
+/** /app/business/users (spec §2 Manage Users): the organization's users, invitations and roles. */
 export default function BusinessUsersRoute() {
   return (
     <div className="console-screen">
-      <PageTitle title="Users" description="The people in your organization." />
+      <PageTitle title="Users" description="The people in your organization, their roles and invitations." />
       <div className="console-screen__head">
         <h1>Users</h1>
-        <p className="qw-muted" data-placeholder="business-users">
-          The people in your organization will appear here.
-        </p>
       </div>
+      <WithSelectedOrg>{(org) => <OrgUsers key={org.id} org={org} />}</WithSelectedOrg>
     </div>
   );
 }

@@ -9,7 +9,10 @@ export default function ContactRoute() {
       <header className="qw-page-head">
         <p className="qw-eyebrow">Contact</p>
         <h1>Contact us</h1>
-        <p className="qw-lead">Questions about plans, setup or billing? Write to us and we answer by email. Support runs 24/7; live chat is in progress.</p>
+        <p className="qw-lead">
+          Questions about plans, setup or billing? Write to us and we answer by email. Support runs 24/7; live chat is
+          in progress.
+        </p>
       </header>
       <div className="ct-layout">
         <Card>
@@ -20,9 +23,12 @@ export default function ContactRoute() {
             Before you write
           </h2>
           <p className="qw-muted">
-            Many answers are already in the <Link to="/faq">FAQ</Link>: setting up a device, refunds, payment methods and business plans.
+            Many answers are already in the <Link to="/faq">FAQ</Link>: setting up a device, refunds, payment methods
+            and business plans.
           </p>
-          <p className="qw-muted">Never send us a device’s private key or its configuration file. We will never ask for them.</p>
+          <p className="qw-muted">
+            Never send us a device’s private key or its configuration file. We will never ask for them.
+          </p>
         </Card>
       </div>
     </div>

@@ -7,7 +7,9 @@ export default function DashboardRoute() {
       <PageTitle title="Dashboard" description="Your Quietwire dashboard." />
       <div className="qw-stack qw-stack--sm">
         <h1>Dashboard</h1>
-        <p className="qw-muted">Your plan status and devices will appear here after the auth and payment integrations.</p>
+        <p className="qw-muted">
+          Your plan status and devices will appear here after the auth and payment integrations.
+        </p>
       </div>
       <div className="qw-grid">
         <Card as="section" aria-labelledby="dashboard-plan">

@@ -1,6 +1,23 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { Alert, Badge, Button, Card, Chart, Field, Input, Modal, PageTitle, Select, StatTile, Table, Tabs, TextArea, useToast, type TableColumn } from '../../ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Chart,
+  Field,
+  Input,
+  Modal,
+  PageTitle,
+  Select,
+  StatTile,
+  Table,
+  Tabs,
+  TextArea,
+  useToast,
+  type TableColumn,
+} from '../../ui';
 
 /**
  * Every design-system component in one unlisted page (/design-system), for the engineers building
@@ -133,14 +150,26 @@ const demoDevices: DemoDevice[] = [
 const deviceColumns: TableColumn<DemoDevice>[] = [
   { key: 'name', header: 'Name', rowHeader: true, cell: (row) => row.name, sortValue: (row) => row.name },
   { key: 'platform', header: 'Platform', cell: (row) => row.platform, sortValue: (row) => row.platform },
-  { key: 'rx', header: 'Received (MB)', type: 'number', cell: (row) => row.rxMb.toFixed(2), sortValue: (row) => row.rxMb },
+  {
+    key: 'rx',
+    header: 'Received (MB)',
+    type: 'number',
+    cell: (row) => row.rxMb.toFixed(2),
+    sortValue: (row) => row.rxMb,
+  },
 ];
 
 function TablesDemo() {
   return (
     <div className="qw-stack qw-stack--lg">
       <Table caption="Devices" columns={deviceColumns} rows={demoDevices} rowKey={(row) => row.id} />
-      <Table caption="No devices" columns={deviceColumns} rows={[]} rowKey={(row) => row.id} emptyText="No devices yet. Add one above." />
+      <Table
+        caption="No devices"
+        columns={deviceColumns}
+        rows={[]}
+        rowKey={(row) => row.id}
+        emptyText="No devices yet. Add one above."
+      />
       <Table caption="Loading devices" columns={deviceColumns} rows={undefined} rowKey={(row) => row.id} loading />
     </div>
   );

@@ -1,4 +1,8 @@
-import { FeatureComparisonTable, PriceRangeTable, ProviderComparisonTable } from '../../features/marketing/components/comparison-tables';
+import {
+  FeatureComparisonTable,
+  PriceRangeTable,
+  ProviderComparisonTable,
+} from '../../features/marketing/components/comparison-tables';
 import { FaqList } from '../../features/marketing/components/faq-list';
 import { PageTitle } from '../../ui';
 
@@ -12,7 +16,9 @@ export default function FaqRoute() {
       <header className="qw-page-head">
         <p className="qw-eyebrow">FAQ</p>
         <h1>Frequently asked questions</h1>
-        <p className="qw-lead">Short answers to what people ask us most. Anything else, ask us through the contact page.</p>
+        <p className="qw-lead">
+          Short answers to what people ask us most. Anything else, ask us through the contact page.
+        </p>
       </header>
       <FaqList />
       <section className="qw-stack qw-stack--lg" aria-labelledby="faq-compare-title">

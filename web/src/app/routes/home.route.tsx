@@ -1,4 +1,11 @@
-import { ComparisonSection, FinalCallToAction, HowItWorks, SecuritySection, SpeedCard, WhyUseVpn } from '../../features/marketing/components/home-sections';
+import {
+  ComparisonSection,
+  FinalCallToAction,
+  HowItWorks,
+  SecuritySection,
+  SpeedCard,
+  WhyUseVpn,
+} from '../../features/marketing/components/home-sections';
 import { Hero } from '../../features/marketing/components/hero';
 import { PageTitle } from '../../ui';
 

@@ -4,7 +4,10 @@ import { PageTitle } from '../../ui';
 export default function LoginRoute() {
   return (
     <>
-      <PageTitle title="Sign in" description="Sign in to Quietwire to manage your devices, your plan and your account." />
+      <PageTitle
+        title="Sign in"
+        description="Sign in to Quietwire to manage your devices, your plan and your account."
+      />
       <LoginForm />
     </>
   );

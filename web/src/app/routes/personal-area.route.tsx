@@ -1,4 +1,7 @@
 import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
+import { useAuth } from '../../lib/auth/auth-provider';
+import { areaSwitchLink } from '../../lib/redirects';
+import { AreaSwitch } from '../layouts/area-switch';
 import { ConsoleLayout } from '../layouts/console-layout';
 
 /** Spec §2 "Personal area": Overview, Devices, Account, Billing, and Sign out (to /). */
@@ -10,5 +13,19 @@ const personalTabs = [
 ] as const;
 
 export default function PersonalAreaRoute() {
-  return <ConsoleLayout area="Personal" tabs={personalTabs} banner={<VerifyEmailBanner />} />;
+  const { me } = useAuth();
+  // A member of an organization (or a business account) switches to the business area from here.
+  const link = areaSwitchLink('personal', {
+    orgMember: me?.org_member === true,
+    accountType: me?.profile.account_type,
+    hasPersonalPlan: true,
+  });
+  return (
+    <ConsoleLayout
+      area="Personal"
+      tabs={personalTabs}
+      tabExtras={link && <AreaSwitch to={link.to} label={link.label} />}
+      banner={<VerifyEmailBanner />}
+    />
+  );
 }

@@ -10,7 +10,11 @@ export default function PersonalOverviewRoute() {
         <h1>Overview</h1>
       </div>
       <OverviewTiles devicesPath="/app/personal/devices" />
-      <p><ButtonLink to="/app/personal/devices" variant="secondary">Manage devices</ButtonLink></p>
+      <p>
+        <ButtonLink to="/app/personal/devices" variant="secondary">
+          Manage devices
+        </ButtonLink>
+      </p>
     </div>
   );
 }

@@ -4,7 +4,10 @@ import { PageTitle } from '../../ui';
 export default function PostCheckoutRoute() {
   return (
     <>
-      <PageTitle title="Create your account" description="Finish your Quietwire purchase: choose a password for your account." />
+      <PageTitle
+        title="Create your account"
+        description="Finish your Quietwire purchase: choose a password for your account."
+      />
       <PostCheckout />
     </>
   );

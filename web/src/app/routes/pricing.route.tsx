@@ -11,13 +11,14 @@ export default function PricingRoute() {
     <div className="qw-container qw-page">
       <PageTitle
         title="Pricing"
-        description="Quietwire plans: Personal and Gaming with unlimited devices, and Business plans priced by device quota. Monthly prices in USD with a 7-day money-back guarantee."
+        description={`Quietwire plans: Personal and Gaming with unlimited devices, and Business plans priced by device quota. Monthly prices in USD with a ${refundWindowDays}-day money-back guarantee.`}
       />
       <header className="qw-page-head">
         <p className="qw-eyebrow">Pricing</p>
         <h1>Plans and prices</h1>
         <p className="qw-lead">
-          Monthly prices in US dollars. Every plan uses WireGuard, keeps no logs and comes with a {refundWindowDays}-day money-back guarantee.
+          Monthly prices in US dollars. Every plan uses WireGuard, keeps no logs and comes with a {refundWindowDays}-day
+          money-back guarantee.
         </p>
       </header>
 
@@ -36,7 +37,10 @@ export default function PricingRoute() {
       <section id="business" className="qw-stack qw-stack--lg" aria-labelledby="business-title">
         <div className="qw-stack qw-stack--sm">
           <h2 id="business-title">Business</h2>
-          <p className="qw-muted">Priced by device quota. Each person can have up to {orgDevicesPerUser} devices; admins add and revoke them centrally.</p>
+          <p className="qw-muted">
+            Priced by device quota. Each person can have up to {orgDevicesPerUser} devices; admins add and revoke them
+            centrally.
+          </p>
         </div>
         <div className="co-plan-grid">
           {businessPlans.map((plan) => (

@@ -12,7 +12,10 @@ export default function TestPortalRoute() {
   const orgId = params.get('org_id');
   return (
     <>
-      <PageTitle title="Billing portal (test)" description="Quietwire test billing portal: your plan, invoices and cancellation." />
+      <PageTitle
+        title="Billing portal (test)"
+        description="Quietwire test billing portal: your plan, invoices and cancellation."
+      />
       <TestBillingPortal orgId={orgId && uuid.test(orgId) ? orgId : null} returnPath={returnPath} />
     </>
   );

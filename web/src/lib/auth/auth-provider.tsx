@@ -25,6 +25,8 @@ export type AuthState = {
   completeMfa: SessionManager['completeMfa'];
   signUp: SessionManager['signUp'];
   verifyEmail: SessionManager['verifyEmail'];
+  setPassword: SessionManager['setPassword'];
+  adoptSession: SessionManager['adoptSession'];
   signOut: SessionManager['signOut'];
   /** Call once the sign-out navigation is done (see SessionManager.acknowledgeSignOut). */
   acknowledgeSignOut: SessionManager['acknowledgeSignOut'];
@@ -38,7 +40,13 @@ export type AuthState = {
 
 const AuthContext = createContext<AuthState | null>(null);
 
-export function AuthProvider({ children, manager = sessionManager }: { children: ReactNode; manager?: SessionManager }) {
+export function AuthProvider({
+  children,
+  manager = sessionManager,
+}: {
+  children: ReactNode;
+  manager?: SessionManager;
+}) {
   const queryClient = useQueryClient();
   const snapshot = useSyncExternalStore(manager.subscribe, manager.getSnapshot, manager.getSnapshot);
   const session = snapshot.session;
@@ -57,8 +65,10 @@ export function AuthProvider({ children, manager = sessionManager }: { children:
         const id = current?.user.id ?? null;
         lastUser.current = { id, accountType: current?.user.account_type ?? null };
         // Nothing one person's screens loaded may show for the next one.
-        if (event === 'SIGNED_OUT' || (previous.id !== null && id !== null && previous.id !== id)) queryClient.removeQueries();
-        if (event === 'TOKEN_REFRESHED' && previous.accountType !== (current?.user.account_type ?? null)) void queryClient.invalidateQueries({ queryKey: meKey });
+        if (event === 'SIGNED_OUT' || (previous.id !== null && id !== null && previous.id !== id))
+          queryClient.removeQueries();
+        if (event === 'TOKEN_REFRESHED' && previous.accountType !== (current?.user.account_type ?? null))
+          void queryClient.invalidateQueries({ queryKey: meKey });
         if (event === 'USER_UPDATED') void queryClient.invalidateQueries({ queryKey: meKey });
       }),
     [manager, queryClient],
@@ -70,6 +80,8 @@ export function AuthProvider({ children, manager = sessionManager }: { children:
       completeMfa: (token: string, code: string) => manager.completeMfa(token, code),
       signUp: (email: string, password: string) => manager.signUp(email, password),
       verifyEmail: (token: string) => manager.verifyEmail(token),
+      setPassword: (token: string, password: string) => manager.setPassword(token, password),
+      adoptSession: (session: Session) => manager.adoptSession(session),
       signOut: () => manager.signOut(),
       acknowledgeSignOut: () => manager.acknowledgeSignOut(),
       refresh: () => manager.refresh(),

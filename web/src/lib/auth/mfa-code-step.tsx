@@ -43,7 +43,8 @@ export function MfaCodeStep({ submit, onSignedIn, onRestart, onCancel }: MfaCode
       onSignedIn(session);
     } catch (failure) {
       setBusy(false);
-      if (isApiError(failure) && failure.status === 401) {
+      // The challenge itself ended (timed out, or too many tries on it): start again from the password.
+      if (isApiError(failure) && failure.code === 'invalid_token') {
         onRestart(failure.message || mfaTimedOutMessage);
         return;
       }
@@ -61,7 +62,12 @@ export function MfaCodeStep({ submit, onSignedIn, onRestart, onCancel }: MfaCode
         </h2>
         <p className="qw-muted">Enter the 6-digit code your authenticator app shows for Quietwire.</p>
       </div>
-      <Field id="mfa-code" label="Authentication code" error={error} hint="Use a recovery code if you can’t reach your app: it looks like abcde-fghjk. Each works once.">
+      <Field
+        id="mfa-code"
+        label="Authentication code"
+        error={error}
+        hint="Use a recovery code if you can’t reach your app: it looks like abcde-fghjk. Each works once."
+      >
         <Input
           ref={inputRef}
           name="code"

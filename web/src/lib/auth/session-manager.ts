@@ -4,9 +4,17 @@ import { requestRefresh } from './api/refresh-session';
 import { requestSignIn } from './api/sign-in';
 import { requestSignOut } from './api/sign-out';
 import { requestSignUp } from './api/sign-up';
+import type { SetPasswordGrant } from '@qw/contracts';
+import { requestSetPassword } from './api/set-password';
 import { requestEmailVerification } from './api/verify-email';
 import { broadcast, onCrossTabMessage, withRefreshLock } from './cross-tab';
-import { isMfaChallenge, type AuthEvent, type AuthEventListener, type MfaChallenge, type Session } from './session-types';
+import {
+  isMfaChallenge,
+  type AuthEvent,
+  type AuthEventListener,
+  type MfaChallenge,
+  type Session,
+} from './session-types';
 
 /** Spec §9 auth service timings. */
 export const refreshTimings = {
@@ -53,6 +61,12 @@ export class SessionManager {
   /** Bumped by every sign-in and sign-out, so a refresh that started before one cannot undo it. */
   private epoch = 0;
   private lastRefreshAt = 0;
+  /**
+   * When the access token runs out, on this device's clock: its lifetime (expires_in) counted from
+   * when it arrived. The server's expires_at is on the server's clock; a device whose clock is
+   * minutes off would otherwise refresh on every tick, or too late.
+   */
+  private expiresAtLocal = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
 
   // useSyncExternalStore wants stable functions.
@@ -114,12 +128,29 @@ export class SessionManager {
     return session;
   }
 
-  /** The link in the verification mail signs the person in. */
-  async verifyEmail(token: string): Promise<Session> {
+  /**
+   * The link in the verification mail. It signs nobody in: the server has ended every session of
+   * the account and answers a token for choosing the password (`setPassword`).
+   */
+  async verifyEmail(token: string): Promise<SetPasswordGrant> {
     await this.settleRefresh();
-    const session = await requestEmailVerification(token);
+    return requestEmailVerification(token);
+  }
+
+  /** The password chosen after a first verification: the session starts here. */
+  async setPassword(token: string, password: string): Promise<Session> {
+    await this.settleRefresh();
+    const session = await requestSetPassword({ token, password });
     this.signedIn(session);
     return session;
+  }
+
+  /**
+   * A session another request started (turning two-factor sign-in on ends every session and
+   * answers a new one): it replaces this tab's, and the other tabs pick it up from the cookie.
+   */
+  adoptSession(session: Session): void {
+    this.signedIn(session);
   }
 
   /** Ends the session on the server and here, and in the other tabs. */
@@ -237,10 +268,13 @@ export class SessionManager {
     let delay: number = refreshTimings.backoffStartMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return { kind: 'session', session: await requestRefresh() };
+        const session = await requestRefresh();
+        // 204: no refresh cookie, nobody is signed in on this browser.
+        return session ? { kind: 'session', session } : { kind: 'ended' };
       } catch (error) {
         if (isApiError(error) && error.status === 401) return { kind: 'ended' };
-        if (!isApiError(error) || !retryableStatuses.has(error.status) || attempt >= refreshTimings.maxRetries) return { kind: 'failed', error };
+        if (!isApiError(error) || !retryableStatuses.has(error.status) || attempt >= refreshTimings.maxRetries)
+          return { kind: 'failed', error };
         await sleep(delay);
         delay *= 2;
       }
@@ -261,11 +295,13 @@ export class SessionManager {
   private tick(): void {
     const session = this.snapshot.session;
     if (!session || this.inflightRefresh) return;
-    const msLeft = session.expires_at * 1000 - Date.now();
+    const msLeft = this.expiresAtLocal - Date.now();
     if (msLeft <= refreshTimings.tickMs * refreshTimings.thresholdTicks) void this.refresh();
   }
 
   private update(next: AuthSnapshot): void {
+    if (next.session && next.session !== this.snapshot.session)
+      this.expiresAtLocal = Date.now() + next.session.expires_in * 1000;
     this.snapshot = next;
     for (const listener of [...this.storeListeners]) listener();
   }

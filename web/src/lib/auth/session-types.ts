@@ -1,32 +1,25 @@
-/** The person in a session answer (POST /api/auth/login, /signup, /mfa, /refresh, /verify). */
-export type SessionUser = {
-  id: string;
-  email: string;
-  account_type: string;
-  role: string;
-  is_admin: boolean;
-  email_verified: boolean;
-};
+import type { MfaChallenge as MfaChallengeAnswer, SessionBody } from '@qw/contracts';
+
+/** The person in a session answer (POST /api/auth/login, /signup, /mfa, /refresh, /password/set). */
+export type SessionUser = Session['user'];
 
 /**
  * Spec §3 "Auth session". The access token lives only here, in memory; the refresh token is an
  * httpOnly cookie the page never sees.
  */
-export type Session = {
-  access_token: string;
-  token_type: 'bearer';
-  /** Seconds the access token lasts. */
-  expires_in: number;
-  /** Unix seconds. */
-  expires_at: number;
-  user: SessionUser;
-};
+export type Session = SessionBody;
 
 /** POST /api/auth/login when two-factor sign-in is on: the password was right, a code is still needed. */
-export type MfaChallenge = { mfa_required: true; mfa_token: string };
+export type MfaChallenge = MfaChallengeAnswer;
 
 /** Spec §4 "Session events from the auth provider". */
-export type AuthEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'PASSWORD_RECOVERY' | 'USER_UPDATED';
+export type AuthEvent =
+  | 'INITIAL_SESSION'
+  | 'SIGNED_IN'
+  | 'SIGNED_OUT'
+  | 'TOKEN_REFRESHED'
+  | 'PASSWORD_RECOVERY'
+  | 'USER_UPDATED';
 
 export type AuthEventListener = (event: AuthEvent, session: Session | null) => void;
 

@@ -1,9 +1,10 @@
+import type { mfaEnrolRoute, RouteAnswer } from '@qw/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { meKey } from '../../../lib/auth/api/get-me';
 
 /** POST /api/me/mfa/enrol → a new secret, its otpauth URL and a QR code (PNG data URL). Two-factor stays off until confirmed. */
-export type MfaEnrolment = { secret: string; otpauth_url: string; qr_data_url: string };
+export type MfaEnrolment = RouteAnswer<typeof mfaEnrolRoute>;
 
 export const enrolMfaKey = [...meKey, 'mfa', 'enrol'] as const;
 

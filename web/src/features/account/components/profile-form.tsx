@@ -61,18 +61,41 @@ export function ProfileForm() {
         </h2>
         {me && <p className="qw-muted qw-small">Signed in as {me.user.email}</p>}
       </div>
-      <form className="qw-stack account-form" onSubmit={onSubmit} noValidate aria-labelledby="profile-title" aria-busy={!ready || undefined}>
+      <form
+        className="qw-stack account-form"
+        onSubmit={onSubmit}
+        noValidate
+        aria-labelledby="profile-title"
+        aria-busy={!ready || undefined}
+      >
         <Field id="profile-full-name" label="Full name">
-          <Input name="full_name" autoComplete="name" value={fullName} disabled={!ready} onChange={(event) => setFullName(event.target.value)} />
+          <Input
+            name="full_name"
+            autoComplete="name"
+            value={fullName}
+            disabled={!ready}
+            onChange={(event) => setFullName(event.target.value)}
+          />
         </Field>
         <Field id="profile-avatar-url" label="Avatar URL" hint="An https:// address of a picture.">
-          <Input type="url" name="avatar_url" inputMode="url" value={avatarUrl} disabled={!ready} onChange={(event) => setAvatarUrl(event.target.value)} />
+          <Input
+            type="url"
+            name="avatar_url"
+            inputMode="url"
+            value={avatarUrl}
+            disabled={!ready}
+            onChange={(event) => setAvatarUrl(event.target.value)}
+          />
         </Field>
         <div className="qw-cluster">
           <Button type="submit" busy={update.isPending} busyText="Saving…" disabled={!ready}>
             Save
           </Button>
-          <p className={message?.tone === 'error' ? 'account-message account-message--error' : 'account-message'} role="status" aria-live="polite">
+          <p
+            className={message?.tone === 'error' ? 'account-message account-message--error' : 'account-message'}
+            role="status"
+            aria-live="polite"
+          >
             {message?.text}
           </p>
         </div>

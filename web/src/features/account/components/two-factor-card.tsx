@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import { Alert, Badge, Button, Field, Input } from '../../../ui';
@@ -8,6 +8,8 @@ import { useEnrolMfa, type MfaEnrolment } from '../api/enrol-mfa';
 import './account.css';
 
 const failedMessage = 'That didn’t work. Please try again in a moment.';
+export const twoFactorNeedsVerifiedEmail =
+  'Confirm your email address first: open the link we sent you. Then you can turn on two-factor sign-in here.';
 
 /**
  * Two-factor sign-in: set up with an authenticator app (QR code, or the key typed by hand), turn on
@@ -19,10 +21,19 @@ export function TwoFactorSettings() {
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const enabled = me?.mfa_enabled ?? false;
 
-  let body;
+  let body: ReactNode;
   if (!me) body = <p className="qw-muted">Loading…</p>;
-  else if (recoveryCodes) body = <RecoveryCodes codes={recoveryCodes} email={me.user.email} onDone={() => setRecoveryCodes(null)} />;
+  else if (recoveryCodes)
+    body = <RecoveryCodes codes={recoveryCodes} email={me.user.email} onDone={() => setRecoveryCodes(null)} />;
   else if (enabled) body = <TurnOff />;
+  else if (!me.email_verified)
+    // Identity refuses it too (email_unverified): on an address nobody has proved, a second factor
+    // could lock the real owner out of an account made in their name.
+    body = (
+      <p className="qw-muted" data-testid="mfa-needs-verified-email">
+        {twoFactorNeedsVerifiedEmail}
+      </p>
+    );
   else if (enrolment)
     body = (
       <SetUp
@@ -57,10 +68,18 @@ function Start({ onStarted }: { onStarted: (enrolment: MfaEnrolment) => void }) 
   const enrol = useEnrolMfa();
   return (
     <div className="qw-stack qw-stack--sm">
-      <p className="qw-muted">Ask for a code from an authenticator app (such as 1Password, Google Authenticator or Aegis) each time you sign in.</p>
+      <p className="qw-muted">
+        Ask for a code from an authenticator app (such as 1Password, Google Authenticator or Aegis) each time you sign
+        in.
+      </p>
       {enrol.isError && <Alert tone="error">{failureMessage(enrol.error, failedMessage)}</Alert>}
       <div>
-        <Button variant="secondary" onClick={() => enrol.mutate(undefined, { onSuccess: onStarted })} busy={enrol.isPending} busyText="Preparing…">
+        <Button
+          variant="secondary"
+          onClick={() => enrol.mutate(undefined, { onSuccess: onStarted })}
+          busy={enrol.isPending}
+          busyText="Preparing…"
+        >
           Set up two-factor sign-in
         </Button>
       </div>
@@ -68,7 +87,15 @@ function Start({ onStarted }: { onStarted: (enrolment: MfaEnrolment) => void }) 
   );
 }
 
-function SetUp({ enrolment, onCancel, onConfirmed }: { enrolment: MfaEnrolment; onCancel: () => void; onConfirmed: (codes: string[]) => void }) {
+function SetUp({
+  enrolment,
+  onCancel,
+  onConfirmed,
+}: {
+  enrolment: MfaEnrolment;
+  onCancel: () => void;
+  onConfirmed: (codes: string[]) => void;
+}) {
   const confirm = useConfirmMfa();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -98,7 +125,13 @@ function SetUp({ enrolment, onCancel, onConfirmed }: { enrolment: MfaEnrolment; 
         <li>Enter the 6-digit code the app then shows.</li>
       </ol>
       <div className="account-setup">
-        <img className="account-qr" src={enrolment.qr_data_url} alt="QR code to add Quietwire to an authenticator app" width={200} height={200} />
+        <img
+          className="account-qr"
+          src={enrolment.qr_data_url}
+          alt="QR code to add Quietwire to an authenticator app"
+          width={200}
+          height={200}
+        />
         <div className="qw-stack qw-stack--sm">
           <p className="qw-small qw-muted" id="mfa-secret-label">
             Can’t scan? Enter this key:
@@ -110,7 +143,15 @@ function SetUp({ enrolment, onCancel, onConfirmed }: { enrolment: MfaEnrolment; 
       </div>
       <form className="qw-stack account-form" onSubmit={onSubmit} noValidate aria-label="Turn on two-factor sign-in">
         <Field id="mfa-setup-code" label="Code from the app" error={error}>
-          <Input name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={7} value={code} onChange={(event) => setCode(event.target.value)} className="qw-mono" />
+          <Input
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            className="qw-mono"
+          />
         </Field>
         <div className="qw-cluster">
           <Button type="submit" busy={confirm.isPending} busyText="Checking…">
@@ -153,7 +194,8 @@ function RecoveryCodes({ codes, email, onDone }: { codes: string[]; email: strin
   return (
     <div className="qw-stack">
       <Alert tone="success" title="Two-factor sign-in is on">
-        Keep these recovery codes somewhere safe. Each one signs you in once if you can’t use your app. They are shown only now.
+        Keep these recovery codes somewhere safe. Each one signs you in once if you can’t use your app. They are shown
+        only now.
       </Alert>
       <h4 ref={headingRef} tabIndex={-1} className="qw-visually-hidden">
         Your recovery codes
@@ -205,11 +247,22 @@ function TurnOff() {
 
   return (
     <div className="qw-stack">
-      <p className="qw-muted">Signing in asks for a code from your authenticator app. To turn this off, enter a current code or one of your recovery codes.</p>
+      <p className="qw-muted">
+        Signing in asks for a code from your authenticator app. To turn this off, enter a current code or one of your
+        recovery codes.
+      </p>
       {done && <Alert tone="success">Two-factor sign-in is off.</Alert>}
       <form className="qw-stack account-form" onSubmit={onSubmit} noValidate aria-label="Turn off two-factor sign-in">
         <Field id="mfa-disable-code" label="Code or recovery code" error={error}>
-          <Input name="code" autoComplete="one-time-code" autoCapitalize="none" spellCheck={false} value={code} onChange={(event) => setCode(event.target.value)} className="qw-mono" />
+          <Input
+            name="code"
+            autoComplete="one-time-code"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            className="qw-mono"
+          />
         </Field>
         <div>
           <Button type="submit" variant="danger" busy={disable.isPending} busyText="Turning off…">

@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import type { SetPasswordGrant } from '@qw/contracts';
+import { NewPasswordFields } from './new-password-fields';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { isApiError } from '../../../lib/api-client';
+import { failureMessage, isApiError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import type { Session } from '../../../lib/auth/session-types';
-import { roleHome } from '../../../lib/redirects';
-import { Alert, ButtonLink, Card } from '../../../ui';
+import { landingSubject, roleHome } from '../../../lib/redirects';
+import { Alert, Button, ButtonLink, Card } from '../../../ui';
 import './auth.css';
 
 /** Spec §2 "Auth callback page" and §8 texts. */
@@ -14,6 +16,8 @@ export const callbackTexts = {
   redirecting: 'Redirecting you to your dashboard...',
   failedTitle: 'Verification failed',
   expired: 'Your email verification link has expired. Please request a new one.',
+  /** A link opened again (410 link_used): the server's words. */
+  alreadyUsed: 'This verification link has already been used. Sign in, or request a new link.',
   sessionError: 'Failed to verify email. Please try again or request a new verification link.',
   noSession: 'No session found. Your verification link may have expired.',
   unexpected: 'An unexpected error occurred during verification.',
@@ -22,14 +26,21 @@ export const callbackTexts = {
 /** Spec §9: the redirect after email verification. */
 export const verifiedRedirectMs = 1500;
 
-type CallbackState = { kind: 'processing' } | { kind: 'success'; session: Session } | { kind: 'error'; message: string };
+type CallbackState =
+  | { kind: 'processing' }
+  | { kind: 'password'; grant: SetPasswordGrant }
+  | { kind: 'success'; session: Session }
+  | { kind: 'error'; message: string };
 
 /** What the query says before any request: an error from the link itself, no token, or a token to verify. */
-export function callbackQueryOutcome(params: URLSearchParams): { kind: 'error'; message: string } | { kind: 'verify'; token: string } {
+export function callbackQueryOutcome(
+  params: URLSearchParams,
+): { kind: 'error'; message: string } | { kind: 'verify'; token: string } {
   const error = params.get('error');
   if (error) {
     const description = params.get('error_description');
-    if (error === 'access_denied' && description?.toLowerCase().includes('expired')) return { kind: 'error', message: callbackTexts.expired };
+    if (error === 'access_denied' && description?.toLowerCase().includes('expired'))
+      return { kind: 'error', message: callbackTexts.expired };
     return { kind: 'error', message: description || `Authentication error: ${error}` };
   }
   const token = params.get('token');
@@ -37,11 +48,26 @@ export function callbackQueryOutcome(params: URLSearchParams): { kind: 'error'; 
   return { kind: 'verify', token };
 }
 
-/** A link token can be spent once: a second mount (StrictMode, a re-render) must reuse the first answer. */
-const verifications = new Map<string, Promise<Session>>();
+/** The error screen's text for a refused request, by the error's code (never its wording). */
+export function callbackFailureText(failure: unknown): string {
+  if (!isApiError(failure)) return callbackTexts.unexpected;
+  if (failure.code === 'link_used') return callbackTexts.alreadyUsed;
+  return failure.code === 'link_expired' ? callbackTexts.expired : callbackTexts.sessionError;
+}
 
+/** A link token can be spent once: a second mount (StrictMode, a re-render) must reuse the first answer. */
+const verifications = new Map<string, Promise<SetPasswordGrant>>();
+
+/**
+ * Spec §2 /auth/callback: 'Verifying your email...', then success with a redirect after 1.5 s, or
+ * an error. Between the two, a first verification asks the person who opened the link to choose
+ * the password (the account may have been made by someone else in their name).
+ */
 export function AuthCallback() {
-  const { verifyEmail } = useAuth();
+  const { verifyEmail, me, meFailed } = useAuth();
+  // Read when the 1.5 s are up: /api/me says whether the person belongs to an organization (spec §6).
+  const membership = useRef({ me, meFailed });
+  membership.current = { me, meFailed };
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [state, setState] = useState<CallbackState>({ kind: 'processing' });
@@ -60,17 +86,13 @@ export function AuthCallback() {
       verifications.set(outcome.token, pending);
     }
     pending.then(
-      (session) => {
-        if (!cancelled) setState({ kind: 'success', session });
+      (grant) => {
+        if (!cancelled) setState({ kind: 'password', grant });
       },
       (failure: unknown) => {
         if (cancelled) return;
-        if (isApiError(failure)) {
-          setState({ kind: 'error', message: failure.status === 410 ? callbackTexts.expired : callbackTexts.sessionError });
-        } else {
-          console.error(failure);
-          setState({ kind: 'error', message: callbackTexts.unexpected });
-        }
+        if (!isApiError(failure)) console.error(failure);
+        setState({ kind: 'error', message: callbackFailureText(failure) });
       },
     );
     return () => {
@@ -80,12 +102,15 @@ export function AuthCallback() {
 
   useEffect(() => {
     if (state.kind !== 'success') return;
-    const timer = setTimeout(() => void navigate(roleHome(state.session.user), { replace: true }), verifiedRedirectMs);
+    const timer = setTimeout(() => {
+      const { me: known, meFailed: failed } = membership.current;
+      void navigate(roleHome(landingSubject(state.session.user, known, failed)), { replace: true });
+    }, verifiedRedirectMs);
     return () => clearTimeout(timer);
   }, [state, navigate]);
 
   useEffect(() => {
-    if (state.kind !== 'processing') headingRef.current?.focus();
+    if (state.kind === 'success' || state.kind === 'error') headingRef.current?.focus();
   }, [state.kind]);
 
   if (state.kind === 'processing') {
@@ -97,6 +122,16 @@ export function AuthCallback() {
           {callbackTexts.processing}
         </p>
       </Card>
+    );
+  }
+
+  if (state.kind === 'password') {
+    return (
+      <ChoosePassword
+        grant={state.grant}
+        onDone={(session) => setState({ kind: 'success', session })}
+        onFailed={(failure) => setState({ kind: 'error', message: callbackFailureText(failure) })}
+      />
     );
   }
 
@@ -123,6 +158,95 @@ export function AuthCallback() {
           Back to login
         </ButtonLink>
       </div>
+    </Card>
+  );
+}
+
+export const choosePasswordTexts = {
+  title: 'Choose a password',
+  mismatch: 'The two passwords don’t match.',
+  failed: 'We couldn’t save your password. Please try again in a moment.',
+} as const;
+
+type PasswordProblem = { field: 'password' | 'confirm' | 'form'; text: string };
+
+/** The step between verifying and signing in: the password of the person who holds the mailbox. */
+function ChoosePassword({
+  grant,
+  onDone,
+  onFailed,
+}: {
+  grant: SetPasswordGrant;
+  onDone: (session: Session) => void;
+  onFailed: (failure: unknown) => void;
+}) {
+  const { setPassword } = useAuth();
+  const [password, setPasswordValue] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [problem, setProblem] = useState<PasswordProblem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => headingRef.current?.focus(), []);
+  useEffect(() => {
+    if (problem?.field === 'form') alertRef.current?.focus();
+    else if (problem) document.getElementById(`choose-${problem.field}`)?.focus();
+  }, [problem]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    if (password !== confirm) {
+      setProblem({ field: 'confirm', text: choosePasswordTexts.mismatch });
+      return;
+    }
+    setProblem(null);
+    setBusy(true);
+    try {
+      onDone(await setPassword(grant.set_password_token, password));
+    } catch (failure) {
+      setBusy(false);
+      if (isApiError(failure) && failure.code === 'weak_password')
+        setProblem({ field: 'password', text: failure.message });
+      else if (isApiError(failure) && (failure.code === 'link_expired' || failure.code === 'not_found'))
+        onFailed(failure);
+      else setProblem({ field: 'form', text: failureMessage(failure, choosePasswordTexts.failed) });
+    }
+  }
+
+  return (
+    <Card className="focus-card">
+      <div className="qw-stack qw-stack--sm">
+        <h1 ref={headingRef} tabIndex={-1}>
+          {choosePasswordTexts.title}
+        </h1>
+        <p className="qw-muted">
+          To finish confirming <strong>{grant.email}</strong>, choose the password you will sign in with. Any other
+          session of this account has been signed out.
+        </p>
+      </div>
+      <form className="qw-stack" onSubmit={onSubmit} aria-label={choosePasswordTexts.title}>
+        {problem?.field === 'form' && (
+          <Alert ref={alertRef} tone="error">
+            {problem.text}
+          </Alert>
+        )}
+        <input type="email" name="email" autoComplete="username" value={grant.email} readOnly hidden />
+        <NewPasswordFields
+          idPrefix="choose"
+          passwordLabel="Password"
+          confirmLabel="Repeat the password"
+          password={password}
+          confirm={confirm}
+          onPassword={setPasswordValue}
+          onConfirm={setConfirm}
+          problem={problem}
+        />
+        <Button type="submit" block busy={busy} busyText="Saving…">
+          Save password and continue
+        </Button>
+      </form>
     </Card>
   );
 }

@@ -35,9 +35,12 @@ export function ForgotPasswordForm() {
       <Card className="focus-card">
         <h1>Check your email</h1>
         <Alert ref={outcomeRef} tone="success">
-          If an account exists for {sentTo}, we have sent it a link to set a new password. The link works for 60 minutes.
+          If an account exists for {sentTo}, we have sent it a link to set a new password. The link works for 60
+          minutes.
         </Alert>
-        <p className="qw-muted qw-small">Nothing after a few minutes? Check your spam folder, or send the link again.</p>
+        <p className="qw-muted qw-small">
+          Nothing after a few minutes? Check your spam folder, or send the link again.
+        </p>
         <div className="auth-actions">
           <Button variant="secondary" onClick={() => setSentTo(null)}>
             Send again
@@ -61,7 +64,15 @@ export function ForgotPasswordForm() {
           </Alert>
         )}
         <Field id="forgot-email" label="Email" required>
-          <Input type="email" name="email" autoComplete="email" inputMode="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+          <Input
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
         </Field>
         <Button type="submit" block busy={send.isPending} busyText="Sending…">
           Send reset link

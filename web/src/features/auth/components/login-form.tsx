@@ -1,16 +1,19 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { failureMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-provider';
 import { useAutoRedirectHold } from '../../../lib/auth/auto-redirect';
 import { MfaCodeStep } from '../../../lib/auth/mfa-code-step';
 import type { Session } from '../../../lib/auth/session-types';
-import { signedInDestination } from '../../../lib/redirects';
+import { getMe, meKey } from '../../../lib/auth/api/get-me';
+import { awaitsMembership, landingSubject, roleHome, safeNextPath } from '../../../lib/redirects';
 import { Alert, Button, Card, Field, Input } from '../../../ui';
 import './auth.css';
 
 /** Spec §2 /login notice for ?message=verification_expired. */
-export const verificationExpiredNotice = 'Your email verification link has expired. Please sign in to request a new verification email.';
+export const verificationExpiredNotice =
+  'Your email verification link has expired. Please sign in to request a new verification email.';
 export const passwordChangedNotice = 'Your password has been changed. Sign in with your new password.';
 const signInFailedMessage = 'We couldn’t sign you in. Please try again in a moment.';
 
@@ -27,6 +30,7 @@ const notices: Record<string, string> = {
  */
 export function LoginForm() {
   const { signIn, completeMfa } = useAuth();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [email, setEmail] = useState('');
@@ -43,8 +47,23 @@ export function LoginForm() {
     if (error) errorRef.current?.focus();
   }, [error]);
 
-  function finish(session: Session) {
-    void navigate(signedInDestination(params.get('next'), session.user), { replace: true });
+  async function finish(session: Session) {
+    const next = safeNextPath(params.get('next'));
+    if (next) {
+      void navigate(next, { replace: true });
+      return;
+    }
+    // Spec §6: a member of an organization lands on the business area; only /api/me says so.
+    let subject = landingSubject(session.user, null);
+    if (awaitsMembership(subject)) {
+      try {
+        const me = await queryClient.fetchQuery({ queryKey: [...meKey, session.user.id], queryFn: getMe });
+        subject = landingSubject(session.user, me);
+      } catch {
+        subject = landingSubject(session.user, null, true);
+      }
+    }
+    void navigate(roleHome(subject), { replace: true });
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -60,7 +79,7 @@ export function LoginForm() {
         setBusy(false);
         return;
       }
-      finish(answer);
+      await finish(answer);
     } catch (failure) {
       redirectHold.release();
       setBusy(false);
@@ -74,7 +93,7 @@ export function LoginForm() {
         <h1>Sign in</h1>
         <MfaCodeStep
           submit={(code) => completeMfa(mfaToken, code)}
-          onSignedIn={finish}
+          onSignedIn={(session) => void finish(session)}
           onRestart={(message) => {
             redirectHold.release();
             setMfaToken(null);
@@ -105,10 +124,25 @@ export function LoginForm() {
           </Alert>
         )}
         <Field id="login-email" label="Email" required>
-          <Input type="email" name="email" autoComplete="username" inputMode="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+          <Input
+            type="email"
+            name="email"
+            autoComplete="username"
+            inputMode="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
         </Field>
         <Field id="login-password" label="Password" required>
-          <Input type="password" name="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+          <Input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
         </Field>
         <Button type="submit" block busy={busy} busyText="Signing in">
           Sign in

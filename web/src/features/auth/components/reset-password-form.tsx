@@ -3,14 +3,19 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { failureMessage, isApiError } from '../../../lib/api-client';
 import { useResetPassword } from '../../../lib/auth/api/reset-password';
 import { useAuth } from '../../../lib/auth/auth-provider';
-import { Alert, Button, ButtonLink, Card, Field, Input } from '../../../ui';
+import { Alert, Button, ButtonLink, Card } from '../../../ui';
 import './auth.css';
+import { NewPasswordFields } from './new-password-fields';
 
 const resetFailedMessage = 'We couldn’t change your password. Please try again in a moment.';
-export const missingResetTokenMessage = 'This reset link is incomplete. Open the link from the email again, or request a new one.';
+export const missingResetTokenMessage =
+  'This reset link is incomplete. Open the link from the email again, or request a new one.';
 export const passwordMismatchMessage = 'The two passwords don’t match.';
 
-type Problem = { field: 'password' | 'confirm'; text: string } | { field: 'link'; text: string } | { field: 'form'; text: string };
+type Problem =
+  | { field: 'password' | 'confirm'; text: string }
+  | { field: 'link'; text: string }
+  | { field: 'form'; text: string };
 
 /**
  * /reset-password?token=…: a new password. The reset ends every session, so afterwards the person
@@ -53,8 +58,11 @@ export function ResetPasswordForm() {
           void navigate('/login?message=password_reset', { replace: true });
         },
         onError: (failure) => {
-          if (isApiError(failure) && failure.status === 422) setProblem({ field: 'password', text: failure.message });
-          else if (isApiError(failure) && (failure.status === 410 || failure.status === 404)) setProblem({ field: 'link', text: failure.message });
+          // Matched by the error's code; the server's message is what the person reads.
+          if (isApiError(failure) && failure.code === 'weak_password')
+            setProblem({ field: 'password', text: failure.message });
+          else if (isApiError(failure) && (failure.code === 'link_expired' || failure.code === 'not_found'))
+            setProblem({ field: 'link', text: failure.message });
           else setProblem({ field: 'form', text: failureMessage(failure, resetFailedMessage) });
         },
       },
@@ -82,7 +90,9 @@ export function ResetPasswordForm() {
     <Card className="focus-card">
       <div className="qw-stack qw-stack--sm">
         <h1>Set a new password</h1>
-        <p className="qw-muted">Choose a new password for your Quietwire account. You’ll sign in again afterwards on every device.</p>
+        <p className="qw-muted">
+          Choose a new password for your Quietwire account. You’ll sign in again afterwards on every device.
+        </p>
       </div>
       <form className="qw-stack" onSubmit={onSubmit} aria-label="Set a new password">
         {problem?.field === 'form' && (
@@ -90,12 +100,16 @@ export function ResetPasswordForm() {
             {problem.text}
           </Alert>
         )}
-        <Field id="reset-password" label="New password" hint="At least 10 characters." error={problem?.field === 'password' ? problem.text : undefined} required>
-          <Input type="password" name="password" autoComplete="new-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
-        </Field>
-        <Field id="reset-confirm" label="Repeat the new password" error={problem?.field === 'confirm' ? problem.text : undefined} required>
-          <Input type="password" name="confirm" autoComplete="new-password" required value={confirm} onChange={(event) => setConfirm(event.target.value)} />
-        </Field>
+        <NewPasswordFields
+          idPrefix="reset"
+          passwordLabel="New password"
+          confirmLabel="Repeat the new password"
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          problem={problem}
+        />
         <Button type="submit" block busy={reset.isPending} busyText="Saving…">
           Set new password
         </Button>

@@ -22,7 +22,11 @@ export function VerifyEmailBanner() {
             ? { tone: 'success', text: `We sent a new link to ${user?.email}. It works for 24 hours.` }
             : { tone: 'success', text: 'Your email address is already confirmed.' },
         ),
-      onError: (failure) => setOutcome({ tone: 'error', text: failureMessage(failure, 'We couldn’t send the email. Please try again in a moment.') }),
+      onError: (failure) =>
+        setOutcome({
+          tone: 'error',
+          text: failureMessage(failure, 'We couldn’t send the email. Please try again in a moment.'),
+        }),
     });
   }
 

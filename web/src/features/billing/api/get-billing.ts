@@ -17,5 +17,9 @@ export function getBilling(orgId: string | null): Promise<BillingOverview> {
 }
 
 export function useBilling(orgId: string | null, options: { enabled?: boolean } = {}) {
-  return useQuery({ queryKey: billingQueryKey(orgId), queryFn: () => getBilling(orgId), enabled: options.enabled ?? true });
+  return useQuery({
+    queryKey: billingQueryKey(orgId),
+    queryFn: () => getBilling(orgId),
+    enabled: options.enabled ?? true,
+  });
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert } from '../../../ui';
 import { failureMessage } from '../../../lib/api-client';
 import { useBilling } from '../api/get-billing';
@@ -5,13 +6,30 @@ import { CurrentPlanCard } from './current-plan-card';
 import { InvoiceTable } from './invoice-table';
 import './billing.css';
 
-/** The Billing tab of either area: the current plan with Manage Billing, then the invoices. */
-export function BillingOverviewPanel({ orgId, returnPath }: { orgId: string | null; returnPath: string }) {
+/**
+ * The Billing tab of either area: the current plan with Manage Billing, what can be done about it
+ * (`actions`, the personal page's plan changes), then the invoices.
+ */
+export function BillingOverviewPanel({
+  orgId,
+  returnPath,
+  actions,
+}: {
+  orgId: string | null;
+  returnPath: string;
+  actions?: ReactNode;
+}) {
   const billing = useBilling(orgId);
   return (
     <div className="qw-stack qw-stack--lg">
       {billing.isError && <BillingLoadError error={billing.error} />}
-      <CurrentPlanCard subscription={billing.data?.subscription} loading={billing.isPending} returnPath={returnPath} orgId={orgId} />
+      <CurrentPlanCard
+        subscription={billing.data?.subscription}
+        loading={billing.isPending}
+        returnPath={returnPath}
+        orgId={orgId}
+      />
+      {actions}
       <InvoiceTable invoices={billing.data?.invoices} loading={billing.isPending} />
     </div>
   );
@@ -19,5 +37,9 @@ export function BillingOverviewPanel({ orgId, returnPath }: { orgId: string | nu
 
 /** GET /api/billing failed: the server's refusal, else a reload hint (both billing screens). */
 export function BillingLoadError({ error }: { error: unknown }) {
-  return <Alert tone="error">{failureMessage(error, 'We couldn’t load your billing details. Please reload the page.', { network: false })}</Alert>;
+  return (
+    <Alert tone="error">
+      {failureMessage(error, 'We couldn’t load your billing details. Please reload the page.', { network: false })}
+    </Alert>
+  );
 }

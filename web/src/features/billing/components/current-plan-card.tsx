@@ -2,12 +2,11 @@ import { planDisplayName, type BillingOverview } from '@qw/contracts';
 import { useState, type MouseEvent } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
-import { buttonClassName, Card } from '../../../ui';
-import { useBillingPortal } from '../api/open-billing-portal';
+import { buttonClassName, Card, Spinner } from '../../../ui';
+import { manageBillingLink, useBillingPortal } from '../api/open-billing-portal';
 import { StatusBadge } from './subscription-status';
 import './billing.css';
 
-export const manageBillingHref = '/api/billing/manage';
 const portalFailedMessage = 'We couldn’t open the billing portal. Please try again in a moment.';
 
 type Subscription = NonNullable<BillingOverview['subscription']>;
@@ -17,7 +16,17 @@ type Subscription = NonNullable<BillingOverview['subscription']>;
  * /api/billing/manage. The click asks for the portal address with the bearer token and then goes
  * there; the href is what a new tab or a no-script visit uses (the server sends it to sign-in).
  */
-export function CurrentPlanCard({ subscription, loading, returnPath, orgId }: { subscription: Subscription | null | undefined; loading: boolean; returnPath: string; orgId: string | null }) {
+export function CurrentPlanCard({
+  subscription,
+  loading,
+  returnPath,
+  orgId,
+}: {
+  subscription: Subscription | null | undefined;
+  loading: boolean;
+  returnPath: string;
+  orgId: string | null;
+}) {
   const portal = useBillingPortal();
   const [error, setError] = useState<string | null>(null);
 
@@ -62,8 +71,13 @@ export function CurrentPlanCard({ subscription, loading, returnPath, orgId }: { 
         </p>
       )}
       <div className="qw-cluster">
-        <a href={manageBillingHref} className={buttonClassName({ variant: 'secondary' })} onClick={onManage} aria-busy={portal.isPending || undefined}>
-          {portal.isPending && <span className="qw-spinner" aria-hidden="true" />}
+        <a
+          href={manageBillingLink(orgId)}
+          className={buttonClassName({ variant: 'secondary' })}
+          onClick={onManage}
+          aria-busy={portal.isPending || undefined}
+        >
+          {portal.isPending && <Spinner />}
           Manage Billing
         </a>
         {error && (

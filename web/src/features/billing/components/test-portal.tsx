@@ -13,8 +13,12 @@ import './billing.css';
 const cancelFailedMessage = 'We couldn’t cancel the subscription. Please try again in a moment.';
 
 export function cancelOutcomeText(outcome: CancelOutcome, renewsAt: string | null | undefined): string {
-  if (outcome.refunded_cents > 0) return `Your subscription is canceled and ${formatUsd(outcome.refunded_cents)} was refunded in full.`;
-  if (outcome.cancel_at_period_end) return `Your subscription will end on ${formatDate(renewsAt)}, at the end of the paid period. You won’t be charged again.`;
+  if (outcome.refunded_cents > 0)
+    return `Your subscription is canceled and ${formatUsd(outcome.refunded_cents)} was refunded in full.`;
+  const ends = `Your subscription will end on ${formatDate(renewsAt)}, at the end of the paid period. You won’t be charged again.`;
+  if (outcome.cancel_at_period_end && outcome.money_back === 'already_used')
+    return `${ends} The ${refundWindowDays}-day money-back refund is once per customer and was used already.`;
+  if (outcome.cancel_at_period_end) return ends;
   return 'Your subscription is canceled.';
 }
 
@@ -58,7 +62,9 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
           <Badge tone="warning">Test mode — no card is charged</Badge>
         </span>
         <h1>Billing portal</h1>
-        <p className="qw-muted">Quietwire’s test payment provider. Cancelling here works like the real portal, without money moving.</p>
+        <p className="qw-muted">
+          Quietwire’s test payment provider. Cancelling here works like the real portal, without money moving.
+        </p>
       </div>
 
       {result && (
@@ -117,8 +123,9 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
         onCancel={() => setConfirming(false)}
       >
         <p>
-          Within {refundWindowDays} days of your first payment, cancelling refunds that payment in full and ends the plan now. After {refundWindowDays} days, the plan stays active until the end
-          of the period you paid for and is not renewed.
+          Within {refundWindowDays} days of your first payment, cancelling refunds that payment in full and ends the
+          plan now, once per customer. After {refundWindowDays} days, or if you had this refund before, the plan stays
+          active until the end of the period you paid for and is not renewed.
         </p>
       </Modal>
     </Card>

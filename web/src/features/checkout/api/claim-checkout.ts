@@ -1,3 +1,4 @@
+import type { claimCheckoutRoute, RouteAnswer, RouteBody } from '@qw/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { verifyCheckoutKey } from './verify-checkout';
@@ -7,8 +8,8 @@ import { verifyCheckoutKey } from './verify-checkout';
  * → the subscription now belongs to the signed-in account; business plans also get an organization.
  * 409 email_mismatch or already claimed by someone else.
  */
-export type ClaimCheckoutBody = { session_id: string; email: string; plan_code: string; account_type: string; quantity: number };
-export type ClaimedCheckout = { subscription_id: string; account_type: string; org_id: string | null };
+export type ClaimCheckoutBody = RouteBody<typeof claimCheckoutRoute>;
+export type ClaimedCheckout = RouteAnswer<typeof claimCheckoutRoute>;
 
 export function claimCheckout(body: ClaimCheckoutBody): Promise<ClaimedCheckout> {
   return api.post<ClaimedCheckout>('/api/checkout/claim', body);

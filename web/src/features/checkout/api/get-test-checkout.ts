@@ -1,8 +1,9 @@
+import type { RouteAnswer, testCheckoutRoute } from '@qw/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/billing/test-checkout/:id → the local test provider's checkout (status open, paid or claimed); 404 unknown. */
-export type TestCheckout = { session_id: string; plan_code: string; plan_name: string; amount_cents: number; currency: string; status: 'open' | 'paid' | 'claimed' | string };
+export type TestCheckout = RouteAnswer<typeof testCheckoutRoute>;
 
 export function testCheckoutKey(sessionId: string) {
   return ['checkout', 'test', sessionId] as const;

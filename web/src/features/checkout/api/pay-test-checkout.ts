@@ -1,3 +1,4 @@
+import type { RouteAnswer, testCheckoutPayRoute } from '@qw/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { testCheckoutKey } from './get-test-checkout';
@@ -9,7 +10,13 @@ import { testCheckoutKey } from './get-test-checkout';
 export type PayTestCheckoutBody = { sessionId: string; email: string; card_number: string };
 
 export function payTestCheckout({ sessionId, ...body }: PayTestCheckoutBody): Promise<{ redirect_url: string }> {
-  return api.post<{ redirect_url: string }>(`/api/billing/test-checkout/${encodeURIComponent(sessionId)}/pay`, body, { skipAuth: true });
+  return api.post<RouteAnswer<typeof testCheckoutPayRoute>>(
+    `/api/billing/test-checkout/${encodeURIComponent(sessionId)}/pay`,
+    body,
+    {
+      skipAuth: true,
+    },
+  );
 }
 
 export function usePayTestCheckout() {

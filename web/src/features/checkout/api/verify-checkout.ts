@@ -1,3 +1,4 @@
+import type { RouteAnswer, verifyCheckoutRoute } from '@qw/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
@@ -5,7 +6,7 @@ import { api } from '../../../lib/api-client';
  * Spec §7 GET /api/checkout/verify?session_id=… → what was paid: email, plan_code ('unknown' for
  * codes outside the catalog), account_type, quantity (seats). 409 while unpaid, 404 unknown.
  */
-export type CheckoutVerification = { email: string; plan_code: string; account_type: 'personal' | 'business' | string; quantity: number };
+export type CheckoutVerification = RouteAnswer<typeof verifyCheckoutRoute>;
 
 export function verifyCheckoutKey(sessionId: string) {
   return ['checkout', 'verify', sessionId] as const;

@@ -8,11 +8,25 @@ function deviceCount(plan: Plan): string {
   return plan.devices === null ? 'Unlimited devices' : `${plan.devices} devices`;
 }
 
+/**
+ * 'Sign in first' keeps the chosen plan through sign-in: the safe `next` path opens Billing with
+ * the plan chosen, where a signed-in person buys it (the pricing page itself sends them home).
+ */
+export function signInFirstPath(plan: Plan): string {
+  return `/login?next=${encodeURIComponent(`/app/personal/billing?plan=${plan.code}`)}`;
+}
+
 /** One plan from the catalog: badge, name, devices, price per month, features, 'Get {name}', 'Sign in first'. */
 export function PlanCard({ plan }: { plan: Plan }) {
   const titleId = `plan-${plan.code}`;
   return (
-    <Card as="article" tone={plan.badge ? 'highlight' : 'default'} className="co-plan" aria-labelledby={titleId} data-plan={plan.code}>
+    <Card
+      as="article"
+      tone={plan.badge ? 'highlight' : 'default'}
+      className="co-plan"
+      aria-labelledby={titleId}
+      data-plan={plan.code}
+    >
       <div className="co-plan__badge">{plan.badge && <Badge>{plan.badge}</Badge>}</div>
       <h3 id={titleId} className="co-plan__name">
         {plan.name}
@@ -29,7 +43,7 @@ export function PlanCard({ plan }: { plan: Plan }) {
       </ul>
       <div className="co-plan__actions">
         <CheckoutButton plan={plan} />
-        <Link to="/login" className="co-plan__signin">
+        <Link to={signInFirstPath(plan)} className="co-plan__signin">
           Sign in first
         </Link>
       </div>

@@ -1,4 +1,4 @@
-import { findPlan } from '@qw/contracts';
+import { checkoutQuantity, findPlan } from '@qw/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isApiError } from '../../../lib/api-client';
@@ -8,7 +8,7 @@ import { useAutoRedirectHold } from '../../../lib/auth/auto-redirect';
 import { MfaCodeStep } from '../../../lib/auth/mfa-code-step';
 import type { Session } from '../../../lib/auth/session-types';
 import { postCheckoutDestination } from '../../../lib/redirects';
-import { Button, Card, Field, Input } from '../../../ui';
+import { Alert, Button, Card, Field, Input, Spinner } from '../../../ui';
 import { useClaimCheckout, type ClaimedCheckout } from '../api/claim-checkout';
 import { useVerifyCheckout, type CheckoutVerification } from '../api/verify-checkout';
 import './purchase.css';
@@ -18,6 +18,8 @@ export const postCheckoutTexts = {
   finalizing: 'Finalizing your purchase…',
   title: 'Create your account',
   missingPassword: 'Please enter a password.',
+  /** Beside an empty email box (the spec's one text speaks of the password only). */
+  missingEmail: 'Enter the email address for your account.',
   verifyFailed: 'Unable to verify checkout.',
   verifyNetworkError: 'Error verifying checkout.',
   signUpFailed: 'Sign up failed',
@@ -25,8 +27,16 @@ export const postCheckoutTexts = {
   claimFailed: (status: number) => `Claim failed (status ${status})`,
 } as const;
 
-/** Spec §5: an already-registered sign-up error is recognised by its message. */
+/**
+ * Spec §5: an already-registered sign-up error is recognised by its message. The gateway's stable
+ * code `already_exists` is checked first; the spec's message rule stays for any other wording.
+ */
 export const alreadyRegistered = /registered|exists|already/i;
+
+export function isAlreadyRegistered(error: unknown): boolean {
+  if (!isApiError(error)) return false;
+  return error.code === 'already_exists' || alreadyRegistered.test(error.message);
+}
 
 /** The session id comes as sid (the test provider) or session_id (Stripe). */
 export function checkoutSessionId(params: URLSearchParams): string | null {
@@ -40,9 +50,21 @@ export function checkoutPlanName(code: string): string {
 
 /** An answer with the gateway's error shape carries the server's own text; anything else does not. */
 function serverMessage(error: unknown): string | null {
-  if (!isApiError(error) || error.status === 0 || error.code === 'invalid_response' || error.code.startsWith('http_')) return null;
+  if (!isApiError(error) || error.status === 0 || error.code === 'invalid_response' || error.code.startsWith('http_'))
+    return null;
   return error.message || null;
 }
+
+/** A sign-up refusal about the password (too short, too common): shown at the password field. */
+export function isPasswordProblem(error: unknown): boolean {
+  return isApiError(error) && (error.code === 'weak_password' || error.details?.field === 'password');
+}
+
+/**
+ * What the page has to say (the spec's alerts, shown in the page with role=alert): about a field
+ * (marked invalid, the message beside it) or about the purchase as a whole.
+ */
+type Notice = { text: string; field: 'email' | 'password' | null };
 
 export function verifyFailureText(error: unknown): string {
   if (isApiError(error) && error.status === 0) return postCheckoutTexts.verifyNetworkError;
@@ -50,7 +72,7 @@ export function verifyFailureText(error: unknown): string {
 }
 
 /** After a business claim, identity turns the buyer into a business account shortly afterwards (an event). */
-async function waitForBusinessAccount(timeoutMs = 10_000): Promise<void> {
+export async function waitForBusinessAccount(timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -79,6 +101,7 @@ export function PostCheckout() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [mfaToken, setMfaToken] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const redirectHold = useAutoRedirectHold();
   const alerted = useRef(false);
   const data: CheckoutVerification | null = verification.data ?? null;
@@ -92,7 +115,7 @@ export function PostCheckout() {
     if (!verification.isError || alerted.current) return;
     alerted.current = true;
     console.error(verification.error);
-    window.alert(verifyFailureText(verification.error));
+    setNotice({ text: verifyFailureText(verification.error), field: null });
   }, [verification.isError, verification.error]);
 
   function stop() {
@@ -110,10 +133,13 @@ export function PostCheckout() {
           email: data?.email || email.trim(),
           plan_code: data?.plan_code ?? '',
           account_type: data?.account_type ?? 'personal',
-          quantity: data?.quantity ?? 1,
+          quantity: data?.quantity ?? checkoutQuantity,
         });
       } catch (failure) {
-        window.alert(serverMessage(failure) ?? postCheckoutTexts.claimFailed(isApiError(failure) ? failure.status : 0));
+        setNotice({
+          text: serverMessage(failure) ?? postCheckoutTexts.claimFailed(isApiError(failure) ? failure.status : 0),
+          field: null,
+        });
         stop();
         return;
       }
@@ -132,9 +158,12 @@ export function PostCheckout() {
     if (busy) return;
     const address = (data?.email || email).trim();
     if (!address || !password) {
-      window.alert(postCheckoutTexts.missingPassword);
+      // Spec §5: one alert for either missing value. A missing password is that field's error; a missing
+      // email keeps the spec's alert and gets its own words beside the email box.
+      setNotice({ text: postCheckoutTexts.missingPassword, field: password ? 'email' : 'password' });
       return;
     }
+    setNotice(null);
     setBusy(true);
     // Signing up fires a sign-in event; this page finishes the claim before it leaves.
     redirectHold.hold();
@@ -142,8 +171,11 @@ export function PostCheckout() {
     try {
       session = await signUp(address, password);
     } catch (signUpError) {
-      if (!(isApiError(signUpError) && alreadyRegistered.test(signUpError.message))) {
-        window.alert((signUpError instanceof Error && signUpError.message) || postCheckoutTexts.signUpFailed);
+      if (!isAlreadyRegistered(signUpError)) {
+        setNotice({
+          text: (signUpError instanceof Error && signUpError.message) || postCheckoutTexts.signUpFailed,
+          field: isPasswordProblem(signUpError) ? 'password' : null,
+        });
         stop();
         return;
       }
@@ -155,7 +187,10 @@ export function PostCheckout() {
         }
         session = answer;
       } catch (signInError) {
-        window.alert((signInError instanceof Error && signInError.message) || postCheckoutTexts.signInFailed);
+        setNotice({
+          text: (signInError instanceof Error && signInError.message) || postCheckoutTexts.signInFailed,
+          field: null,
+        });
         stop();
         return;
       }
@@ -164,13 +199,20 @@ export function PostCheckout() {
   }
 
   const plan = data ? checkoutPlanName(data.plan_code) : null;
+  const fieldError = (field: Notice['field']) =>
+    notice && notice.field === field ? (field === 'email' ? postCheckoutTexts.missingEmail : notice.text) : undefined;
 
   return (
     <Card className="focus-card">
       <h1>{postCheckoutTexts.title}</h1>
+      {notice && notice.field !== 'password' && (
+        <Alert tone="error" assertive>
+          {notice.text}
+        </Alert>
+      )}
       {loading ? (
         <p className="co-status" role="status">
-          <span className="qw-spinner" aria-hidden="true" />
+          <Spinner />
           {postCheckoutTexts.finalizing}
         </p>
       ) : mfaToken ? (
@@ -178,7 +220,7 @@ export function PostCheckout() {
           submit={(code) => completeMfa(mfaToken, code)}
           onSignedIn={(session) => void claimAndGo(session)}
           onRestart={(message) => {
-            window.alert(message);
+            setNotice({ text: message, field: null });
             stop();
           }}
           onCancel={stop}
@@ -198,11 +240,20 @@ export function PostCheckout() {
             </dl>
           )}
           <p className="qw-muted">
-            {data ? 'Thanks for your purchase. Choose a password to finish.' : 'Choose the email and password for your Quietwire account.'} Already a customer? Enter your current password and
-            we’ll add this purchase to your account.
+            {data
+              ? 'Thanks for your purchase. Choose a password to finish.'
+              : 'Choose the email and password for your Quietwire account.'}{' '}
+            Already a customer? Enter your current password and we’ll add this purchase to your account.
           </p>
           <form className="qw-stack" onSubmit={onSubmit} noValidate aria-label={postCheckoutTexts.title}>
-            <Field id="post-checkout-email" label="Email" hint={data?.email ? 'The address you paid with.' : undefined} required>
+            <Field
+              id="post-checkout-email"
+              label="Email"
+              hint={data?.email ? 'The address you paid with.' : undefined}
+              error={fieldError('email')}
+              announceError
+              required
+            >
               <Input
                 type="email"
                 name="email"
@@ -211,11 +262,31 @@ export function PostCheckout() {
                 required
                 readOnly={Boolean(data?.email)}
                 value={email}
-                onChange={(event) => setEmail(event.target.value)}
+                onChange={(event) => {
+                  setEmail(event.target.value);
+                  if (notice?.field === 'email') setNotice(null);
+                }}
               />
             </Field>
-            <Field id="post-checkout-password" label="Password" hint="At least 10 characters." required>
-              <Input type="password" name="password" autoComplete="new-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+            <Field
+              id="post-checkout-password"
+              label="Password"
+              hint="At least 10 characters."
+              error={fieldError('password')}
+              announceError
+              required
+            >
+              <Input
+                type="password"
+                name="password"
+                autoComplete="new-password"
+                required
+                value={password}
+                onChange={(event) => {
+                  setPassword(event.target.value);
+                  if (notice?.field === 'password') setNotice(null);
+                }}
+              />
             </Field>
             <Button type="submit" block busy={busy} busyText="Creating account…">
               Create account
@@ -226,4 +297,3 @@ export function PostCheckout() {
     </Card>
   );
 }
-

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { failureMessage, isApiError } from '../../../lib/api-client';
+import { failureMessage, hasErrorCode, isApiError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth/auth-provider';
 import { formatAmount } from '../../../lib/format';
-import { Alert, Badge, Button, ButtonLink, Card, Field, Input } from '../../../ui';
+import { Alert, Badge, Button, ButtonLink, Card, Field, Input, Spinner } from '../../../ui';
 import { useTestCheckout } from '../api/get-test-checkout';
 import { usePayTestCheckout } from '../api/pay-test-checkout';
 import './purchase.css';
@@ -25,6 +26,11 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [leaving, setLeaving] = useState(false);
   const alertRef = useRef<HTMLDivElement>(null);
+  // Bought inside the app: the purchase is added to the signed-in account, so it is paid with its address.
+  const signedInEmail = useAuth().user?.email;
+  useEffect(() => {
+    if (signedInEmail) setEmail((typed) => typed || signedInEmail);
+  }, [signedInEmail]);
 
   useEffect(() => {
     if (!problem) return;
@@ -66,7 +72,7 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
       <Card className="focus-card">
         {head}
         <p className="co-status" role="status">
-          <span className="qw-spinner" aria-hidden="true" />
+          <Spinner />
           Loading your checkout…
         </p>
       </Card>
@@ -74,11 +80,15 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
   }
 
   if (checkout.isError) {
-    const notFound = isApiError(checkout.error) && checkout.error.status === 404;
+    const notFound = hasErrorCode(checkout.error, 'not_found');
     return (
       <Card className="focus-card">
         {head}
-        <Alert tone="error">{notFound ? 'We could not find this checkout. Start again from the pricing page.' : 'We couldn’t load this checkout. Please reload the page.'}</Alert>
+        <Alert tone="error">
+          {notFound
+            ? 'We could not find this checkout. Start again from the pricing page.'
+            : 'We couldn’t load this checkout. Please reload the page.'}
+        </Alert>
         <div>
           <ButtonLink to="/pricing" variant="secondary">
             Back to pricing
@@ -97,7 +107,9 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
         {head}
         <Alert tone="success">This checkout for {info.plan_name} is already paid.</Alert>
         <div>
-          <ButtonLink to={`/post-checkout?sid=${encodeURIComponent(info.session_id)}`}>Continue to create your account</ButtonLink>
+          <ButtonLink to={`/post-checkout?sid=${encodeURIComponent(info.session_id)}`}>
+            Continue to create your account
+          </ButtonLink>
         </div>
       </Card>
     );
@@ -110,19 +122,34 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
         <dt>Plan</dt>
         <dd>{info.plan_name}</dd>
         <dt>Price</dt>
-        <dd>
-          {price} per month
-        </dd>
+        <dd>{price} per month</dd>
       </dl>
-      <p className="qw-muted qw-small">This page stands in for the card payment page while Quietwire runs without a payment provider. Nothing is charged.</p>
+      <p className="qw-muted qw-small">
+        This page stands in for the card payment page while Quietwire runs without a payment provider. Nothing is
+        charged.
+      </p>
       <form className="qw-stack" onSubmit={onSubmit} noValidate aria-label="Pay">
         {problem?.field === 'form' && (
           <Alert ref={alertRef} tone="error">
             {problem.text}
           </Alert>
         )}
-        <Field id="test-checkout-email" label="Email" hint="Your Quietwire account will use this address." error={problem?.field === 'email' ? problem.text : undefined} required>
-          <Input type="email" name="email" autoComplete="email" inputMode="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+        <Field
+          id="test-checkout-email"
+          label="Email"
+          hint="Your Quietwire account will use this address."
+          error={problem?.field === 'email' ? problem.text : undefined}
+          required
+        >
+          <Input
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
         </Field>
         <Field
           id="test-checkout-card"
@@ -131,7 +158,15 @@ export function TestCheckout({ sessionId }: { sessionId: string }) {
           error={problem?.field === 'card_number' ? problem.text : undefined}
           required
         >
-          <Input name="card_number" autoComplete="off" inputMode="numeric" required value={card} onChange={(event) => setCard(event.target.value)} className="qw-mono" />
+          <Input
+            name="card_number"
+            autoComplete="off"
+            inputMode="numeric"
+            required
+            value={card}
+            onChange={(event) => setCard(event.target.value)}
+            className="qw-mono"
+          />
         </Field>
         <Button type="submit" block busy={pay.isPending || leaving} busyText="Paying…">
           Pay {price}

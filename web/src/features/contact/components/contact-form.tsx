@@ -1,11 +1,17 @@
+import {
+  contactEmailMaxLength,
+  contactMessageBodyMaxLength,
+  contactMessageLength,
+  contactMessageMaxLength,
+} from '@qw/contracts';
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { isApiError } from '../../../lib/api-client';
+import { hasErrorCode, isApiError } from '../../../lib/api-client';
 import { Alert, Button, Field, Input, TextArea } from '../../../ui';
 import { useSendContactMessage } from '../api/send-contact-message';
 import { clearContactDraft, loadContactDraft, saveContactDraft } from '../utils/contact-draft';
 import {
   isContactField,
-  messageMaxLength,
+  messageLengthHint,
   validateContactMessage,
   validateEmail,
   validateMessage,
@@ -16,7 +22,8 @@ import {
 import './contact.css';
 
 export const contactSentMessage = 'Thanks — your message is on its way. We answer by email, usually within a day.';
-export const contactFailedMessage = 'We couldn’t send your message. Everything you wrote is still here; please try again in a moment.';
+export const contactFailedMessage =
+  'We couldn’t send your message. Everything you wrote is still here; please try again in a moment.';
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
 
@@ -44,7 +51,11 @@ export function ContactForm() {
       const value = event.target.value;
       setValues((current) => ({ ...current, [field]: value }));
       // Once a field has shown an error, re-check it as the visitor fixes it.
-      if (errors[field]) setErrors((current) => ({ ...current, [field]: field === 'email' ? validateEmail(value) : validateMessage(value) }));
+      if (errors[field])
+        setErrors((current) => ({
+          ...current,
+          [field]: field === 'email' ? validateEmail(value) : validateMessage(value),
+        }));
       if (outcome?.tone === 'success') setOutcome(null);
     };
   }
@@ -69,7 +80,7 @@ export function ContactForm() {
           setOutcome({ tone: 'success', text: contactSentMessage });
         },
         onError: (error) => {
-          if (isApiError(error) && error.status === 400 && isContactField(error.details?.field)) {
+          if (hasErrorCode(error, 'validation_failed') && isContactField(error.details?.field)) {
             const field = error.details.field;
             setErrors({ [field]: error.message });
             focusField(field);
@@ -83,7 +94,7 @@ export function ContactForm() {
     );
   }
 
-  const length = values.message.trim().length;
+  const length = contactMessageLength(values.message);
 
   return (
     <form className="ct-form" onSubmit={onSubmit} noValidate aria-labelledby="contact-form-title">
@@ -96,13 +107,27 @@ export function ContactForm() {
         </Alert>
       )}
       <Field id={fieldIds.email} label="Your email" error={errors.email} hint="We answer to this address." required>
-        <Input type="email" name="email" autoComplete="email" inputMode="email" value={values.email} onChange={onChange('email')} />
+        <Input
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          maxLength={contactEmailMaxLength}
+          value={values.email}
+          onChange={onChange('email')}
+        />
       </Field>
-      <Field id={fieldIds.message} label="Message" error={errors.message} hint="Between 10 and 5,000 characters." required>
-        <TextArea name="message" rows={8} value={values.message} onChange={onChange('message')} />
+      <Field id={fieldIds.message} label="Message" error={errors.message} hint={messageLengthHint} required>
+        <TextArea
+          name="message"
+          rows={8}
+          maxLength={contactMessageBodyMaxLength}
+          value={values.message}
+          onChange={onChange('message')}
+        />
       </Field>
-      <p className={length > messageMaxLength ? 'ct-count ct-count--over' : 'ct-count'} aria-hidden="true">
-        {length.toLocaleString('en-US')} / {messageMaxLength.toLocaleString('en-US')}
+      <p className={length > contactMessageMaxLength ? 'ct-count ct-count--over' : 'ct-count'} aria-hidden="true">
+        {length.toLocaleString('en-US')} / {contactMessageMaxLength.toLocaleString('en-US')}
       </p>
       <div>
         <Button type="submit" busy={send.isPending} busyText="Sending…">

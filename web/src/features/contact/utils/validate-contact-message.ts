@@ -1,29 +1,47 @@
-export type ContactField = 'email' | 'message';
+import {
+  contactEmailProblem,
+  contactMessageLength,
+  contactMessageMaxLength,
+  contactMessageMinLength,
+  contactMessageProblem,
+  type ContactEmailProblem,
+  type ContactField,
+} from '@qw/contracts';
+
+/** The rules and limits are the contracts' (`libs/contracts/src/contact.ts`); the words are the form's. */
+export { isContactField, type ContactField } from '@qw/contracts';
 export type ContactValues = Record<ContactField, string>;
 export type ContactErrors = Partial<Record<ContactField, string>>;
 
-export const messageMinLength = 10;
-export const messageMaxLength = 5000;
+const count = (value: number) => value.toLocaleString('en-US');
 
-const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const emailTexts: Record<ContactEmailProblem, string> = {
+  missing: 'Enter your email address so we can answer you.',
+  invalid: 'Enter a valid email address, like name@example.com.',
+};
 
 export function validateEmail(value: string): string | undefined {
-  const email = value.trim();
-  if (email === '') return 'Enter your email address so we can answer you.';
-  if (email.length > 254 || !emailPattern.test(email)) return 'Enter a valid email address, like name@example.com.';
-  return undefined;
+  const problem = contactEmailProblem(value);
+  return problem ? emailTexts[problem] : undefined;
 }
 
 export function validateMessage(value: string): string | undefined {
-  const length = value.trim().length;
-  if (length === 0) return 'Write your message (at least 10 characters).';
-  if (length < messageMinLength) return `Your message is too short. Write at least ${messageMinLength} characters.`;
-  if (length > messageMaxLength)
-    return `Your message is too long. Keep it to ${messageMaxLength.toLocaleString('en-US')} characters (it has ${length.toLocaleString('en-US')}).`;
-  return undefined;
+  switch (contactMessageProblem(value)) {
+    case 'missing':
+      return `Write your message (at least ${contactMessageMinLength} characters).`;
+    case 'too_short':
+      return `Your message is too short. Write at least ${contactMessageMinLength} characters.`;
+    case 'too_long':
+      return `Your message is too long. Keep it to ${count(contactMessageMaxLength)} characters (it has ${count(contactMessageLength(value))}).`;
+    default:
+      return undefined;
+  }
 }
 
-/** The contact form's rules: a valid email, and a message of 10 to 5,000 characters after trimming. */
+/** The hint under the message box. */
+export const messageLengthHint = `Between ${contactMessageMinLength} and ${count(contactMessageMaxLength)} characters.`;
+
+/** The contact form's checks: a valid email, and a message of the allowed length after trimming. */
 export function validateContactMessage(values: ContactValues): ContactErrors {
   const errors: ContactErrors = {};
   const email = validateEmail(values.email);
@@ -31,8 +49,4 @@ export function validateContactMessage(values: ContactValues): ContactErrors {
   if (email) errors.email = email;
   if (message) errors.message = message;
   return errors;
-}
-
-export function isContactField(value: unknown): value is ContactField {
-  return value === 'email' || value === 'message';
 }

@@ -9,5 +9,8 @@ export function removeDevice(id: string): Promise<unknown> {
 
 export function useRemoveDevice() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: removeDevice, onSuccess: () => queryClient.invalidateQueries({ queryKey: devicesKey }) });
+  return useMutation({
+    mutationFn: removeDevice,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: devicesKey }),
+  });
 }

@@ -1,5 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { platformLabels, platforms } from '@qw/contracts';
+import {
+  AppError,
+  deviceNameMaxLength,
+  normalizeDeviceName,
+  platformLabels,
+  platforms,
+  validDeviceName,
+} from '@qw/contracts';
 import { isApiError } from '../../../lib/api-client';
 import { Button, Field, Input, Select } from '../../../ui';
 import { generateKeyPair } from '@qw/wireguard/keys';
@@ -7,10 +14,18 @@ import { useCreateDevice } from '../api/create-device';
 import { assembleConfig, type BrowserKeyConfig } from '../api/browser-key-config';
 import { BrowserKeyModal } from './browser-key-modal';
 
-const emptyNameMessage = 'Please enter a device name.';
-
-/** Spec §2/§5: name and platform; Add is disabled while busy or while the name is empty; errors in red under the form. */
-export function DeviceAddForm({ onAdded }: { onAdded?: (name: string) => void }) {
+/**
+ * Spec §2/§5: name and platform; Add is disabled while busy or while the name is empty; errors in red under the form.
+ * `onAdded` learns whether the key was made in the browser: such a configuration is shown once, never emailed.
+ */
+export function DeviceAddForm({
+  onAdded,
+  blockedReason,
+}: {
+  onAdded?: (name: string, keyInBrowser: boolean) => void;
+  /** Why no device can be added now (no active plan): Add is disabled and this says why. */
+  blockedReason?: string | undefined;
+}) {
   const [name, setName] = useState('');
   const [platform, setPlatform] = useState<string>('ios');
   const [error, setError] = useState<string | null>(null);
@@ -20,47 +35,84 @@ export function DeviceAddForm({ onAdded }: { onAdded?: (name: string) => void })
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (create.isPending) return;
-    if (!name.trim()) {
-      setError(emptyNameMessage);
+    if (create.isPending || blockedReason) return;
+    let deviceName: string;
+    try {
+      // The contracts' rule, with the spec's 'Please enter a device name.' for an empty name.
+      deviceName = validDeviceName(name);
+    } catch (refusal) {
+      if (!(refusal instanceof AppError)) throw refusal;
+      setError(refusal.message);
       return;
     }
     setError(null);
     const keys = keyInBrowser ? generateKeyPair() : null;
-    create.mutate({ name: name.trim(), platform, ...(keys ? { public_key: keys.publicKey } : {}) }, {
-      onSuccess: ({ device }) => {
-        setName('');
-        onAdded?.(device.name);
-        if (keys) {
-          assembleConfig(device.id, device.name, keys.privateKey).then(
-            (config) => setShown({ name: device.name, config }),
-            () => setError('The device was added, but its configuration could not be assembled. Use “Request key” to make a new one.'),
-          );
-        }
+    create.mutate(
+      { name: deviceName, platform, ...(keys ? { public_key: keys.publicKey } : {}) },
+      {
+        onSuccess: ({ device }) => {
+          setName('');
+          onAdded?.(device.name, keys !== null);
+          if (keys) {
+            assembleConfig(device.id, device.name, keys.privateKey).then(
+              (config) => setShown({ name: device.name, config }),
+              () =>
+                setError(
+                  'The device was added, but its configuration could not be assembled. Use “Request key” to make a new one.',
+                ),
+            );
+          }
+        },
+        onError: (failure) =>
+          setError(isApiError(failure) ? failure.message : 'We couldn’t add the device. Please try again.'),
       },
-      onError: (failure) => setError(isApiError(failure) ? failure.message : 'We couldn’t add the device. Please try again.'),
-    });
+    );
   }
 
   return (
     <form className="devices-add" onSubmit={onSubmit} noValidate aria-label="Add a device">
       <div className="devices-add__fields">
         <Field id="device-name" label="Name">
-          <Input name="name" maxLength={64} placeholder="e.g. Work laptop" value={name} onChange={(event) => setName(event.target.value)} />
+          <Input
+            name="name"
+            maxLength={deviceNameMaxLength}
+            placeholder="e.g. Work laptop"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
         </Field>
         <Field id="device-platform" label="Platform">
-          <Select name="platform" value={platform} onChange={(event) => setPlatform(event.target.value)}
-            options={platforms.map((p) => ({ value: p, label: platformLabels[p] }))} />
+          <Select
+            name="platform"
+            value={platform}
+            onChange={(event) => setPlatform(event.target.value)}
+            options={platforms.map((p) => ({ value: p, label: platformLabels[p] }))}
+          />
         </Field>
-        <Button type="submit" busy={create.isPending} busyText="Adding…" disabled={create.isPending || !name.trim()}>
+        <Button
+          type="submit"
+          busy={create.isPending}
+          busyText="Adding…"
+          disabled={create.isPending || !normalizeDeviceName(name) || Boolean(blockedReason)}
+          aria-describedby={blockedReason ? 'device-add-blocked' : undefined}
+        >
           Add
         </Button>
       </div>
+      {blockedReason && (
+        <p className="qw-muted qw-small" id="device-add-blocked" data-testid="device-add-blocked">
+          {blockedReason}
+        </p>
+      )}
       <label className="devices-add__browser-key">
         <input type="checkbox" checked={keyInBrowser} onChange={(event) => setKeyInBrowser(event.target.checked)} />
         Make the private key in this browser (Quietwire never sees it; the file is shown once)
       </label>
-      {error && <p className="devices-error" role="alert">{error}</p>}
+      {error && (
+        <p className="devices-error" role="alert">
+          {error}
+        </p>
+      )}
       <BrowserKeyModal config={shown?.config ?? null} deviceName={shown?.name ?? ''} onClose={() => setShown(null)} />
     </form>
   );

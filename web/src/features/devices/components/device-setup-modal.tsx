@@ -35,18 +35,35 @@ export function DeviceSetupModal({ device, onClose }: { device: DeviceRow | null
         {error && <Alert tone="error">{error}</Alert>}
         <div className="devices-setup__body">
           <div className="devices-setup__qr">
-            {link ? <img src={link.qr_url} alt={`QR code of the WireGuard configuration for ${device.name}`} width={320} height={320} /> : <div className="devices-setup__qr-placeholder" aria-hidden="true" />}
+            {link ? (
+              <img
+                src={link.qr_url}
+                alt={`QR code of the WireGuard configuration for ${device.name}`}
+                width={320}
+                height={320}
+              />
+            ) : (
+              <div className="devices-setup__qr-placeholder" aria-hidden="true" />
+            )}
           </div>
           <div className="qw-stack">
             <h3>{platformLabels[platform]}</h3>
             <ol className="devices-setup__steps">
-              {setupSteps[platform].map((step) => <li key={step}>{step}</li>)}
+              {setupSteps[platform].map((step) => (
+                <li key={step}>{step}</li>
+              ))}
             </ol>
-            {link && <a className={buttonClassName({})} href={link.url} download>Download .conf</a>}
+            {link && (
+              <a className={buttonClassName({})} href={link.url} download>
+                Download .conf
+              </a>
+            )}
             <p className="qw-muted qw-small">The file contains a private key. Do not share it.</p>
           </div>
         </div>
-        <Button variant="secondary" onClick={onClose} autoFocus>Close</Button>
+        <Button variant="secondary" onClick={onClose} autoFocus>
+          Close
+        </Button>
       </div>
     </div>
   );

@@ -8,27 +8,85 @@ import { useRemoveDevice } from '../api/remove-device';
 import { useRequestKey } from '../api/request-key';
 import { useUpdateDevice } from '../api/update-device';
 import { DeviceNameCell } from './device-name-cell';
+import { KeyRotationCell } from './key-rotation-cell';
 import { DeviceSetupModal } from './device-setup-modal';
 import { generateKeyPair } from '@qw/wireguard/keys';
 import { assembleConfig, type BrowserKeyConfig } from '../api/browser-key-config';
 import { BrowserKeyModal } from './browser-key-modal';
 
+/** Spec §7 request_wg_key: the alert after a key request the server will email. */
 export const keyRequestedMessage = 'Key request submitted. Check your email shortly.';
+/** A key made in the browser is never emailed (the server never has it): the file is shown once instead. */
+export const browserKeyRequestedMessage =
+  'New key made in this browser. Its configuration is shown once and is not emailed: save it now.';
+/** The server has the new file, but an unconfirmed address gets no mail. */
+export const keyRequestedNotEmailedMessage =
+  'Key request submitted. The new configuration is under Config and QR code; it can’t be emailed until the address is confirmed.';
+
+/** Spec §7/§8: 'Failed: ' and the server's message, or 'Error: ' and what went wrong on the way. */
+export function keyRequestFailedText(failure: unknown): string {
+  return isApiError(failure) ? `Failed: ${failure.message}` : `Error: ${String(failure)}`;
+}
+
+type Notice = { tone: 'success' | 'error'; text: string };
 
 /**
- * Spec §2 Devices table: Name (edited in place), Platform, Active (Yes/No), Connected, and the
- * actions Config (the file, in a new tab), Suspend or Activate, Remove, Request key.
+ * Spec §2 personal Devices: the person's own devices (org_id null), newest first. With
+ * `activateBlocked` (no active plan) Activate is disabled and points to that explanation's element.
  */
-export function DevicesTable() {
+export function DevicesTable({ activateBlocked }: { activateBlocked?: { describedBy: string } | undefined } = {}) {
   const devices = useDevices();
+  return (
+    <DeviceTable
+      activateBlocked={activateBlocked}
+      caption="Your devices"
+      rows={devices.data}
+      loading={devices.isPending}
+      failed={devices.isError}
+      failedText="We couldn’t load your devices. We’ll try again in a moment."
+      emptyText="No devices yet. Add one above, then scan its QR code in the WireGuard app."
+    />
+  );
+}
+
+export type DeviceTableProps = {
+  caption: string;
+  rows: readonly DeviceRow[] | undefined;
+  loading: boolean;
+  failed: boolean;
+  failedText: string;
+  emptyText: string;
+  /** Columns after Name (the business table's Assignee for owners and admins). */
+  extraColumns?: readonly TableColumn<DeviceRow>[];
+  /** No plan keeps devices on: Activate is disabled, described by the element with this id. */
+  activateBlocked?: { describedBy: string } | undefined;
+};
+
+/**
+ * Spec §2 Devices table (personal and business): Name (edited in place), Platform, Active (Yes/No),
+ * Connected, and the actions Config (the file, in a new tab), Suspend or Activate, Remove (asked
+ * once), Request key.
+ */
+export function DeviceTable({
+  caption,
+  rows,
+  loading,
+  failed,
+  failedText,
+  emptyText,
+  extraColumns = [],
+  activateBlocked,
+}: DeviceTableProps) {
   const update = useUpdateDevice();
   const remove = useRemoveDevice();
   const requestKey = useRequestKey();
-  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [removing, setRemoving] = useState<DeviceRow | null>(null);
+  const [rekeying, setRekeying] = useState<DeviceRow | null>(null);
   const [showing, setShowing] = useState<DeviceRow | null>(null);
   const [browserConfig, setBrowserConfig] = useState<{ name: string; config: BrowserKeyConfig } | null>(null);
 
+  const setError = (text: string) => setNotice({ tone: 'error', text });
   const fail = (failure: unknown, fallback: string) => setError(isApiError(failure) ? failure.message : fallback);
 
   /** A new tab carries no token: open it at once (popup blockers allow that), then point it at a one-minute link. */
@@ -44,43 +102,131 @@ export function DevicesTable() {
     }
   }
 
-  /** A device whose key the browser made gets its new key from the browser too, shown once. */
+  /** Asked once in a modal (the old configuration stops working); a browser-made key is made here again, shown once. */
   function onRequestKey(device: DeviceRow) {
     const keys = device.client_keys ? generateKeyPair() : null;
-    requestKey.mutate({ id: device.id, ...(keys ? { publicKey: keys.publicKey } : {}) }, {
-      onSuccess: () => {
-        window.alert(keyRequestedMessage);
-        if (keys) {
-          assembleConfig(device.id, device.name, keys.privateKey).then(
-            (config) => setBrowserConfig({ name: device.name, config }),
-            (failure) => fail(failure, 'The new key is in place, but its configuration could not be assembled. Try “Request key” again.'),
-          );
-        }
+    setNotice(null);
+    requestKey.mutate(
+      { id: device.id, ...(keys ? { publicKey: keys.publicKey } : {}) },
+      {
+        onSuccess: ({ emailed }) => {
+          setRekeying(null);
+          setNotice({
+            tone: 'success',
+            text: keys ? browserKeyRequestedMessage : emailed ? keyRequestedMessage : keyRequestedNotEmailedMessage,
+          });
+          if (keys) {
+            assembleConfig(device.id, device.name, keys.privateKey).then(
+              (config) => setBrowserConfig({ name: device.name, config }),
+              (failure) =>
+                fail(
+                  failure,
+                  'The new key is in place, but its configuration could not be assembled. Try “Request key” again.',
+                ),
+            );
+          }
+        },
+        onError: (failure) => {
+          setRekeying(null);
+          setError(keyRequestFailedText(failure));
+        },
       },
-      onError: (failure) => window.alert(`Failed: ${isApiError(failure) ? failure.message : String(failure)}`),
-    });
+    );
   }
 
   const columns: TableColumn<DeviceRow>[] = [
-    { key: 'name', header: 'Name', cell: (d) => <DeviceNameCell key={`${d.id}-${d.name}`} id={d.id} name={d.name} onError={setError} />, sortValue: (d) => d.name },
-    { key: 'platform', header: 'Platform', cell: (d) => platformLabels[d.platform as Platform] ?? d.platform, sortValue: (d) => d.platform },
-    { key: 'active', header: 'Active', cell: (d) => (d.is_active ? 'Yes' : <Badge tone="warning">No</Badge>), sortValue: (d) => (d.is_active ? 1 : 0) },
-    { key: 'connected', header: 'Connected', cell: (d) => (d.is_connected ? <Badge tone="success" dot>Connected</Badge> : <span className="qw-muted">Not connected</span>), sortValue: (d) => (d.is_connected ? 1 : 0) },
+    {
+      key: 'name',
+      header: 'Name',
+      cell: (d) => <DeviceNameCell key={`${d.id}-${d.name}`} id={d.id} name={d.name} onError={setError} />,
+      sortValue: (d) => d.name,
+    },
+    ...extraColumns,
+    {
+      key: 'platform',
+      header: 'Platform',
+      cell: (d) => platformLabels[d.platform as Platform] ?? d.platform,
+      sortValue: (d) => d.platform,
+    },
+    {
+      key: 'active',
+      header: 'Active',
+      cell: (d) => (d.is_active ? 'Yes' : <Badge tone="warning">No</Badge>),
+      sortValue: (d) => (d.is_active ? 1 : 0),
+    },
+    {
+      key: 'connected',
+      header: 'Connected',
+      cell: (d) =>
+        d.is_connected ? (
+          <Badge tone="success" dot>
+            Connected
+          </Badge>
+        ) : (
+          <span className="qw-muted">Not connected</span>
+        ),
+      sortValue: (d) => (d.is_connected ? 1 : 0),
+    },
+    {
+      key: 'rotation',
+      header: 'Key rotation',
+      cell: (d) => <KeyRotationCell device={d} onError={setError} />,
+      sortValue: (d) => d.key_rotation_days ?? 0,
+    },
     {
       key: 'actions',
       header: 'Actions',
       cell: (d) => (
         <div className="devices-actions">
-          {d.client_keys ? <span className="qw-muted qw-small" title="Its private key is only in the browser that made it">Key in your browser</span> : <>
-          <a className={buttonClassName({ variant: 'secondary', size: 'small' })} href={`/api/device/${d.id}/config`} target="_blank" rel="noreferrer"
-            onClick={(event) => { event.preventDefault(); void openConfig(d); }}>Config</a>
-          <Button size="small" variant="secondary" onClick={() => setShowing(d)}>QR code</Button></>}
-          <Button size="small" variant="secondary" disabled={update.isPending}
-            onClick={() => update.mutate({ id: d.id, is_active: !d.is_active }, { onError: (failure) => fail(failure, 'We couldn’t change the device.') })}>
+          {d.client_keys ? (
+            <span className="qw-muted qw-small" title="Its private key is only in the browser that made it">
+              Key in your browser
+            </span>
+          ) : (
+            <>
+              <a
+                className={buttonClassName({ variant: 'secondary', size: 'small' })}
+                href={`/api/device/${d.id}/config`}
+                target="_blank"
+                rel="noreferrer"
+                onClick={(event) => {
+                  event.preventDefault();
+                  void openConfig(d);
+                }}
+              >
+                Config
+              </a>
+              <Button size="small" variant="secondary" onClick={() => setShowing(d)}>
+                QR code
+              </Button>
+            </>
+          )}
+          <Button
+            size="small"
+            variant="secondary"
+            disabled={update.isPending || (!d.is_active && Boolean(activateBlocked))}
+            aria-describedby={!d.is_active && activateBlocked ? activateBlocked.describedBy : undefined}
+            onClick={() =>
+              update.mutate(
+                { id: d.id, is_active: !d.is_active },
+                { onError: (failure) => fail(failure, 'We couldn’t change the device.') },
+              )
+            }
+          >
             {d.is_active ? 'Suspend' : 'Activate'}
           </Button>
-          <Button size="small" variant="danger" onClick={() => setRemoving(d)}>Remove</Button>
-          <Button size="small" variant="secondary" busy={requestKey.isPending && requestKey.variables?.id === d.id} busyText="Requesting…" onClick={() => onRequestKey(d)}>Request key</Button>
+          <Button size="small" variant="danger" onClick={() => setRemoving(d)}>
+            Remove
+          </Button>
+          <Button
+            size="small"
+            variant="secondary"
+            busy={requestKey.isPending && requestKey.variables?.id === d.id}
+            busyText="Requesting…"
+            onClick={() => setRekeying(d)}
+          >
+            Request key
+          </Button>
         </div>
       ),
     },
@@ -88,20 +234,68 @@ export function DevicesTable() {
 
   return (
     <div className="qw-stack">
-      {error && <Alert tone="error">{error}</Alert>}
-      {devices.isError && <Alert tone="error">We couldn’t load your devices. We’ll try again in a moment.</Alert>}
-      <Table caption="Your devices" captionHidden columns={columns} rows={devices.data} rowKey={(d) => d.id} loading={devices.isPending}
-        emptyText="No devices yet. Add one above, then scan its QR code in the WireGuard app." />
-      <Modal open={removing !== null} title={`Remove ${removing?.name ?? 'device'}?`} confirmLabel="Remove" confirmVariant="danger"
-        busy={remove.isPending} busyText="Removing…" onCancel={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing.id, {
-          onSuccess: () => setRemoving(null),
-          onError: (failure) => { setRemoving(null); fail(failure, 'We couldn’t remove the device.'); },
-        })}>
+      {notice && (
+        <Alert tone={notice.tone} assertive>
+          {notice.text}
+        </Alert>
+      )}
+      {failed && <Alert tone="error">{failedText}</Alert>}
+      <Table
+        caption={caption}
+        captionHidden
+        columns={columns}
+        rows={rows}
+        rowKey={(d) => d.id}
+        loading={loading}
+        emptyText={emptyText}
+      />
+      <Modal
+        open={removing !== null}
+        title={`Remove ${removing?.name ?? 'device'}?`}
+        confirmLabel="Remove"
+        confirmVariant="danger"
+        busy={remove.isPending}
+        busyText="Removing…"
+        onCancel={() => setRemoving(null)}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(removing.id, {
+            onSuccess: () => setRemoving(null),
+            onError: (failure) => {
+              setRemoving(null);
+              fail(failure, 'We couldn’t remove the device.');
+            },
+          })
+        }
+      >
         <p>Its configuration stops working at once and its address is released. This can’t be undone.</p>
       </Modal>
+      <Modal
+        open={rekeying !== null}
+        title={`Request a new key for ${rekeying?.name ?? 'this device'}?`}
+        confirmLabel="Request key"
+        confirmVariant="danger"
+        busy={requestKey.isPending}
+        busyText="Requesting…"
+        onCancel={() => setRekeying(null)}
+        onConfirm={() => rekeying && onRequestKey(rekeying)}
+      >
+        <p>
+          The old configuration stops working as soon as the new key is in place: wherever it is installed, the tunnel
+          disconnects until the new configuration replaces it.
+        </p>
+        <p>
+          {rekeying?.client_keys
+            ? 'The new private key is made in this browser and its configuration is shown here once. It is not emailed.'
+            : 'The new configuration is emailed to a confirmed address, and Config and QR code here show it too.'}
+        </p>
+      </Modal>
       <DeviceSetupModal device={showing} onClose={() => setShowing(null)} />
-      <BrowserKeyModal config={browserConfig?.config ?? null} deviceName={browserConfig?.name ?? ''} onClose={() => setBrowserConfig(null)} />
+      <BrowserKeyModal
+        config={browserConfig?.config ?? null}
+        deviceName={browserConfig?.name ?? ''}
+        onClose={() => setBrowserConfig(null)}
+      />
     </div>
   );
 }

@@ -1,10 +1,8 @@
-import { findPlan, orgDevicesPerUser, refundWindowDays } from '@qw/contracts';
+import { orgDevicesPerUser, refundWindowDays } from '@qw/contracts';
 import { ButtonLink, Card } from '../../../ui';
+import { businessDeviceQuotas, businessUserCaps } from '../data/business-plans';
 import { SpeedFigures } from './speed-figures';
 import './marketing.css';
-
-const [cap10, cap50, cap250] = ['business10', 'business50', 'business250'].map((code) => findPlan(code)?.userCap);
-const caps = `${cap10}, ${cap50} or ${cap250}`;
 
 /** Spec §2 /about, section by section. */
 export function AboutContent() {
@@ -13,17 +11,18 @@ export function AboutContent() {
       <section className="mk-prose" aria-labelledby="story-title">
         <h2 id="story-title">Our story</h2>
         <p>
-          Quietwire began with a small frustration: VPN apps that took too long to connect, asked for too much trust and said too little
-          about what they kept. WireGuard showed that a VPN could be small, fast and easy to reason about. We built a service around it,
-          and nothing else.
+          Quietwire began with a small frustration: VPN apps that took too long to connect, asked for too much trust and
+          said too little about what they kept. WireGuard showed that a VPN could be small, fast and easy to reason
+          about. We built a service around it, and nothing else.
         </p>
       </section>
 
       <section className="mk-prose" aria-labelledby="building-title">
         <h2 id="building-title">What we are building</h2>
         <p>
-          A WireGuard VPN for individuals, gamers and teams. You choose a plan, create devices in your dashboard and connect with a config
-          file or a QR code. You see which devices are connected, and businesses manage their team’s devices in one place.
+          A WireGuard VPN for individuals, gamers and teams. You choose a plan, create devices in your dashboard and
+          connect with a config file or a QR code. You see which devices are connected, and businesses manage their
+          team’s devices in one place.
         </p>
       </section>
 
@@ -32,15 +31,21 @@ export function AboutContent() {
         <div className="qw-grid mk-grid-4">
           <Card as="article">
             <h3 className="qw-card__title">Slow, fiddly connections</h3>
-            <p className="qw-muted">WireGuard connects in seconds and reconnects on its own when you change networks.</p>
+            <p className="qw-muted">
+              WireGuard connects in seconds and reconnects on its own when you change networks.
+            </p>
           </Card>
           <Card as="article">
             <h3 className="qw-card__title">Device limits</h3>
-            <p className="qw-muted">Personal and Gaming include unlimited devices. Your phone, laptop and router all count as yours.</p>
+            <p className="qw-muted">
+              Personal and Gaming include unlimited devices. Your phone, laptop and router all count as yours.
+            </p>
           </Card>
           <Card as="article">
             <h3 className="qw-card__title">Opaque business pricing</h3>
-            <p className="qw-muted">Business prices are published and set by device quota. No sales call to find out what it costs.</p>
+            <p className="qw-muted">
+              Business prices are published and set by device quota. No sales call to find out what it costs.
+            </p>
           </Card>
           <Card as="article">
             <h3 className="qw-card__title">Lag in online games</h3>
@@ -52,12 +57,12 @@ export function AboutContent() {
       <section className="mk-prose" aria-labelledby="why-vpn-title">
         <h2 id="why-vpn-title">Why a VPN, at home and on public networks</h2>
         <p>
-          <strong>At home,</strong> your internet provider can see which sites you connect to. Through Quietwire it sees one encrypted
-          connection to our server.
+          <strong>At home,</strong> your internet provider can see which sites you connect to. Through Quietwire it sees
+          one encrypted connection to our server.
         </p>
         <p>
-          <strong>On public networks</strong> — cafés, airports, hotels — strangers share your Wi-Fi. A VPN encrypts everything between
-          your device and us, so there is nothing for them to read or tamper with.
+          <strong>On public networks</strong> — cafés, airports, hotels — strangers share your Wi-Fi. A VPN encrypts
+          everything between your device and us, so there is nothing for them to read or tamper with.
         </p>
       </section>
 
@@ -93,8 +98,10 @@ export function AboutContent() {
       <section className="mk-prose" aria-labelledby="business-title">
         <h2 id="business-title">For businesses</h2>
         <ul>
-          <li>Plans by device quota: 10, 50 or 250 devices.</li>
-          <li>Up to {orgDevicesPerUser} devices per person, and up to {caps} users depending on the plan.</li>
+          <li>Plans by device quota: {businessDeviceQuotas} devices.</li>
+          <li>
+            Up to {orgDevicesPerUser} devices per person, and up to {businessUserCaps} users depending on the plan.
+          </li>
           <li>Admins add and revoke devices and manage employee access from one dashboard.</li>
           <li>Role-based device management from Business 50.</li>
         </ul>
@@ -118,8 +125,8 @@ export function AboutContent() {
       <section className="mk-prose" aria-labelledby="promise-title">
         <h2 id="promise-title">Support and our promise</h2>
         <p>
-          Support answers by email, 24/7; live chat is in progress. If Quietwire isn’t right for you, tell us within {refundWindowDays} days
-          of your purchase and we refund you in full.
+          Support answers by email, 24/7; live chat is in progress. If Quietwire isn’t right for you, tell us within{' '}
+          {refundWindowDays} days of your purchase and we refund you in full.
         </p>
       </section>
 

@@ -1,34 +1,58 @@
-import { findPlan, formatUsd, type PlanCode } from '@qw/contracts';
+import { findPlan, formatUsd, planDisplayName } from '@qw/contracts';
 import { Table, type TableColumn } from '../../../ui';
-import { competitors, featureComparison, formatMonthlyUsd, priceRanges, type FeatureComparisonRow, type PriceRange } from '../data/competitors';
+import {
+  competitors,
+  featureComparison,
+  priceRanges,
+  type FeatureComparisonRow,
+  type PriceRange,
+} from '../data/competitors';
 import './marketing.css';
-
-function priceOf(code: PlanCode): number {
-  return (findPlan(code)?.priceCents ?? 0) / 100;
-}
 
 const featureColumns: readonly TableColumn<FeatureComparisonRow>[] = [
   { key: 'feature', header: 'Feature', rowHeader: true, cell: (row) => row.feature },
   { key: 'quietwire', header: 'Quietwire', cell: (row) => row.quietwire, className: 'qw-table__highlight' },
-  ...competitors.map((competitor): TableColumn<FeatureComparisonRow> => ({
-    key: competitor.id,
-    header: competitor.name,
-    cell: (row) => row.competitors[competitor.id],
-  })),
+  ...competitors.map(
+    (competitor): TableColumn<FeatureComparisonRow> => ({
+      key: competitor.id,
+      header: competitor.name,
+      cell: (row) => row.competitors[competitor.id],
+    }),
+  ),
 ];
 
 /** Feature by feature: Quietwire against the six providers. */
-export function FeatureComparisonTable({ caption = 'Features compared with other VPN providers' }: { caption?: string }) {
-  return <Table className="mk-compare-table" caption={caption} columns={featureColumns} rows={featureComparison} rowKey={(row) => row.feature} />;
+export function FeatureComparisonTable({
+  caption = 'Features compared with other VPN providers',
+}: {
+  caption?: string;
+}) {
+  return (
+    <Table
+      className="mk-compare-table"
+      caption={caption}
+      columns={featureColumns}
+      rows={featureComparison}
+      rowKey={(row) => row.feature}
+    />
+  );
 }
 
-type ProviderRow = { id: string; name: string; price: number; devices: string; logsPolicy: string; gamingNote: string; own: boolean };
+type ProviderRow = {
+  id: string;
+  name: string;
+  priceCents: number;
+  devices: string;
+  logsPolicy: string;
+  gamingNote: string;
+  own: boolean;
+};
 
 const providerRows: readonly ProviderRow[] = [
   {
     id: 'quietwire',
     name: 'Quietwire Personal',
-    price: priceOf('personal'),
+    priceCents: findPlan('personal')?.priceCents ?? 0,
     devices: 'Unlimited devices',
     logsPolicy: 'Strict no-logs',
     gamingNote: `Gaming plan (${formatUsd(findPlan('gaming')?.priceCents ?? 0)}/month): low-latency routes, typically 10-30% lower ping`,
@@ -37,7 +61,7 @@ const providerRows: readonly ProviderRow[] = [
   ...competitors.map((competitor) => ({
     id: competitor.id,
     name: competitor.name,
-    price: competitor.priceMonthlyUsd,
+    priceCents: competitor.priceMonthlyCents,
     devices: competitor.devices,
     logsPolicy: competitor.logsPolicy,
     gamingNote: competitor.gamingNote,
@@ -46,8 +70,20 @@ const providerRows: readonly ProviderRow[] = [
 ];
 
 const providerColumns: readonly TableColumn<ProviderRow>[] = [
-  { key: 'name', header: 'Provider', rowHeader: true, cell: (row) => (row.own ? <strong>{row.name}</strong> : row.name), sortValue: (row) => row.name },
-  { key: 'price', header: 'Price per month', type: 'number', cell: (row) => formatMonthlyUsd(row.price), sortValue: (row) => row.price },
+  {
+    key: 'name',
+    header: 'Provider',
+    rowHeader: true,
+    cell: (row) => (row.own ? <strong>{row.name}</strong> : row.name),
+    sortValue: (row) => row.name,
+  },
+  {
+    key: 'price',
+    header: 'Price per month',
+    type: 'number',
+    cell: (row) => formatUsd(row.priceCents),
+    sortValue: (row) => row.priceCents,
+  },
   { key: 'devices', header: 'Devices', cell: (row) => row.devices },
   { key: 'logs', header: 'Logs policy', cell: (row) => row.logsPolicy },
   { key: 'gaming', header: 'Gaming', cell: (row) => row.gamingNote },
@@ -59,12 +95,22 @@ export function ProviderComparisonTable({ caption = 'VPN providers compared' }: 
 }
 
 const rangeColumns: readonly TableColumn<PriceRange>[] = [
-  { key: 'plan', header: 'Plan', rowHeader: true, cell: (row) => row.label },
-  { key: 'quietwire', header: 'Quietwire', type: 'number', cell: (row) => formatUsd(findPlan(row.planCode)?.priceCents ?? 0), className: 'qw-table__highlight' },
+  { key: 'plan', header: 'Plan', rowHeader: true, cell: (row) => planDisplayName(row.planCode) },
+  {
+    key: 'quietwire',
+    header: 'Quietwire',
+    type: 'number',
+    cell: (row) => formatUsd(findPlan(row.planCode)?.priceCents ?? 0),
+    className: 'qw-table__highlight',
+  },
   { key: 'range', header: 'Elsewhere', type: 'number', cell: (row) => row.range },
 ];
 
 /** Spec §9: what comparable plans cost elsewhere, next to Quietwire's price. */
-export function PriceRangeTable({ caption = 'Monthly prices: Quietwire and comparable plans elsewhere' }: { caption?: string }) {
+export function PriceRangeTable({
+  caption = 'Monthly prices: Quietwire and comparable plans elsewhere',
+}: {
+  caption?: string;
+}) {
   return <Table caption={caption} columns={rangeColumns} rows={priceRanges} rowKey={(row) => row.planCode} />;
 }

@@ -13,8 +13,8 @@ export function Hero() {
           Private. Fast. Simple.
         </h1>
         <p className="qw-lead">
-          Quietwire is a VPN built only on WireGuard. It keeps no logs of what you do, connects in seconds, and works on every device you
-          own.
+          Quietwire is a VPN built only on WireGuard. It keeps no logs of what you do, connects in seconds, and works on
+          every device you own.
         </p>
         <div className="qw-cluster">
           <ButtonLink to="/pricing">Get Started</ButtonLink>

@@ -18,8 +18,14 @@ export function ComparisonSection() {
 
 const steps = [
   { title: 'Choose a plan', text: 'Personal, Gaming or Business. Pay by card; checkout takes a minute.' },
-  { title: 'Create a device', text: 'Name it and pick its platform in your dashboard. We generate its WireGuard configuration.' },
-  { title: 'Connect in seconds', text: 'Scan the QR code in the WireGuard app or import the config file. We email both to you too.' },
+  {
+    title: 'Create a device',
+    text: 'Name it and pick its platform in your dashboard. We generate its WireGuard configuration.',
+  },
+  {
+    title: 'Connect in seconds',
+    text: 'Scan the QR code in the WireGuard app or import the config file. We email both to you too.',
+  },
 ];
 
 export function HowItWorks() {
@@ -53,21 +59,22 @@ export function WhyUseVpn() {
         <Card as="article">
           <h3 className="qw-card__title">On public Wi-Fi</h3>
           <p className="qw-muted">
-            In cafés, airports and hotels, other people share your network. A VPN encrypts everything between your device and our server, so
-            there is nothing for them to read.
+            In cafés, airports and hotels, other people share your network. A VPN encrypts everything between your
+            device and our server, so there is nothing for them to read.
           </p>
         </Card>
         <Card as="article">
           <h3 className="qw-card__title">At home</h3>
           <p className="qw-muted">
-            Your internet provider can see which sites you connect to. Through Quietwire it sees one encrypted connection and nothing more.
+            Your internet provider can see which sites you connect to. Through Quietwire it sees one encrypted
+            connection and nothing more.
           </p>
         </Card>
         <Card as="article">
           <h3 className="qw-card__title">Wherever you play</h3>
           <p className="qw-muted">
-            The Gaming plan sends game traffic over low-latency routes with DDoS protection, so an attack on your address doesn’t end the
-            match.
+            The Gaming plan sends game traffic over low-latency routes with DDoS protection, so an attack on your
+            address doesn’t end the match.
           </p>
         </Card>
       </div>
@@ -86,16 +93,21 @@ export function SecuritySection() {
         <li>
           <h3>Modern cryptography</h3>
           <p className="qw-muted">
-            WireGuard uses Curve25519, ChaCha20-Poly1305 and BLAKE2s. There are no cipher choices to get wrong and no legacy modes.
+            WireGuard uses Curve25519, ChaCha20-Poly1305 and BLAKE2s. There are no cipher choices to get wrong and no
+            legacy modes.
           </p>
         </li>
         <li>
           <h3>Strict no-logs policy</h3>
-          <p className="qw-muted">We don’t record the sites you visit, your DNS queries or the content of your traffic.</p>
+          <p className="qw-muted">
+            We don’t record the sites you visit, your DNS queries or the content of your traffic.
+          </p>
         </li>
         <li>
           <h3>One key per device</h3>
-          <p className="qw-muted">Every device has its own keys. Suspend or remove a device from your dashboard and its access ends.</p>
+          <p className="qw-muted">
+            Every device has its own keys. Suspend or remove a device from your dashboard and its access ends.
+          </p>
         </li>
         <li>
           <h3>DDoS protection</h3>
@@ -110,7 +122,9 @@ export function SpeedCard() {
   return (
     <Card as="section" className="mk-section mk-speed-card" aria-labelledby="speed-title">
       <h2 id="speed-title">Speed</h2>
-      <p className="qw-muted">WireGuard is lean, so little of your line’s speed is lost to the tunnel. What we measure on our network:</p>
+      <p className="qw-muted">
+        WireGuard is lean, so little of your line’s speed is lost to the tunnel. What we measure on our network:
+      </p>
       <SpeedFigures />
     </Card>
   );

@@ -1,4 +1,4 @@
-import type { OrganizationView } from '@qw/contracts';
+import type { myOrganizationsRoute, OrganizationView, RouteAnswer } from '@qw/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
@@ -8,7 +8,7 @@ export type Organization = OrganizationView;
 export const organizationsKey = ['organizations'] as const;
 
 export async function getOrganizations(): Promise<Organization[]> {
-  const answer = await api.get<{ organizations: Organization[] }>('/api/orgs');
+  const answer = await api.get<RouteAnswer<typeof myOrganizationsRoute>>('/api/orgs');
   return answer.organizations;
 }
 

@@ -1,7 +1,11 @@
+import type { SetPasswordGrant } from '@qw/contracts';
 import { api } from '../../api-client';
-import type { Session } from '../session-types';
 
-/** POST /api/auth/verify {token} → session (signs the person in); 410 link_expired, 404 not_found. */
-export function requestEmailVerification(token: string): Promise<Session> {
-  return api.post<Session>('/api/auth/verify', { token }, { skipAuth: true });
+/**
+ * POST /api/auth/verify {token} → a short-lived token for choosing the password (no session: whoever
+ * signed up may not own the address; every session of the account has just ended); 410
+ * link_expired, 404 not_found.
+ */
+export function requestEmailVerification(token: string): Promise<SetPasswordGrant> {
+  return api.post<SetPasswordGrant>('/api/auth/verify', { token }, { skipAuth: true });
 }

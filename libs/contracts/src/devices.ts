@@ -1,0 +1,71 @@
+import { AppError } from './errors.ts';
+
+/**
+ * The device rules the services, the gateway and the web share: one home for each, so a form,
+ * a tile and a service can never disagree.
+ */
+
+/** Spec §5 asks for a non-empty name; we also cap it. */
+export const deviceNameMaxLength = 64;
+
+/** The name as stored: trimmed, inner runs of white space made one space. */
+export function normalizeDeviceName(raw: unknown): string {
+  return typeof raw === 'string' ? raw.trim().replace(/\s+/g, ' ') : '';
+}
+
+/** The stored name, or the spec's refusal ('Please enter a device name.') or the length refusal. */
+export function validDeviceName(raw: unknown): string {
+  const name = normalizeDeviceName(raw);
+  if (!name) throw new AppError('validation_failed', 'Please enter a device name.', { field: 'name' });
+  if (name.length > deviceNameMaxLength) {
+    throw new AppError('validation_failed', `Device name can be at most ${deviceNameMaxLength} characters.`, {
+      field: 'name',
+    });
+  }
+  return name;
+}
+
+/** Connected: the peer's latest handshake is younger than this (WireGuard renews it every 2 minutes). */
+export const connectedWindowSeconds = 180;
+
+/** The window in words, for the page that explains "Connected". */
+export const connectedWindowText = `${connectedWindowSeconds / 60} minutes`;
+
+export function isConnected(
+  latestHandshakeSeconds: number,
+  nowSeconds: number,
+  windowSeconds: number = connectedWindowSeconds,
+): boolean {
+  return latestHandshakeSeconds > 0 && nowSeconds - latestHandshakeSeconds < windowSeconds;
+}
+
+/**
+ * "Unlimited devices" (Personal and Gaming) under fair use: a ceiling no household reaches, which
+ * stops a script from filling a node's addresses. The Devices page says so.
+ */
+export const fairUseDeviceCeiling = 100;
+
+/** How often a person may add devices and ask for new keys (each makes keys, mail and node work). */
+export const deviceRateLimits = {
+  creations: { max: 30, windowSeconds: 3600 },
+  keyRequests: { max: 10, windowSeconds: 3600 },
+} as const;
+
+/**
+ * Scheduled key rotation (opt-in per device): every 30 or 90 days a new key pair, its config
+ * mailed, and the old key kept on the node for a grace period before it is removed.
+ */
+export const keyRotationDays = [30, 90] as const;
+export type KeyRotationDays = (typeof keyRotationDays)[number];
+/** How long the key a scheduled rotation replaced keeps working on the node. */
+export const keyRotationGraceHours = 24;
+
+/** The choices the Devices page offers, in its words. */
+export function keyRotationLabel(days: KeyRotationDays | null): string {
+  return days === null ? 'Off' : `Every ${days} days`;
+}
+
+/** When the next scheduled rotation is due: `days` after the newest key was made. */
+export function nextKeyRotationAt(keyCreatedAt: Date, days: KeyRotationDays): Date {
+  return new Date(keyCreatedAt.getTime() + days * 86_400_000);
+}

@@ -1,0 +1,409 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { defineRoute } from './route.ts';
+
+/**
+ * The operator console's HTTP API (spec §2 Admin area, §7 `POST /api/admin-device`). Every route
+ * is for platform admins only (`access: 'admin'`): the gateway decides from the verified session
+ * alone and refuses anyone else with 401/403 whatever headers or body say (`x-admin-email` is
+ * ignored), and the services that answer check the caller assertion's admin flag again.
+ * Lists are paged on the server: `page` from 1, `per_page` 10 to 100 (25 if not given).
+ */
+const tags = ['admin'];
+const Uuid = Type.String({ format: 'uuid' });
+const When = Type.String({ format: 'date-time' });
+const NullableWhen = Type.Union([When, Type.Null()]);
+const Count = Type.Integer({ minimum: 0 });
+const Bytes = Type.Integer({ minimum: 0 });
+/** Null where the node cannot measure it (shown as '—' with a reason, never made up). */
+const Measured = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const adminPageSizes = { default: 25, min: 10, max: 100 } as const;
+const paging = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  per_page: Type.Optional(
+    Type.Integer({ minimum: adminPageSizes.min, maximum: adminPageSizes.max, default: adminPageSizes.default }),
+  ),
+  dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+};
+/** Free-text search: a part of an e-mail, a name; at most 100 characters. */
+const Search = Type.Optional(Type.String({ maxLength: 100 }));
+const page = <T extends TSchema>(row: T) =>
+  Type.Object({ rows: Type.Array(row), total: Count, page: Type.Integer({ minimum: 1 }), per_page: Count });
+
+// Overview ------------------------------------------------------------------------------------
+
+/** One hour of the last 24 (1440 minutes, spec §9), oldest first, hours without traffic as 0. */
+export const TrafficHourSchema = Type.Object({ hour: When, rx_bytes: Bytes, tx_bytes: Bytes });
+export const AdminOverviewSchema = Type.Object({
+  users: Count,
+  organizations: Count,
+  devices: Count,
+  /** Devices connected now (latest handshake within the connected window). */
+  active_devices: Count,
+  traffic: Type.Array(TrafficHourSchema, { minItems: 24, maxItems: 24 }),
+});
+export type AdminOverview = Static<typeof AdminOverviewSchema>;
+
+export const adminOverviewRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/overview',
+  access: 'admin',
+  tags,
+  summary: 'Spec §2 Overview: users, organizations, devices and active devices, and the last 24 hours of traffic',
+  response: { 200: AdminOverviewSchema },
+});
+
+// Accounts --------------------------------------------------------------------------------------
+
+export const AdminUserSchema = Type.Object({
+  id: Uuid,
+  email: Type.String(),
+  full_name: Type.Union([Type.String(), Type.Null()]),
+  /** Spec §3 profiles.account_type: admin, business or other. */
+  account_type: Type.String(),
+  role: Type.String(),
+  is_admin: Type.Boolean(),
+  email_verified: Type.Boolean(),
+  /** The personal plan that entitles them now (billing), or null. */
+  plan: Type.Union([Type.String(), Type.Null()]),
+  organizations: Count,
+  created_at: When,
+});
+export type AdminUser = Static<typeof AdminUserSchema>;
+export const AdminUsersQuerySchema = Type.Object({
+  q: Search,
+  sort: Type.Optional(
+    Type.Union([Type.Literal('email'), Type.Literal('full_name'), Type.Literal('created_at')], {
+      default: 'created_at',
+    }),
+  ),
+  ...paging,
+});
+export const adminUsersRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/users',
+  access: 'admin',
+  tags,
+  summary: 'Spec §2 Accounts: users (email, name, type, plan, created), searched, sorted and paged',
+  querystring: AdminUsersQuerySchema,
+  response: { 200: page(AdminUserSchema) },
+});
+
+export const AdminOrganizationSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  plan: Type.Union([Type.String(), Type.Null()]),
+  members: Count,
+  /** Spec §2: Active or Suspended. */
+  status: Type.Union([Type.Literal('Active'), Type.Literal('Suspended')]),
+  /** Suspended by an operator (not by billing): only an operator reactivates it. */
+  suspended_by_operator: Type.Boolean(),
+  created_at: When,
+});
+export type AdminOrganization = Static<typeof AdminOrganizationSchema>;
+export const AdminOrganizationsQuerySchema = Type.Object({
+  q: Search,
+  status: Type.Optional(Type.Union([Type.Literal('Active'), Type.Literal('Suspended')])),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('name'), Type.Literal('created_at'), Type.Literal('members')], { default: 'created_at' }),
+  ),
+  ...paging,
+});
+export const adminOrganizationsRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/organizations',
+  access: 'admin',
+  tags,
+  summary: 'Spec §2 Accounts: organizations (name, plan, members, Active or Suspended), searched, sorted and paged',
+  querystring: AdminOrganizationsQuerySchema,
+  response: { 200: page(AdminOrganizationSchema) },
+});
+
+const OrgParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const suspendOrganizationRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin/organizations/:id/suspend',
+  access: 'admin',
+  tags,
+  summary: 'Suspend an organization (its devices stop) whatever its plan; audited',
+  params: OrgParams,
+  response: { 200: AdminOrganizationSchema },
+});
+export const reactivateOrganizationRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin/organizations/:id/reactivate',
+  access: 'admin',
+  tags,
+  summary: 'Lift an operator suspension (Active again if its plan entitles it); audited',
+  params: OrgParams,
+  response: { 200: AdminOrganizationSchema },
+});
+
+/** Spec §3 admin_emails. */
+export const AdminEmailSchema = Type.Object({
+  email: Type.String(),
+  is_admin: Type.Boolean(),
+  role: Type.Union([Type.String(), Type.Null()]),
+  /** Set through ADMIN_EMAILS (configuration): not removable here. */
+  from_config: Type.Boolean(),
+  added_at: When,
+});
+export type AdminEmail = Static<typeof AdminEmailSchema>;
+export const adminEmailsRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/admin-emails',
+  access: 'admin',
+  tags,
+  summary: 'The admin email list',
+  response: { 200: Type.Object({ emails: Type.Array(AdminEmailSchema) }) },
+});
+export const addAdminEmailRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin/admin-emails',
+  access: 'admin',
+  tags,
+  summary: 'Add an address to the admin list (it gains admin once verified); audited',
+  body: Type.Object({ email: Type.String({ maxLength: 254 }) }, { additionalProperties: false }),
+  response: { 201: AdminEmailSchema },
+});
+export const removeAdminEmailRoute = defineRoute({
+  method: 'DELETE',
+  url: '/api/admin/admin-emails/:email',
+  access: 'admin',
+  tags,
+  summary: 'Remove an address from the admin list (never your own, never the last one); audited',
+  params: Type.Object({ email: Type.String({ maxLength: 254 }) }),
+  response: { 204: Type.Null() },
+});
+
+export const AdminAuditEntrySchema = Type.Object({
+  id: Uuid,
+  at: When,
+  actor_id: Uuid,
+  /** The acting admin's address (identity's: a snapshot at the time; provisioning's: as it is now). */
+  actor_email: Type.String(),
+  /** admin_email.added, admin_email.removed, organization.suspended, organization.reactivated, device.activated, device.suspended, device.keys_revoked, node.drained, node.undrained */
+  kind: Type.String(),
+  target: Type.String(),
+  details: Type.Record(Type.String(), Type.Unknown()),
+});
+export type AdminAuditEntry = Static<typeof AdminAuditEntrySchema>;
+/**
+ * Where a page of the merged audit starts: entries strictly older than this one (its time to the
+ * millisecond and its id). Both sources order by the same pair, so pages never skip or repeat.
+ */
+export const AuditCursorSchema = Type.Object({ at: When, id: Uuid });
+export type AuditCursor = Static<typeof AuditCursorSchema>;
+/** The cursor as the query string carries it: `{at}_{id}`, e.g. `2026-11-23T17:00:00.123Z_0193…`. */
+export const auditCursorPattern =
+  '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const adminAuditRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/audit',
+  access: 'admin',
+  tags,
+  summary:
+    "The operators' own actions, newest first: identity's (admin list, organizations) and provisioning's (devices, nodes) in one list",
+  querystring: Type.Object({
+    per_page: paging.per_page,
+    /** `next` of the page before; absent for the newest entries. */
+    before: Type.Optional(Type.String({ pattern: auditCursorPattern, maxLength: 80 })),
+  }),
+  response: {
+    200: Type.Object({
+      rows: Type.Array(AdminAuditEntrySchema),
+      /** Entries in both sources together. */
+      total: Count,
+      per_page: Count,
+      /** The `before` of the next (older) page, or null on the last one. */
+      next: Type.Union([Type.String(), Type.Null()]),
+    }),
+  },
+});
+
+// Devices ---------------------------------------------------------------------------------------
+
+export const AdminDeviceSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  platform: Type.String(),
+  is_active: Type.Boolean(),
+  is_connected: Type.Boolean(),
+  owner: Type.Object({ id: Uuid, email: Type.String(), full_name: Type.Union([Type.String(), Type.Null()]) }),
+  organization: Type.Union([Type.Object({ id: Uuid, name: Type.String() }), Type.Null()]),
+  node: Type.Union([Type.Object({ id: Uuid, name: Type.String() }), Type.Null()]),
+  /** False after revoke_keys, until its person asks for a new key. */
+  has_keys: Type.Boolean(),
+  latest_handshake: NullableWhen,
+  created_at: When,
+});
+export type AdminDevice = Static<typeof AdminDeviceSchema>;
+export const AdminDevicesQuerySchema = Type.Object({
+  /** A part of the device's name or its owner's e-mail. */
+  q: Search,
+  node: Type.Optional(Uuid),
+  org: Type.Optional(Uuid),
+  connected: Type.Optional(Type.Boolean()),
+  active: Type.Optional(Type.Boolean()),
+  sort: Type.Optional(Type.Union([Type.Literal('name'), Type.Literal('created_at')], { default: 'created_at' })),
+  ...paging,
+});
+export const adminDevicesRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/devices',
+  access: 'admin',
+  tags,
+  summary:
+    'Spec §2 Devices: every device with owner, organization, node, active and connected; searched, filtered, paged',
+  querystring: AdminDevicesQuerySchema,
+  response: {
+    200: Type.Object({
+      ...page(AdminDeviceSchema).properties,
+      /** The search matched more people than are searched by owner: the page says to narrow it. */
+      owners_limited: Type.Optional(Type.Boolean()),
+    }),
+  },
+});
+
+/** Spec §7: `{action, deviceId}`; the spec's `x-admin-email` header is ignored (admin comes from the session). */
+export const AdminDeviceActionSchema = Type.Object(
+  {
+    action: Type.Union([Type.Literal('activate'), Type.Literal('suspend'), Type.Literal('revoke_keys')]),
+    deviceId: Type.String({ maxLength: 64 }),
+  },
+  { additionalProperties: false },
+);
+export const adminDeviceActionRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin-device',
+  access: 'admin',
+  tags,
+  summary: 'Spec §7 admin device action: activate, suspend or revoke_keys (the peer leaves its node at once); audited',
+  body: AdminDeviceActionSchema,
+  response: { 200: Type.Object({ ok: Type.Literal(true), device: AdminDeviceSchema }) },
+});
+
+// Telemetry -------------------------------------------------------------------------------------
+
+/** Spec §3 device_latest_telemetry, as the console shows it. */
+export const AdminTelemetryRowSchema = Type.Object({
+  device_id: Uuid,
+  device_name: Type.String(),
+  node: Type.Union([Type.Object({ id: Uuid, name: Type.String() }), Type.Null()]),
+  ts: When,
+  rx_packets: Measured(Type.Integer({ minimum: 0 })),
+  tx_packets: Measured(Type.Integer({ minimum: 0 })),
+  rx_bytes: Bytes,
+  tx_bytes: Bytes,
+  latency_ms: Measured(Type.Number({ minimum: 0 })),
+  /** Masked: IPv4 to its /24, IPv6 to its /48. */
+  endpoint: Type.Union([Type.String(), Type.Null()]),
+  is_connected: Type.Boolean(),
+});
+export const AdminNodeSummarySchema = Type.Object({
+  node: Type.Object({ id: Uuid, name: Type.String() }),
+  devices: Count,
+  connected: Count,
+  rx_bytes: Bytes,
+  tx_bytes: Bytes,
+  /** Median latency of the node's connected devices, when measured. */
+  latency_ms: Measured(Type.Number({ minimum: 0 })),
+});
+export const AdminTelemetryQuerySchema = Type.Object({
+  node: Type.Optional(Uuid),
+  connected: Type.Optional(Type.Boolean()),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('ts'), Type.Literal('rx_bytes'), Type.Literal('tx_bytes'), Type.Literal('latency_ms')], {
+      default: 'ts',
+    }),
+  ),
+  ...paging,
+});
+export const adminTelemetryRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/telemetry',
+  access: 'admin',
+  tags,
+  summary: 'Spec §2 Telemetry: the latest row per device, paged and sortable, with a summary per node',
+  querystring: AdminTelemetryQuerySchema,
+  response: {
+    200: Type.Object({
+      ...page(AdminTelemetryRowSchema).properties,
+      nodes: Type.Array(AdminNodeSummarySchema),
+    }),
+  },
+});
+
+// Servers ---------------------------------------------------------------------------------------
+
+/** Spec §3 vps_metrics: the latest within 300 s, or null ('No recent metrics.'). */
+export const ServerMetricsSchema = Type.Object({
+  ts: When,
+  cpu: Type.Number(),
+  mem_used: Bytes,
+  mem_total: Bytes,
+  disk_used: Bytes,
+  disk_total: Bytes,
+  load1: Type.Number(),
+  load5: Type.Number(),
+  load15: Type.Number(),
+});
+/** Spec §3 vps_hosts, with what the console shows on its card. */
+export const AdminServerSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  ip: Type.String(),
+  ssh_user: Type.Union([Type.String(), Type.Null()]),
+  ssh_port: Type.Union([Type.Integer(), Type.Null()]),
+  region: Type.String(),
+  tags: Type.Array(Type.String()),
+  /** Takes no new devices; those placed stay. */
+  draining: Type.Boolean(),
+  peers_placed: Count,
+  peers_connected: Count,
+  last_seen_at: NullableWhen,
+  metrics: Type.Union([ServerMetricsSchema, Type.Null()]),
+});
+export type AdminServer = Static<typeof AdminServerSchema>;
+export const adminServersRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/servers',
+  access: 'admin',
+  tags,
+  summary: 'Spec §2 Servers: one card per node with its latest metrics within 300 s, peers placed and connected',
+  response: { 200: Type.Object({ servers: Type.Array(AdminServerSchema) }) },
+});
+export const drainServerRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin/servers/:id/drain',
+  access: 'admin',
+  tags,
+  summary: 'Drain a node (no new placements) or open it again; audited',
+  params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+  body: Type.Object({ draining: Type.Boolean() }, { additionalProperties: false }),
+  response: { 200: AdminServerSchema },
+});
+
+/** Accounts: people, organizations, the admin email list and the audit of changes to them. */
+export const adminAccountRoutes = [
+  adminUsersRoute,
+  adminOrganizationsRoute,
+  suspendOrganizationRoute,
+  reactivateOrganizationRoute,
+  adminEmailsRoute,
+  addAdminEmailRoute,
+  removeAdminEmailRoute,
+  adminAuditRoute,
+];
+
+/** The fleet: overview, devices and their actions, telemetry and servers. */
+export const adminFleetRoutes = [
+  adminOverviewRoute,
+  adminDevicesRoute,
+  adminDeviceActionRoute,
+  adminTelemetryRoute,
+  adminServersRoute,
+  drainServerRoute,
+];
+
+export const adminRoutes = [...adminFleetRoutes, ...adminAccountRoutes];

@@ -1,0 +1,143 @@
+import { Type } from 'typebox';
+import {
+  arpuRpc,
+  cancelsWindowRpc,
+  churnMonthlyRpc,
+  cohortRetentionRpc,
+  funnelRpc,
+  mrrMovementsRpc,
+  mrrTotalsRpc,
+  newSubscriptionsWindowRpc,
+  projectionStatusRpc,
+  rebuildProjectionRpc,
+  revenueDailyRpc,
+  revenueMonthlyRpc,
+  revenueWindowRpc,
+  subscriptionsDailyRpc,
+} from '../analytics/analytics.rpc.ts';
+import { countedPagePaths } from '../analytics/analytics.ts';
+import type { RpcContract } from '../rpc.ts';
+import { defineRoute, NoContentSchema } from './route.ts';
+
+const tags = ['analytics'];
+
+/** A read of the Analytics page: GET, admins only, its query the RPC's request. */
+function analyticsRead<C extends RpcContract>(path: string, summary: string, rpc: C) {
+  return defineRoute({
+    method: 'GET',
+    url: `/api/admin/analytics/${path}`,
+    access: 'admin',
+    tags,
+    summary,
+    querystring: rpc.request as C['request'],
+    response: { 200: rpc.response as C['response'] },
+  });
+}
+
+export const revenueWindowRoute = analyticsRead(
+  'revenue-window',
+  'Spec §7 revenue_window: revenue of the last N days (1, 7, 30, 60, 90, 182, 365, 730), refunds and net',
+  revenueWindowRpc,
+);
+export const newSubscriptionsWindowRoute = analyticsRead(
+  'new-subscriptions-window',
+  'Spec §7 new_subscriptions_window: subscriptions started in the last N days (1, 7, 30, 60)',
+  newSubscriptionsWindowRpc,
+);
+export const cancelsWindowRoute = analyticsRead(
+  'cancels-window',
+  'Spec §7 cancels_window: subscriptions ended in the last N days (7, 30)',
+  cancelsWindowRpc,
+);
+export const mrrTotalsRoute = analyticsRead(
+  'mrr',
+  'Spec §7 mrr_total_cents and arr_total_cents, with the paying customers',
+  mrrTotalsRpc,
+);
+export const arpuRoute = analyticsRead(
+  'arpu',
+  'Spec §7 arpu_cents: net revenue of the last 30 days per paying customer',
+  arpuRpc,
+);
+export const revenueDailyRoute = analyticsRead(
+  'revenue-daily',
+  'Spec §3 revenue_daily_last_730: revenue per day (60 days unless asked, up to 730)',
+  revenueDailyRpc,
+);
+export const subscriptionsDailyRoute = analyticsRead(
+  'subscriptions-daily',
+  'Spec §3 subscriptions_daily_last_730: new subscriptions and cancels per day',
+  subscriptionsDailyRpc,
+);
+export const revenueMonthlyRoute = analyticsRead(
+  'revenue-monthly',
+  'Spec §3 revenue by month and plan (12 months unless asked, up to 24)',
+  revenueMonthlyRpc,
+);
+export const mrrMovementsRoute = analyticsRead(
+  'mrr-movements',
+  'MRR movements per month: new, expansion, contraction, churn, reactivation, net, MRR at the end',
+  mrrMovementsRpc,
+);
+export const cohortRetentionRoute = analyticsRead(
+  'cohorts',
+  'Spec §3 cohort_retention_monthly: the last 12 cohorts, months +0 to +11',
+  cohortRetentionRpc,
+);
+export const churnMonthlyRoute = analyticsRead(
+  'churn',
+  'Spec §3 churn_monthly_last_12m: logo and revenue churn per month',
+  churnMonthlyRpc,
+);
+export const funnelRoute = analyticsRead(
+  'funnel',
+  'Spec §3 funnel_last_60d: visits, sign-ups and first payments per day, and the most visited pages',
+  funnelRpc,
+);
+export const projectionStatusRoute = analyticsRead(
+  'projection',
+  'The projection the figures come from, and a rebuild under way',
+  projectionStatusRpc,
+);
+
+export const rebuildProjectionRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin/analytics/rebuild',
+  access: 'admin',
+  tags,
+  summary: 'Rebuild the figures from the history of events, beside the live ones, and switch when caught up',
+  response: { 202: rebuildProjectionRpc.response },
+});
+
+/** The web app's report of a public page view: the path only. */
+export const VisitBodySchema = Type.Object(
+  { path: Type.String({ maxLength: 200, description: `one of ${countedPagePaths.join(', ')}` }) },
+  { additionalProperties: false },
+);
+export const recordVisitRoute = defineRoute({
+  method: 'POST',
+  url: '/api/visits',
+  access: 'public',
+  tags,
+  summary: 'Count a view of a public page for the funnel (no address, cookie or identifier is kept)',
+  body: VisitBodySchema,
+  response: { 204: NoContentSchema },
+});
+
+export const analyticsRoutes = [
+  revenueWindowRoute,
+  newSubscriptionsWindowRoute,
+  cancelsWindowRoute,
+  mrrTotalsRoute,
+  arpuRoute,
+  revenueDailyRoute,
+  subscriptionsDailyRoute,
+  revenueMonthlyRoute,
+  mrrMovementsRoute,
+  cohortRetentionRoute,
+  churnMonthlyRoute,
+  funnelRoute,
+  projectionStatusRoute,
+  rebuildProjectionRoute,
+  recordVisitRoute,
+];

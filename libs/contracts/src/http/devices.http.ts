@@ -1,0 +1,163 @@
+import { Type } from 'typebox';
+import {
+  ConfigFormatSchema,
+  DeviceOverviewSchema,
+  DeviceViewSchema,
+  DeviceWithStatusSchema,
+  KeyRotationScheduleSchema,
+  PeerInfoSchema,
+} from '../provisioning/provisioning.rpc.ts';
+import { deviceNameMaxLength } from '../devices.ts';
+import { defineRoute, NoContentSchema } from './route.ts';
+
+const tags = ['devices'];
+/** A device id as the path carries it; a malformed one names nobody's device (the same 404). */
+export const DeviceParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const PublicKey = Type.String({ maxLength: 64, description: 'a WireGuard public key made in the browser' });
+
+export const listDevicesRoute = defineRoute({
+  method: 'GET',
+  url: '/api/devices',
+  access: 'signed-in',
+  tags,
+  summary: 'Your personal devices, newest first, with connection status',
+  response: { 200: Type.Object({ devices: Type.Array(DeviceWithStatusSchema) }) },
+});
+
+export const deviceOverviewRoute = defineRoute({
+  method: 'GET',
+  url: '/api/overview',
+  access: 'signed-in',
+  tags,
+  summary: 'Devices, connected devices and VPN status (Online if at least one is connected, else Idle)',
+  response: { 200: DeviceOverviewSchema },
+});
+
+export const CreateDeviceBodySchema = Type.Object({
+  name: Type.String({ maxLength: 1000, description: `1–${deviceNameMaxLength} characters after trimming` }),
+  platform: Type.String({ maxLength: 32 }),
+  public_key: Type.Optional(PublicKey),
+});
+export const DeviceAnswerSchema = Type.Object({ device: DeviceViewSchema });
+
+export const createDeviceRoute = defineRoute({
+  method: 'POST',
+  url: '/api/devices',
+  access: 'signed-in',
+  tags,
+  summary: `Add a device (name 1–${deviceNameMaxLength} characters, platform from the list); optionally with a public key made in the browser`,
+  body: CreateDeviceBodySchema,
+  response: { 201: DeviceAnswerSchema },
+});
+
+export const UpdateDeviceBodySchema = Type.Object(
+  { name: Type.Optional(Type.String({ maxLength: 1000 })), is_active: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+export const updateDeviceRoute = defineRoute({
+  method: 'PATCH',
+  url: '/api/devices/:id',
+  access: 'signed-in',
+  tags,
+  summary: 'Rename, suspend (is_active false) or activate a device',
+  params: DeviceParamsSchema,
+  body: UpdateDeviceBodySchema,
+  response: { 200: DeviceAnswerSchema },
+});
+
+export const removeDeviceRoute = defineRoute({
+  method: 'DELETE',
+  url: '/api/devices/:id',
+  access: 'signed-in',
+  tags,
+  summary: 'Remove a device; its address is released',
+  params: DeviceParamsSchema,
+  response: { 204: NoContentSchema },
+});
+
+export const RequestKeyBodySchema = Type.Optional(Type.Object({ public_key: Type.Optional(PublicKey) }));
+export const RequestKeyAnswerSchema = Type.Object({ device: DeviceViewSchema, emailed: Type.Boolean() });
+
+export const requestKeyRoute = defineRoute({
+  method: 'POST',
+  url: '/api/devices/:id/key',
+  access: 'signed-in',
+  tags,
+  summary: 'Request key: a new key pair, the node updated, the new config emailed',
+  params: DeviceParamsSchema,
+  body: RequestKeyBodySchema,
+  response: { 200: RequestKeyAnswerSchema },
+});
+
+export const KeyRotationBodySchema = Type.Object(
+  {
+    /** A new key every 30 or 90 days (the old one works 24 h more), or null: off. */
+    every_days: KeyRotationScheduleSchema,
+  },
+  { additionalProperties: false },
+);
+
+export const setKeyRotationRoute = defineRoute({
+  method: 'PATCH',
+  url: '/api/devices/:id/key-rotation',
+  access: 'signed-in',
+  tags,
+  summary: 'Scheduled key rotation: every 30 or 90 days the new config is mailed; the old key works 24 h more',
+  params: DeviceParamsSchema,
+  body: KeyRotationBodySchema,
+  response: { 200: DeviceAnswerSchema },
+});
+
+export const devicePeerInfoRoute = defineRoute({
+  method: 'GET',
+  url: '/api/devices/:id/peer-info',
+  access: 'signed-in',
+  tags,
+  summary: 'Server side of the config for a device whose key the browser made',
+  params: DeviceParamsSchema,
+  response: { 200: PeerInfoSchema },
+});
+
+export const ConfigLinkSchema = Type.Object({ url: Type.String(), qr_url: Type.String(), expires_in: Type.Integer() });
+
+export const configLinkRoute = defineRoute({
+  method: 'POST',
+  url: '/api/devices/:id/config-link',
+  access: 'signed-in',
+  tags,
+  summary: 'Links to the config file and its QR code, each good once within 60 seconds (a new tab carries no token)',
+  params: DeviceParamsSchema,
+  response: { 200: ConfigLinkSchema },
+});
+
+export const DeviceConfigQuerySchema = Type.Object({
+  format: Type.Optional(ConfigFormatSchema),
+  token: Type.Optional(Type.String({ maxLength: 2000, description: 'a link from config-link, instead of a session' })),
+});
+
+export const deviceConfigRoute = defineRoute({
+  method: 'GET',
+  url: '/api/device/:id/config',
+  access: 'signed-in-or-link',
+  tags,
+  summary: "The device's wg-quick file (attachment, not cached), or ?format=qr for the same config as a PNG QR code",
+  params: DeviceParamsSchema,
+  querystring: DeviceConfigQuerySchema,
+  response: {
+    200: Type.String({ description: 'text/plain: the wg-quick file; image/png with ?format=qr' }),
+  },
+});
+
+export const deviceRoutes = [
+  listDevicesRoute,
+  deviceOverviewRoute,
+  createDeviceRoute,
+  updateDeviceRoute,
+  removeDeviceRoute,
+  requestKeyRoute,
+  setKeyRotationRoute,
+  devicePeerInfoRoute,
+  configLinkRoute,
+  deviceConfigRoute,
+];

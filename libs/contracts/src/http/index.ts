@@ -1,0 +1,32 @@
+export * from './route.ts';
+export * from './devices.http.ts';
+export * from './billing.http.ts';
+export * from './support.http.ts';
+export * from './auth.http.ts';
+export * from './organizations.http.ts';
+export * from './analytics.http.ts';
+export * from './admin.http.ts';
+
+import { accountRoutes, authRoutes } from './auth.http.ts';
+import { billingRoutes } from './billing.http.ts';
+import { deviceRoutes } from './devices.http.ts';
+import { organizationDeviceRoutes, organizationMemberRoutes } from './organizations.http.ts';
+import { analyticsRoutes } from './analytics.http.ts';
+import { adminAccountRoutes } from './admin.http.ts';
+import { adminFleetRoutes } from './admin.http.ts';
+import type { HttpRoute } from './route.ts';
+import { supportRoutes } from './support.http.ts';
+
+/** Every route of the gateway's API, as the permission matrix and the route-table test know them. */
+export const httpRoutes: readonly HttpRoute[] = [
+  ...authRoutes,
+  ...accountRoutes,
+  ...deviceRoutes,
+  ...organizationDeviceRoutes,
+  ...analyticsRoutes,
+  ...billingRoutes,
+  ...supportRoutes,
+  ...organizationMemberRoutes,
+  ...adminAccountRoutes,
+  ...adminFleetRoutes,
+];

@@ -1,0 +1,70 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/**
+ * An HTTP route of the gateway, as one value: method, path, who may call it, and the schemas of
+ * its params, query, body and every answer. The gateway registers routes from these (it writes
+ * no schema of its own), OpenAPI is generated from them, and the web takes its types from them,
+ * so a shape is written once.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * Who a route serves: anyone (`public`), a signed-in person (`signed-in`), a signed-in person or
+ * the holder of a one-time link (`signed-in-or-link`), a platform admin (`admin`: the gateway
+ * refuses anyone else before asking a service, and the service checks again), or Stripe
+ * (`webhook`, signature checked by billing).
+ */
+export type RouteAccess = 'public' | 'signed-in' | 'signed-in-or-link' | 'admin' | 'webhook';
+
+export type ResponseSchemas = { [status: number]: TSchema };
+
+export type HttpRoute<
+  P extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+  B extends TSchema | undefined = TSchema | undefined,
+  R extends ResponseSchemas = ResponseSchemas,
+> = {
+  method: HttpMethod;
+  url: string;
+  summary: string;
+  tags: readonly string[];
+  access: RouteAccess;
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  /** Every answer the route gives, by status; errors are the shared error body. */
+  response: R;
+};
+
+export function defineRoute<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  R extends ResponseSchemas = ResponseSchemas,
+>(route: HttpRoute<P, Q, B, R>): HttpRoute<P, Q, B, R> {
+  return route;
+}
+
+/** Every error answer: a stable code (libs/contracts errors.ts) and a message a person can read. */
+export const ErrorResponseSchema = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  }),
+});
+export type ErrorResponse = Static<typeof ErrorResponseSchema>;
+
+/** A 204's body. */
+export const NoContentSchema = Type.Null();
+
+/** The body a route answers with this status, for the web's fetchers. */
+export type RouteAnswer<R extends HttpRoute, Status extends keyof R['response'] = 200> = Static<
+  R['response'][Status] & TSchema
+>;
+/** The body a route takes. */
+export type RouteBody<R extends HttpRoute> =
+  R extends HttpRoute<infer _P, infer _Q, infer B> ? (B extends TSchema ? Static<B> : never) : never;
+/** The query a route takes. */
+export type RouteQuery<R extends HttpRoute> =
+  R extends HttpRoute<infer _P, infer Q> ? (Q extends TSchema ? Static<Q> : never) : never;

@@ -1,0 +1,88 @@
+import { findPlan } from './plans.ts';
+
+/**
+ * Organization rules the services and the web share (spec §5, §6, §9; issue #12).
+ */
+export const organizationRoles = ['owner', 'admin', 'member'] as const;
+export type OrganizationRole = (typeof organizationRoles)[number];
+
+export function isOrganizationRole(value: unknown): value is OrganizationRole {
+  return typeof value === 'string' && (organizationRoles as readonly string[]).includes(value);
+}
+
+/** Spec §6: owners and admins see the user list, pick any assignee, and manage members. */
+export function managesOrganization(role: OrganizationRole | null | undefined): boolean {
+  return role === 'owner' || role === 'admin';
+}
+
+/** Spec §9: each business user may have at most 5 devices in organizations, shown as 'n/5'. */
+export const devicesPerAssignee = 5;
+
+/** The text of the quota: 'n/5'. */
+export function assigneeQuotaText(count: number): string {
+  return `${count}/${devicesPerAssignee}`;
+}
+
+/** Spec §9: members an organization on this plan may have (invitations still open count too); null: no cap. */
+export function userCapOf(planCode: string): number | null {
+  return findPlan(planCode)?.userCap ?? null;
+}
+
+/** Devices an organization on this plan may have; null: no limit. */
+export function deviceCapOf(planCode: string): number | null {
+  return findPlan(planCode)?.devices ?? null;
+}
+
+/** An invitation link works this long. */
+export const invitationDays = 7;
+
+/**
+ * Whether a change of members leaves the organization without an owner: the last owner can be
+ * neither removed, nor demoted, nor leave.
+ */
+export function leavesNoOwner(owners: number, change: { removesOwner: boolean }): boolean {
+  return change.removesOwner && owners <= 1;
+}
+
+/** Organization: Active or Suspended (spec §4), from is_active. */
+export function organizationStatus(isActive: boolean): 'Active' | 'Suspended' {
+  return isActive ? 'Active' : 'Suspended';
+}
+
+/** What the audit log records (issue #12), by the service where each happens. */
+export const auditKinds = [
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.left',
+  'invitation.revoked',
+  'device.added',
+  'device.renamed',
+  'device.suspended',
+  'device.activated',
+  'device.removed',
+  'device.key_rotated',
+  'plan.changed',
+  'organization.suspended',
+  'organization.reactivated',
+] as const;
+export type AuditKind = (typeof auditKinds)[number];
+
+/** An organization's name: 1 to 100 characters once trimmed. */
+export const organizationNameMaxLength = 100;
+
+/** The name as stored: trimmed, inner runs of white space made one space. */
+export function normalizeOrganizationName(raw: unknown): string {
+  return typeof raw === 'string' ? raw.trim().replace(/\s+/g, ' ') : '';
+}
+
+/** What is wrong with a (normalized) name, in words for the form; null when it is fine. */
+export function organizationNameProblem(name: string): string | null {
+  if (!name) return 'Enter a name for the organization.';
+  if (name.length > organizationNameMaxLength)
+    return `The organization name can be at most ${organizationNameMaxLength} characters.`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse them
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'The organization name cannot contain control characters.';
+  return null;
+}

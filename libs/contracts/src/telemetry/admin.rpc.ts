@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import { defineRpc } from '../rpc.ts';
+import {
+  AdminNodeSummarySchema,
+  AdminTelemetryQuerySchema,
+  AdminTelemetryRowSchema,
+  ServerMetricsSchema,
+  TrafficHourSchema,
+} from '../http/admin.http.ts';
+
+/** The operator console's questions to telemetry (platform admins only: `requireAdmin` first). */
+const Uuid = Type.String({ format: 'uuid' });
+const Count = Type.Integer({ minimum: 0 });
+
+/** Devices connected now and the last 24 hours of traffic (24 hourly buckets, oldest first, empty hours 0). */
+export const adminTrafficRpc = defineRpc(
+  'telemetry.rpc.admin-traffic',
+  Type.Object({}),
+  Type.Object({ active_devices: Count, traffic: Type.Array(TrafficHourSchema, { minItems: 24, maxItems: 24 }) }),
+);
+/** The latest row per device, paged and sortable, with a summary per node. */
+export const adminLatestRpc = defineRpc(
+  'telemetry.rpc.admin-latest',
+  AdminTelemetryQuerySchema,
+  Type.Object({
+    rows: Type.Array(AdminTelemetryRowSchema),
+    total: Count,
+    page: Type.Integer({ minimum: 1 }),
+    per_page: Count,
+    nodes: Type.Array(AdminNodeSummarySchema),
+  }),
+);
+/** Per node: devices connected now and the latest host metrics within 300 s (or null). Service to service. */
+export const adminNodeStatsRpc = defineRpc(
+  'telemetry.rpc.admin-node-stats',
+  Type.Object({ node_ids: Type.Array(Uuid, { maxItems: 1000 }) }),
+  Type.Object({
+    nodes: Type.Array(
+      Type.Object({
+        node_id: Uuid,
+        connected: Count,
+        metrics: Type.Union([ServerMetricsSchema, Type.Null()]),
+      }),
+    ),
+  }),
+);

@@ -1,0 +1,102 @@
+import { wildcardSubject, type BusAccess } from '@qw/contracts';
+import { inboxPrefixOf, inboxRoot } from './connection.ts';
+import { Namespace } from './subjects.ts';
+
+export type NatsPermissions = {
+  publish: { allow: string[]; deny?: string[] };
+  subscribe: { allow: string[] };
+};
+
+/**
+ * The NATS permissions that give a user exactly its declared access (libs/contracts
+ * bus-access.ts): its RPC requests, its events, the JetStream API calls for the streams it
+ * declares or reads (by stream name, so one service's stream is closed to another) and its own
+ * inbox for answers. Everything else is refused by the server.
+ */
+export function natsPermissions(user: string, access: BusAccess, ns: Namespace = new Namespace('')): NatsPermissions {
+  const subject = (s: string) => ns.subject(wildcardSubject(s));
+  const publish = new Set<string>();
+  for (const call of access.calls) publish.add(subject(call));
+  for (const event of access.publishes) publish.add(subject(event));
+  for (const owner of access.declares) {
+    const stream = ns.stream(owner);
+    for (const verb of ['CREATE', 'UPDATE', 'INFO']) publish.add(`$JS.API.STREAM.${verb}.${stream}`);
+    // The owner manages every consumer of its stream (provisioning makes each node's).
+    publish.add(`$JS.API.CONSUMER.*.${stream}.>`);
+    publish.add(`$JS.API.CONSUMER.DURABLE.CREATE.${stream}.*`);
+    publish.add(`$JS.API.CONSUMER.MSG.NEXT.${stream}.*`);
+    publish.add(`$JS.ACK.${stream}.>`);
+  }
+  for (const owner of access.reads) {
+    const stream = ns.stream(owner);
+    publish.add(`$JS.API.STREAM.INFO.${stream}`);
+    publish.add(`$JS.API.CONSUMER.INFO.${stream}.*`);
+    publish.add(`$JS.API.CONSUMER.CREATE.${stream}.>`);
+    publish.add(`$JS.API.CONSUMER.DURABLE.CREATE.${stream}.*`);
+    publish.add(`$JS.API.CONSUMER.MSG.NEXT.${stream}.*`);
+    publish.add(`$JS.ACK.${stream}.>`);
+  }
+  if (access.reads.length > 0) {
+    // Consumers keep poison messages in the dead-letter stream.
+    const deadLetters = ns.stream('deadletter');
+    for (const verb of ['CREATE', 'INFO']) publish.add(`$JS.API.STREAM.${verb}.${deadLetters}`);
+    publish.add(ns.subject('deadletter.>'));
+  }
+  for (const used of access.uses ?? []) {
+    const [owner, durable] = used.split('/') as [string, string];
+    const stream = ns.stream(owner);
+    publish.add(`$JS.API.CONSUMER.INFO.${stream}.${durable}`);
+    publish.add(`$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`);
+    publish.add(`$JS.ACK.${stream}.${durable}.>`);
+  }
+  // An RPC server answers on the asker's inbox. NATS's `allow_responses` would do that too, but
+  // it also remembers every JetStream message delivered to the connection (they carry a reply
+  // subject) for two minutes and scans that whole list on each delivery once it holds more than
+  // 4096: a service reading a backlog fell from ~60,000 to ~700 messages a second. The inboxes are
+  // `_INBOX_U.<user>.<random id>`, so a server may publish there, but only a user may read its own.
+  if (access.serves.length > 0) publish.add(`${inboxRoot}.*.>`);
+  const subscribe = [...access.serves.map(subject), `${inboxPrefixOf(user)}.>`];
+  const deny = (access.neverCalls ?? []).map(subject);
+  // An empty allow list would mean no restriction to the server: say "nothing" outright.
+  if (publish.size === 0) deny.push('>');
+  return {
+    publish: { allow: [...publish].sort(), ...(deny.length > 0 ? { deny } : {}) },
+    subscribe: { allow: subscribe },
+  };
+}
+
+/** A password written into the configuration, or the name of an environment variable the server reads it from. */
+export type NatsSecret = { value: string } | { env: string };
+
+export type NatsUser = { user: string; password: NatsSecret; permissions: NatsPermissions | 'all' };
+
+/**
+ * A nats-server configuration with JetStream and one user per process. `all` gives a user every
+ * right (the operator's own tools and the tests' inspection, never a service).
+ */
+export function natsServerConfig(options: {
+  listen: string;
+  storeDir: string;
+  users: NatsUser[];
+  monitorPort?: number;
+  header?: string;
+}): string {
+  const value = (v: unknown): string => JSON.stringify(v);
+  const secret = (s: NatsSecret) => ('env' in s ? `$${s.env}` : value(s.value));
+  const users = options.users.map(({ user, password, permissions }) => {
+    const rights = permissions === 'all' ? { publish: { allow: ['>'] }, subscribe: { allow: ['>'] } } : permissions;
+    return `    { user: ${value(user)}, password: ${secret(password)}, permissions: ${value(rights)} }`;
+  });
+  return [
+    ...(options.header ? options.header.split('\n').map((line) => `# ${line}`.trimEnd()) : []),
+    `listen: ${value(options.listen)}`,
+    ...(options.monitorPort ? [`http: ${options.monitorPort}`] : []),
+    `jetstream { store_dir: ${value(options.storeDir)} }`,
+    'authorization {',
+    '  users: [',
+    users.join('\n'),
+    '  ]',
+    '}',
+    '',
+  ].join('\n');
+}

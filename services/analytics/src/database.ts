@@ -1,0 +1,16 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Analytics' own schema: the registry of projection generations (their tables live beside it). */
+export interface GenerationsTable {
+  generation: Generated<number>;
+  definition: number;
+  status: 'building' | 'live' | 'retired';
+  started_at: ColumnType<Date, Date | string, Date | string>;
+  live_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  retired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  dropped_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface AnalyticsDatabase {
+  generations: GenerationsTable;
+}

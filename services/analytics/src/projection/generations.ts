@@ -1,0 +1,307 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Logger } from 'pino';
+import { AppError, type ProjectionGeneration, type ProjectionStatus } from '@qw/contracts';
+import { type BusConnection, IdempotentConsumer, isNotFound, type ReceivedEvent } from '@qw/platform/bus';
+import { startPeriodicTask, type Worker } from '@qw/platform';
+import type { TSchema } from 'typebox';
+import type { AnalyticsDatabase } from '../database.ts';
+import { ProjectionBatch, type ProjectionEvent } from './model.ts';
+import { sources, toProjectionEvent } from './sources.ts';
+import { PostgresProjectionStore, writeChanges } from './store.ts';
+import { createGenerationTables, currentDefinition, dropGenerationTables } from './tables.ts';
+
+type Db = Kysely<AnalyticsDatabase>;
+type GenerationRow = {
+  generation: number;
+  definition: number;
+  status: 'building' | 'live' | 'retired';
+  started_at: Date;
+  live_since: Date | null;
+  retired_at: Date | null;
+  dropped_at: Date | null;
+};
+
+export type ProjectionOptions = {
+  db: Db;
+  bus: BusConnection;
+  logger: Logger;
+  /** How often a rebuild is checked for having caught up, and retired generations cleared. */
+  checkEveryMs?: number;
+  /** How long a retired generation's tables stay after the switch (reads under way finish). */
+  retiredGraceMs?: number;
+  /** The definition the code computes (tests raise it to prove a rebuild). */
+  definition?: number;
+};
+
+/** A generation's durable consumer of one source. */
+export function durableName(generation: number, source: string): string {
+  return `analytics_g${generation}_${source}`;
+}
+
+/** Applies one delivery batch of events to a generation's tables, in the consumer's transaction. */
+export async function projectEvents(
+  tx: Transaction<unknown> | Kysely<unknown>,
+  generation: number,
+  events: readonly ReceivedEvent<unknown>[],
+): Promise<void> {
+  const projected = events.map(toProjectionEvent).filter((event): event is ProjectionEvent => event !== null);
+  if (projected.length === 0) return;
+  const batch = new ProjectionBatch(new PostgresProjectionStore(tx, generation));
+  await batch.prefetch(projected);
+  for (const event of projected) await batch.apply(event);
+  await writeChanges(tx, generation, batch.changes());
+}
+
+/**
+ * The projection's generations: the live one the figures are read from, and at most one being
+ * rebuilt from the streams' history beside it. A rebuild starts on its own when the code's
+ * definition is newer than the live one's, or when an operator asks; once every consumer of the
+ * new generation has read all there was, it becomes live in one transaction and the old one is
+ * retired (its consumers stop, and its tables are dropped after a grace period).
+ */
+export class Projections implements Worker {
+  readonly name = 'projections';
+  private readonly consumers = new Map<number, IdempotentConsumer<TSchema>[]>();
+  private readonly starting = new Set<number>();
+  private stopTask: (() => Promise<void>) | undefined;
+  private readonly definition: number;
+
+  constructor(private readonly options: ProjectionOptions) {
+    this.definition = options.definition ?? currentDefinition;
+  }
+
+  async start(): Promise<void> {
+    await this.locked(async (tx) => {
+      const current = await this.activeGenerations(tx);
+      const live = current.find((g) => g.status === 'live');
+      const building = current.find((g) => g.status === 'building');
+      if (!live) {
+        // The very first projection: nothing to compare with, so it is live while it fills.
+        await this.createGeneration(tx, 'live');
+      } else if (live.definition < this.definition && !building) {
+        await this.createGeneration(tx, 'building');
+      }
+    });
+    for (const generation of await this.activeGenerations(this.options.db)) await this.startConsumers(generation);
+    this.stopTask = startPeriodicTask(
+      { name: 'projection-switch', everyMs: this.options.checkEveryMs ?? 2000, run: () => this.tick() },
+      this.options.logger,
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.stopTask?.();
+    for (const running of this.consumers.values()) for (const consumer of running) await consumer.stop();
+    this.consumers.clear();
+  }
+
+  /** The generation the figures are read from. */
+  async liveGeneration(): Promise<number> {
+    const live = await this.options.db
+      .selectFrom('generations')
+      .select('generation')
+      .where('status', '=', 'live')
+      .executeTakeFirst();
+    if (!live) throw new AppError('unavailable', 'The figures are not ready yet. Try again in a moment.');
+    return live.generation;
+  }
+
+  async status(): Promise<ProjectionStatus> {
+    const rows = await this.activeGenerations(this.options.db);
+    const describe = async (row: GenerationRow | undefined): Promise<ProjectionGeneration | null> =>
+      row
+        ? {
+            generation: row.generation,
+            definition: row.definition,
+            status: row.status,
+            started_at: new Date(row.started_at).toISOString(),
+            live_since: row.live_since ? new Date(row.live_since).toISOString() : null,
+            pending_events: await this.pendingEvents(row.generation),
+          }
+        : null;
+    return {
+      live: await describe(rows.find((row) => row.status === 'live')),
+      building: await describe(rows.find((row) => row.status === 'building')),
+    };
+  }
+
+  /** An operator's rebuild of the current definition beside the live generation. */
+  async rebuild(): Promise<ProjectionStatus> {
+    const generation = await this.locked(async (tx) => {
+      const current = await this.activeGenerations(tx);
+      if (current.some((g) => g.status === 'building'))
+        throw new AppError('conflict', 'A rebuild is already under way. Wait for it to finish.');
+      return this.createGeneration(tx, 'building');
+    });
+    await this.startConsumers({ generation });
+    return this.status();
+  }
+
+  /**
+   * Events the generation's consumers have not yet handled (delivered and acknowledged). A stream
+   * that does not exist (its owner never started) has nothing to read; a consumer not made yet on
+   * a stream that exists has everything still to read.
+   */
+  async pendingEvents(generation: number): Promise<number> {
+    const { bus } = this.options;
+    let pending = 0;
+    for (const source of sources) {
+      const stream = bus.ns.stream(source.owner);
+      try {
+        const info = await bus.jsm.consumers.info(stream, bus.ns.durable(durableName(generation, source.name)));
+        pending += info.num_pending + info.num_ack_pending;
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        try {
+          pending += (await bus.jsm.streams.info(stream)).state.messages;
+        } catch (streamError) {
+          if (!isNotFound(streamError)) throw streamError;
+        }
+      }
+    }
+    return pending;
+  }
+
+  /** Switches a caught-up rebuild live, and clears retired generations past their grace. */
+  async tick(): Promise<void> {
+    const rows = await this.activeGenerations(this.options.db);
+    const building = rows.find((row) => row.status === 'building');
+    if (building && this.consumers.has(building.generation) && (await this.pendingEvents(building.generation)) === 0)
+      await this.switchTo(building.generation);
+    await this.dropRetired();
+  }
+
+  private async switchTo(generation: number): Promise<void> {
+    const retired = await this.locked(async (tx) => {
+      const old = await tx
+        .updateTable('generations')
+        .set({ status: 'retired', retired_at: new Date() })
+        .where('status', '=', 'live')
+        .returning('generation')
+        .executeTakeFirst();
+      await tx
+        .updateTable('generations')
+        .set({ status: 'live', live_since: new Date() })
+        .where('generation', '=', generation)
+        .where('status', '=', 'building')
+        .execute();
+      return old?.generation;
+    });
+    this.options.logger.info({ generation, retired }, 'analytics projection switched to a rebuilt generation');
+    if (retired !== undefined) await this.stopConsumers(retired);
+  }
+
+  private async dropRetired(): Promise<void> {
+    const grace = this.options.retiredGraceMs ?? 60_000;
+    const due = await this.options.db
+      .selectFrom('generations')
+      .select('generation')
+      .where('status', '=', 'retired')
+      .where('dropped_at', 'is', null)
+      .where('retired_at', '<', new Date(Date.now() - grace))
+      .execute();
+    for (const { generation } of due) {
+      await this.stopConsumers(generation);
+      await dropGenerationTables(this.options.db as Kysely<unknown>, generation);
+      for (const source of sources) {
+        const durable = this.options.bus.ns.durable(durableName(generation, source.name));
+        // In steps, so no delete holds locks for long.
+        for (;;) {
+          const result = await sql`delete from inbox where ctid = any(array(
+              select ctid from inbox where consumer = ${durable} limit 20000))`.execute(this.options.db);
+          if (Number(result.numAffectedRows ?? 0n) < 20_000) break;
+        }
+      }
+      await this.options.db
+        .updateTable('generations')
+        .set({ dropped_at: new Date() })
+        .where('generation', '=', generation)
+        .execute();
+      this.options.logger.info({ generation }, 'retired analytics generation dropped');
+    }
+  }
+
+  private async startConsumers(row: Pick<GenerationRow, 'generation'>): Promise<void> {
+    if (this.consumers.has(row.generation) || this.starting.has(row.generation)) return;
+    this.starting.add(row.generation);
+    const { bus, db, logger } = this.options;
+    const running: IdempotentConsumer<TSchema>[] = [];
+    for (const source of sources) {
+      const consumer = new IdempotentConsumer({
+        name: durableName(row.generation, source.name),
+        stream: bus.ns.stream(source.owner),
+        contract: source.contract,
+        events: source.events,
+        db: db as Kysely<unknown>,
+        bus,
+        logger,
+        batchSize: 500,
+        handleMany: (tx, events) => projectEvents(tx, row.generation, events),
+      });
+      await consumer.start();
+      running.push(consumer);
+    }
+    // Only now may the switch look at it: every consumer exists and counts what it has to read.
+    this.consumers.set(row.generation, running);
+    this.starting.delete(row.generation);
+  }
+
+  /**
+   * Stops reading for a generation. Its durable consumers are not deleted (analytics may not
+   * delete consumers of streams it only reads): they are given an inactivity threshold, so the
+   * server removes them once nobody reads them.
+   */
+  private async stopConsumers(generation: number): Promise<void> {
+    const running = this.consumers.get(generation);
+    this.consumers.delete(generation);
+    for (const consumer of running ?? []) await consumer.stop();
+    const { bus } = this.options;
+    for (const source of sources) {
+      const stream = bus.ns.stream(source.owner);
+      const durable = bus.ns.durable(durableName(generation, source.name));
+      try {
+        const idleMs = Math.max(1000, this.options.retiredGraceMs ?? 60_000);
+        await bus.jsm.consumers.update(stream, durable, { inactive_threshold: idleMs * 1_000_000 });
+      } catch (error) {
+        if (!isNotFound(error))
+          this.options.logger.warn({ err: error, consumer: durable }, 'retired consumer left as it was');
+      }
+    }
+  }
+
+  private async createGeneration(tx: Transaction<AnalyticsDatabase>, status: 'live' | 'building'): Promise<number> {
+    const row = await tx
+      .insertInto('generations')
+      .values({
+        definition: this.definition,
+        status,
+        started_at: new Date(),
+        live_since: status === 'live' ? new Date() : null,
+      })
+      .returning('generation')
+      .executeTakeFirstOrThrow();
+    await createGenerationTables(tx as unknown as Kysely<unknown>, row.generation);
+    this.options.logger.info(
+      { generation: row.generation, definition: this.definition, status },
+      'analytics generation created',
+    );
+    return row.generation;
+  }
+
+  private async activeGenerations(db: Kysely<AnalyticsDatabase>): Promise<GenerationRow[]> {
+    return (await db
+      .selectFrom('generations')
+      .selectAll()
+      .where('status', 'in', ['live', 'building'])
+      .orderBy('generation')
+      .execute()) as GenerationRow[];
+  }
+
+  /** One change of generations at a time, across replicas. */
+  private locked<T>(work: (tx: Transaction<AnalyticsDatabase>) => Promise<T>): Promise<T> {
+    return this.options.db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtext('analytics.generations'))`.execute(tx);
+      return work(tx);
+    });
+  }
+}

@@ -1,0 +1,76 @@
+import {
+  adminDeviceActionRoute,
+  adminDeviceActionRpc,
+  adminDeviceCountRpc,
+  adminDevicesRoute,
+  adminDevicesRpc,
+  adminDrainNodeRpc,
+  adminLatestRpc,
+  adminOverviewRoute,
+  adminPeopleCountsRpc,
+  adminServersRoute,
+  adminServersRpc,
+  adminTelemetryRoute,
+  adminTrafficRpc,
+  drainServerRoute,
+} from '@qw/contracts';
+import type { HttpApp, RpcClient } from '@qw/platform';
+import { requireAdmin } from '../auth/caller.ts';
+import { addRoute } from '../http/add-route.ts';
+
+/**
+ * The operator console's fleet (spec §2 Overview, Devices, Telemetry, Servers; §7
+ * `POST /api/admin-device`): platform admins only, refused here before any service is asked, and
+ * each service checks the caller assertion's admin flag again. Each route is one request to the
+ * service that owns the answer, except the Overview, whose tiles belong to three owners: it asks
+ * them at once and puts their answers side by side.
+ */
+export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
+  const { rpc } = deps;
+
+  addRoute(app, adminOverviewRoute, async (request, reply) => {
+    const caller = requireAdmin(request);
+    const [people, devices, traffic] = await Promise.all([
+      rpc.request(adminPeopleCountsRpc, {}, caller),
+      rpc.request(adminDeviceCountRpc, {}, caller),
+      rpc.request(adminTrafficRpc, {}, caller),
+    ]);
+    return reply.header('cache-control', 'no-store').send({
+      users: people.users,
+      organizations: people.organizations,
+      devices: devices.devices,
+      active_devices: traffic.active_devices,
+      traffic: traffic.traffic,
+    });
+  });
+
+  addRoute(app, adminDevicesRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(adminDevicesRpc, request.query ?? {}, requireAdmin(request))),
+  );
+
+  // Spec §7: `{action, deviceId}`; `x-admin-email` is ignored (admin comes from the session only).
+  addRoute(app, adminDeviceActionRoute, async (request) => {
+    const { device } = await rpc.request(adminDeviceActionRpc, request.body, requireAdmin(request));
+    return { ok: true as const, device };
+  });
+
+  addRoute(app, adminTelemetryRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(adminLatestRpc, request.query ?? {}, requireAdmin(request))),
+  );
+
+  addRoute(app, adminServersRoute, async (request, reply) =>
+    reply.header('cache-control', 'no-store').send(await rpc.request(adminServersRpc, {}, requireAdmin(request))),
+  );
+
+  addRoute(app, drainServerRoute, async (request) =>
+    rpc.request(
+      adminDrainNodeRpc,
+      { node_id: request.params.id, draining: request.body.draining },
+      requireAdmin(request),
+    ),
+  );
+}

@@ -1,0 +1,64 @@
+import {
+  AppError,
+  createOrgDeviceRoute,
+  createOrgDeviceRpc,
+  listOrgDevicesRpc,
+  orgDeviceOverviewRpc,
+  orgDevicesRoute,
+  orgOverviewRoute,
+} from '@qw/contracts';
+import type { HttpApp, RpcClient } from '@qw/platform';
+import { requireSignedIn } from '../auth/caller.ts';
+import { addRoute } from '../http/add-route.ts';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A malformed id names nobody's organization: the same 404 as one the caller is not in. */
+function orgId(raw: string): string {
+  if (!uuidPattern.test(raw)) throw new AppError('not_found', 'Organization not found.');
+  return raw.toLowerCase();
+}
+
+/** A malformed assignee is nobody in the organization. */
+function assigneeId(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!uuidPattern.test(raw)) {
+    throw new AppError('validation_failed', 'The assignee must be a member of this organization.', {
+      field: 'assignee_id',
+    });
+  }
+  return raw.toLowerCase();
+}
+
+/**
+ * An organization's devices (spec §2 business Overview and Devices, §5, §7): each route is one
+ * request to provisioning, which decides who may see and add what. The devices themselves are
+ * changed through /api/devices/{id} (devices.routes.ts), where the same access policy applies.
+ */
+export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
+  const { rpc } = deps;
+
+  addRoute(app, orgOverviewRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(orgDeviceOverviewRpc, { org_id: orgId(request.params.id) }, requireSignedIn(request))),
+  );
+
+  addRoute(app, orgDevicesRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(listOrgDevicesRpc, { org_id: orgId(request.params.id) }, requireSignedIn(request))),
+  );
+
+  addRoute(app, createOrgDeviceRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    const { assignee_id, ...body } = request.body;
+    const assignee = assigneeId(assignee_id);
+    const device = await rpc.request(
+      createOrgDeviceRpc,
+      { ...body, org_id: orgId(request.params.id), ...(assignee ? { assignee_id: assignee } : {}) },
+      caller,
+    );
+    return reply.status(201).send(device);
+  });
+}

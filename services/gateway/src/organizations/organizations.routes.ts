@@ -1,0 +1,142 @@
+import {
+  AppError,
+  acceptInvitationRoute,
+  acceptInvitationRpc,
+  auditLogRoute,
+  auditLogRpc,
+  changeMemberRoleRoute,
+  changeMemberRoleRpc,
+  getOrganizationRpc,
+  invitationsRoute,
+  inviteMemberRoute,
+  inviteMemberRpc,
+  leaveOrganizationRoute,
+  leaveOrganizationRpc,
+  listInvitationsRpc,
+  listOrgUsersRpc,
+  organizationRoute,
+  orgUsersRoute,
+  previewInvitationRoute,
+  previewInvitationRpc,
+  removeMemberRoute,
+  removeMemberRpc,
+  renameOrganizationRoute,
+  renameOrganizationRpc,
+  revokeInvitationRoute,
+  revokeInvitationRpc,
+} from '@qw/contracts';
+import type { HttpApp, RpcClient } from '@qw/platform';
+import { requireSignedIn } from '../auth/caller.ts';
+import { addRoute } from '../http/add-route.ts';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A malformed id names nothing of anyone's: the same 404 as an organization (or person) that is not yours. */
+function idOr404(raw: string, message: string): string {
+  if (!uuidPattern.test(raw)) throw new AppError('not_found', message);
+  return raw.toLowerCase();
+}
+const orgId = (raw: string) => idOr404(raw, 'Organization not found.');
+const memberId = (raw: string) => idOr404(raw, 'This person is not a member of the organization.');
+const invitationId = (raw: string) => idOr404(raw, 'Invitation not found.');
+
+/**
+ * The organization itself, its people, invitations and audit log: each route is one request to
+ * identity, which decides from the verified caller who may (404 for strangers, 403 for members
+ * where only owners and admins may).
+ */
+export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
+  const { rpc } = deps;
+
+  addRoute(app, organizationRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    const detail = await rpc.request(getOrganizationRpc, { org_id: orgId(request.params.id) }, caller);
+    return reply.header('cache-control', 'no-store').send(detail);
+  });
+
+  addRoute(app, renameOrganizationRoute, async (request) => {
+    const caller = requireSignedIn(request);
+    return rpc.request(renameOrganizationRpc, { org_id: orgId(request.params.id), name: request.body.name }, caller);
+  });
+
+  addRoute(app, orgUsersRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    const users = await rpc.request(listOrgUsersRpc, { org_id: orgId(request.params.id) }, caller);
+    return reply.header('cache-control', 'no-store').send(users);
+  });
+
+  addRoute(app, changeMemberRoleRoute, async (request) => {
+    const caller = requireSignedIn(request);
+    return rpc.request(
+      changeMemberRoleRpc,
+      { org_id: orgId(request.params.id), user_id: memberId(request.params.userId), role: request.body.role },
+      caller,
+    );
+  });
+
+  addRoute(app, removeMemberRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    await rpc.request(
+      removeMemberRpc,
+      { org_id: orgId(request.params.id), user_id: memberId(request.params.userId) },
+      caller,
+    );
+    return reply.status(204).send();
+  });
+
+  addRoute(app, leaveOrganizationRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    await rpc.request(leaveOrganizationRpc, { org_id: orgId(request.params.id) }, caller);
+    return reply.status(204).send();
+  });
+
+  addRoute(app, invitationsRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    const invitations = await rpc.request(listInvitationsRpc, { org_id: orgId(request.params.id) }, caller);
+    return reply.header('cache-control', 'no-store').send(invitations);
+  });
+
+  addRoute(app, inviteMemberRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    const invited = await rpc.request(inviteMemberRpc, { org_id: orgId(request.params.id), ...request.body }, caller);
+    return reply.status(201).send(invited);
+  });
+
+  addRoute(app, revokeInvitationRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    await rpc.request(
+      revokeInvitationRpc,
+      { org_id: orgId(request.params.id), invitation_id: invitationId(request.params.invitationId) },
+      caller,
+    );
+    return reply.status(204).send();
+  });
+
+  addRoute(app, auditLogRoute, async (request, reply) => {
+    const caller = requireSignedIn(request);
+    const { kind, person, before, limit } = request.query;
+    if (person !== undefined && !uuidPattern.test(person))
+      throw new AppError('validation_failed', 'person must be the id of a user.', { field: 'person' });
+    const page = await rpc.request(
+      auditLogRpc,
+      {
+        org_id: orgId(request.params.id),
+        ...(kind !== undefined ? { kind } : {}),
+        ...(person !== undefined ? { person: person.toLowerCase() } : {}),
+        ...(before !== undefined ? { before } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      },
+      caller,
+    );
+    return reply.header('cache-control', 'no-store').send(page);
+  });
+
+  // The token travels in the body, never in an address that logs or histories keep.
+  addRoute(app, previewInvitationRoute, async (request, reply) =>
+    reply.header('cache-control', 'no-store').send(await rpc.request(previewInvitationRpc, request.body)),
+  );
+
+  addRoute(app, acceptInvitationRoute, async (request) =>
+    rpc.request(acceptInvitationRpc, request.body, requireSignedIn(request)),
+  );
+}

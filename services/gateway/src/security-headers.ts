@@ -1,0 +1,35 @@
+import type { FastifyHelmetOptions } from '@fastify/helmet';
+
+/**
+ * Headers on every answer. The web app runs no inline script (Vite emits modules as files), so
+ * the policy allows scripts, styles, fonts and connections from this origin only, and images
+ * also as data: URLs (QR codes). No page may be framed (the Devices page must not be
+ * click-jacked). HSTS only when the public address is https (a browser would otherwise pin
+ * plain http://localhost to https). Referrers leave with the origin only, never a path.
+ */
+export function securityHeaders(publicUrl: string): FastifyHelmetOptions {
+  const https = publicUrl.startsWith('https://');
+  return {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  };
+}

@@ -1,0 +1,140 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWireGuardLab, eventually, wireguardLabProblem, type WireGuardLab } from '@qw/testkit';
+import { parseClientConfig, toWgSetconf } from '@qw/wireguard';
+import type { NodeAgent } from '../../node-agent/src/agent.ts';
+import { startLabAgent } from './support/nodes.ts';
+import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { customerWithPlan, deviceServices } from './support/products.ts';
+import {
+  cancelOrganizationPlan,
+  joinOrganization,
+  ownOrganization,
+  payAgain,
+  removeMember,
+  userIdOf,
+} from './support/organizations.ts';
+
+/**
+ * Organization devices on real WireGuard (issue #12): a member whom an owner removes loses their
+ * peers on the node, and an organization whose subscription ends is Suspended and its tunnels
+ * stop, until its owner buys a Business plan for it again. Everything is the product's own: the
+ * member joined by an invitation accepted from its mail, removed through the API; the plan
+ * cancelled in the test portal (identity makes the organization Suspended from billing's event)
+ * and bought again with the claim's org_id (Active again).
+ */
+const problem = await wireguardLabProblem();
+if (problem) console.info(`organizations-tunnel: skipped because ${problem}`);
+
+let stack: Stack;
+let lab: WireGuardLab;
+let agent: NodeAgent;
+let keyDir: string;
+let owner: Client;
+let member: Client;
+let memberId: string;
+let orgId: string;
+
+function startAgent(): Promise<NodeAgent> {
+  return startLabAgent(stack, lab, keyDir, 'lab-org-1', { NODE_IP: '203.0.113.51' });
+}
+
+const nodePeers = async () => (await agent.host.dump()).peers.map((p) => p.publicKey);
+
+async function connectAs(client: Client, deviceId: string): Promise<void> {
+  const response = await client.call('GET', `/api/device/${deviceId}/config`);
+  expect(response.statusCode).toBe(200);
+  const parsed = parseClientConfig(response.body);
+  const ipv4 = parsed.addresses.find((a) => !a.includes(':'))!;
+  await lab.connectClient(toWgSetconf(response.body), ipv4, '10.64.0.0/16');
+}
+
+async function addDevice(client: Client, name: string) {
+  const response = await eventually(
+    async () => {
+      const answer = await client.call('POST', `/api/orgs/${orgId}/devices`, { name });
+      return answer.statusCode === 201 ? answer : undefined;
+    },
+    15_000,
+    200,
+  );
+  return response.data.device as { id: string; public_key: string };
+}
+
+describe.skipIf(problem !== null)('organization devices on real WireGuard', () => {
+  beforeAll(async () => {
+    stack = await startStack({ label: 'orgtunnel', extra: deviceServices });
+    lab = await createWireGuardLab();
+    keyDir = await mkdtemp(path.join(tmpdir(), 'qw-agent-'));
+    agent = await startAgent();
+    owner = await customerWithPlan(stack, 'olga@example.com', 'business10');
+    // Buying again later needs a confirmed address (the account is older than that payment).
+    owner = await confirmEmail(stack, 'olga@example.com', 'correct horse battery', owner);
+    orgId = await ownOrganization(owner);
+    // Milo signs up and joins by the invitation Olga sends (accepting it confirms his address).
+    member = new Client(stack.app, '198.51.100.77');
+    await member.call('POST', '/api/auth/signup', { email: 'milo@example.com', password: 'correct horse battery' });
+    memberId = await userIdOf(member);
+    await joinOrganization(stack, orgId, owner, { client: member, email: 'milo@example.com' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await agent?.stop();
+    await lab?.destroy();
+    await stack?.stop();
+    if (keyDir) await rm(keyDir, { recursive: true, force: true });
+  });
+
+  it('removing a member removes their peers from the node and their tunnel stops; the others stay', async () => {
+    const ownerDevice = await addDevice(owner, 'Olga laptop');
+    const memberDevice = await addDevice(member, 'Milo laptop');
+    await eventually(async () => {
+      const peers = await nodePeers();
+      return peers.includes(ownerDevice.public_key) && peers.includes(memberDevice.public_key);
+    }, 10_000);
+    await connectAs(member, memberDevice.id);
+    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+
+    await removeMember(owner, orgId, memberId);
+    await eventually(async () => !(await nodePeers()).includes(memberDevice.public_key), 10_000);
+    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    expect(await nodePeers()).toContain(ownerDevice.public_key);
+    // The device is gone, so the node's reconcile (its desired peers come from the devices) agrees.
+    const row = await stack.services
+      .provisioning!.db.selectFrom('devices')
+      .select('id')
+      .where('id', '=', memberDevice.id)
+      .executeTakeFirst();
+    expect(row).toBeUndefined();
+  }, 60_000);
+
+  it('subscription ended: the organization is Suspended and its tunnels stop; paid again, they come back', async () => {
+    const [device] = (await owner.call('GET', `/api/orgs/${orgId}/devices`)).data.devices;
+    await connectAs(owner, device.id);
+    expect(await eventually(() => lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
+
+    // The owner cancels (within 7 days: over at once); identity makes the organization Suspended.
+    await cancelOrganizationPlan(owner, orgId);
+    await eventually(async () => !(await nodePeers()).includes(device.public_key), 15_000);
+    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    const listed = (await owner.call('GET', `/api/orgs/${orgId}/devices`)).data.devices;
+    expect(listed[0]).toMatchObject({ id: device.id, is_active: false, is_connected: false });
+
+    // Paid again: the owner buys Business 10 for the organization (the claim's org_id); Active again.
+    await payAgain(stack, owner, 'olga@example.com', orgId);
+    await eventually(async () => (await nodePeers()).includes(device.public_key), 15_000);
+    // The client retries its handshake every 5 s (WireGuard's REKEY_TIMEOUT): allow several rounds.
+    expect(await eventually(() => lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
+    const overview = await eventually(
+      async () => {
+        const answer = await owner.call('GET', `/api/orgs/${orgId}/overview`);
+        return answer.data.connected === 1 ? answer : undefined;
+      },
+      30_000,
+      250,
+    );
+    expect(overview.data).toEqual({ devices: 1, connected: 1, vpn_status: 'Online' });
+  }, 120_000);
+});

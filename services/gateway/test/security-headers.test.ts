@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './support/stack.ts';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ label: 'headers', listen: true });
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const get = (path: string) => fetch(`${stack.publicUrl}${path}`);
+
+describe('security headers', () => {
+  it('sends a strict policy with every page: no inline script, no framing, origin-only referrers', async () => {
+    for (const path of ['/', '/app/personal/devices', '/login']) {
+      const page = await get(path);
+      expect(page.status, path).toBe(200);
+      const policy = page.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("default-src 'self'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).not.toContain('unsafe-inline');
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      // Plain http here: no HSTS (a browser would pin localhost to https).
+      expect(page.headers.get('strict-transport-security')).toBeNull();
+    }
+  });
+
+  it('has the page itself run no inline script the policy would block', async () => {
+    const html = await (await get('/')).text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\son[a-z]+="/);
+  });
+
+  it('revalidates index.html on every load and caches the hashed assets for a year', async () => {
+    const html = await get('/');
+    expect(html.headers.get('cache-control')).toBe('no-cache');
+    expect((await get('/index.html')).headers.get('cache-control')).toBe('no-cache');
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await html.text())?.[1];
+    expect(asset).toBeDefined();
+    expect((await get(asset!)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('puts the same policy on API answers, and keeps readiness and metrics off the public port', async () => {
+    const api = await get('/api/health');
+    expect(api.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // Unknown paths get the web app (client routing), never the operational answers.
+    for (const path of ['/metrics', '/readyz', '/healthz']) {
+      const answer = await get(path);
+      expect(answer.headers.get('content-type'), path).toContain('text/html');
+      expect(await answer.text(), path).not.toMatch(/qw_|process_cpu|"checks"/);
+    }
+  });
+});
+
+describe('HSTS', () => {
+  it('is sent when the public address is https', async () => {
+    const secure = await startStack({ label: 'hsts', gatewayEnv: { PUBLIC_URL: 'https://vpn.example' } });
+    try {
+      const answer = await secure.app.inject({ method: 'GET', url: '/api/health' });
+      expect(answer.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    } finally {
+      await secure.stop();
+    }
+  }, 60_000);
+});

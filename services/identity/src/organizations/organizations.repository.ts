@@ -1,0 +1,198 @@
+import { sql, type Kysely } from 'kysely';
+import type { IdentityDatabase, OrgRole } from '../database.ts';
+
+type Db = Kysely<IdentityDatabase>;
+
+/**
+ * Locks the organization's row for the rest of the transaction: every change of its members and
+ * invitations takes this lock first, so two sessions inviting and accepting at once are counted
+ * one after the other and cannot pass the user cap together.
+ */
+export function lockOrganization(db: Db, orgId: string) {
+  return db.selectFrom('organizations').selectAll().where('id', '=', orgId).forUpdate().executeTakeFirst();
+}
+
+export function findOrganization(db: Db, orgId: string) {
+  return db.selectFrom('organizations').selectAll().where('id', '=', orgId).executeTakeFirst();
+}
+
+export async function roleOf(db: Db, orgId: string, userId: string): Promise<OrgRole | null> {
+  const row = await db
+    .selectFrom('org_members')
+    .select('role')
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.role ?? null;
+}
+
+export async function countMembers(db: Db, orgId: string): Promise<{ members: number; owners: number }> {
+  const row = await db
+    .selectFrom('org_members')
+    .select([
+      sql<number>`count(*)::int`.as('members'),
+      sql<number>`(count(*) filter (where role = 'owner'))::int`.as('owners'),
+    ])
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return { members: Number(row.members), owners: Number(row.owners) };
+}
+
+export async function countOpenInvitations(db: Db, orgId: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('invitations')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('org_id', '=', orgId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Spec §7 list_org_users: user id, full name, e-mail and role; owners first, then admins, then by name. */
+export function listUsers(db: Db, orgId: string) {
+  return db
+    .selectFrom('org_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .innerJoin('profiles as p', 'p.id', 'm.user_id')
+    .select(['m.user_id', 'p.full_name', 'u.email', 'm.role'])
+    .where('m.org_id', '=', orgId)
+    .orderBy(sql`case m.role when 'owner' then 0 when 'admin' then 1 else 2 end`)
+    .orderBy(sql`lower(coalesce(p.full_name, u.email))`)
+    .orderBy('m.user_id')
+    .execute();
+}
+
+export function findUser(db: Db, orgId: string, userId: string) {
+  return db
+    .selectFrom('org_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .innerJoin('profiles as p', 'p.id', 'm.user_id')
+    .select(['m.user_id', 'p.full_name', 'u.email', 'm.role'])
+    .where('m.org_id', '=', orgId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A person as the audit log names them at the time: their full name, else their address. */
+export async function personName(db: Db, userId: string | null | undefined): Promise<string | null> {
+  if (!userId) return null;
+  const row = await db
+    .selectFrom('users as u')
+    .leftJoin('profiles as p', 'p.id', 'u.id')
+    .select(['u.email', 'p.full_name'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return row.full_name?.trim() || row.email;
+}
+
+/** True when the row was inserted (false: already a member). */
+export async function insertMember(db: Db, member: { orgId: string; userId: string; role: OrgRole }): Promise<boolean> {
+  const inserted = await db
+    .insertInto('org_members')
+    .values({ org_id: member.orgId, user_id: member.userId, role: member.role })
+    .onConflict((oc) => oc.columns(['org_id', 'user_id']).doNothing())
+    .returning('user_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function setMemberRole(db: Db, orgId: string, userId: string, role: OrgRole): Promise<void> {
+  await db.updateTable('org_members').set({ role }).where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+}
+
+export async function deleteMember(db: Db, orgId: string, userId: string): Promise<void> {
+  await db.deleteFrom('org_members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+}
+
+export async function renameOrganization(db: Db, orgId: string, name: string): Promise<void> {
+  await db.updateTable('organizations').set({ name }).where('id', '=', orgId).execute();
+}
+
+// Invitations
+
+export async function insertInvitation(
+  db: Db,
+  invitation: {
+    id: string;
+    orgId: string;
+    email: string;
+    role: 'admin' | 'member';
+    tokenHash: string;
+    invitedBy: string;
+    expiresAt: Date;
+    createdAt: Date;
+  },
+) {
+  return db
+    .insertInto('invitations')
+    .values({
+      id: invitation.id,
+      org_id: invitation.orgId,
+      email: invitation.email,
+      role: invitation.role,
+      token_hash: invitation.tokenHash,
+      invited_by: invitation.invitedBy,
+      expires_at: invitation.expiresAt,
+      created_at: invitation.createdAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Invitations not yet accepted, revoked or expired, newest first, with the inviter's name. */
+export function listOpenInvitations(db: Db, orgId: string, now: Date) {
+  return db
+    .selectFrom('invitations as i')
+    .leftJoin('users as u', 'u.id', 'i.invited_by')
+    .leftJoin('profiles as p', 'p.id', 'i.invited_by')
+    .select(['i.id', 'i.email', 'i.role', 'i.created_at', 'i.expires_at', 'u.email as inviter_email', 'p.full_name'])
+    .where('i.org_id', '=', orgId)
+    .where('i.accepted_at', 'is', null)
+    .where('i.revoked_at', 'is', null)
+    .where('i.expires_at', '>', now)
+    .orderBy('i.created_at', 'desc')
+    .orderBy('i.id', 'desc')
+    .execute();
+}
+
+export function findOpenInvitationFor(db: Db, orgId: string, email: string, now: Date) {
+  return db
+    .selectFrom('invitations')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('email', '=', email)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export function findInvitationByTokenHash(db: Db, tokenHash: string) {
+  return db.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export function findInvitationForUpdate(db: Db, invitationId: string) {
+  return db.selectFrom('invitations').selectAll().where('id', '=', invitationId).forUpdate().executeTakeFirst();
+}
+
+export async function markInvitationAccepted(db: Db, invitationId: string, at: Date): Promise<void> {
+  await db.updateTable('invitations').set({ accepted_at: at }).where('id', '=', invitationId).execute();
+}
+
+export async function markInvitationRevoked(db: Db, invitationId: string, at: Date): Promise<void> {
+  await db.updateTable('invitations').set({ revoked_at: at }).where('id', '=', invitationId).execute();
+}
+
+export async function isMemberByEmail(db: Db, orgId: string, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('org_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('m.user_id')
+    .where('m.org_id', '=', orgId)
+    .where('u.email', '=', email)
+    .executeTakeFirst();
+  return row !== undefined;
+}

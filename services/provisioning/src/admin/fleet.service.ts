@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import {
+  AppError,
+  adminDirectoryRpc,
+  adminFindUsersRpc,
+  adminNodeStatsRpc,
+  connectedWindowSeconds,
+  ownerSearchLimit,
+  requireAdmin,
+  type AdminDevice,
+  type AdminServer,
+  type AuditCursor,
+  type Caller,
+} from '@qw/contracts';
+import type { RpcClient } from '@qw/platform/bus';
+import type { Device, Node, ProvisioningDatabase } from '../database.ts';
+import type { DevicesService } from '../devices/devices.service.ts';
+
+type Db = Kysely<ProvisioningDatabase>;
+
+export type AdminDevicesQuery = {
+  q?: string | undefined;
+  node?: string | undefined;
+  org?: string | undefined;
+  connected?: boolean | undefined;
+  active?: boolean | undefined;
+  sort?: 'name' | 'created_at' | undefined;
+  dir?: 'asc' | 'desc' | undefined;
+  page?: number | undefined;
+  per_page?: number | undefined;
+};
+
+/**
+ * Connected now: active, with a key, and a handshake (telemetry's, kept on the device) within the
+ * connected window, judged by the database's clock.
+ */
+const connectedNow = sql<boolean>`(devices.is_active and devices.public_key is not null and devices.latest_handshake > now() - make_interval(secs => ${connectedWindowSeconds}))`;
+
+/** From this many rows in, a page is found from whichever end of the list is nearer. */
+const deepPage = 5_000;
+
+const flip = (dir: 'asc' | 'desc') => (dir === 'asc' ? 'desc' : 'asc');
+
+/**
+ * How to read rows `offset` to `offset + perPage` of `total`: forwards, or (when the end is
+ * nearer) backwards from the end with a small offset, then reversed.
+ */
+export function pageFromNearerEnd(
+  total: number,
+  offset: number,
+  perPage: number,
+): { reversed: boolean; offset: number; limit: number } {
+  if (offset >= total) return { reversed: false, offset, limit: 0 };
+  const fromEnd = total - offset - perPage;
+  if (fromEnd >= offset) return { reversed: false, offset, limit: perPage };
+  return { reversed: true, offset: Math.max(0, fromEnd), limit: Math.min(perPage, total - offset) };
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `%`, `_` and `\` in a search are literal characters, not patterns. */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The operator console's fleet (platform admins only, checked here whoever asks): devices with
+ * their owners, organizations, nodes and status; the admin device action; nodes with their peers
+ * and metrics; drains. Provisioning owns devices and nodes; owners' addresses and organizations'
+ * names are identity's and status is telemetry's, asked with the admin's own assertion.
+ */
+export class FleetAdmin {
+  constructor(private readonly deps: { db: Db; rpc: RpcClient; devices: DevicesService }) {}
+
+  /**
+   * Spec §2 Devices: filtered by a search (a part of the name, or of the owner's e-mail), node,
+   * organization, active and connected; sorted by creation (newest first) or name; paged on the
+   * server with the total. "Connected" comes from the handshakes telemetry reports, kept on each
+   * device, so it is one more condition of the same indexed query.
+   */
+  async listDevices(caller: Caller, input: AdminDevicesQuery) {
+    requireAdmin(caller);
+    const { db } = this.deps;
+    const page = input.page ?? 1;
+    const perPage = input.per_page ?? 25;
+    const sort = input.sort ?? 'created_at';
+    const dir = input.dir ?? (sort === 'name' ? 'asc' : 'desc');
+    const q = input.q?.trim() ?? '';
+    const owners = q
+      ? await this.deps.rpc.request(adminFindUsersRpc, { q, limit: ownerSearchLimit }, caller)
+      : undefined;
+
+    let filtered = db.selectFrom('devices');
+    if (q) {
+      const ownerIds = owners?.user_ids ?? [];
+      filtered = filtered.where((eb) =>
+        eb.or([
+          eb(sql`devices.name`, 'ilike', likePattern(q)),
+          ...(ownerIds.length > 0 ? [eb(sql`devices.user_id`, '=', sql`any(${ownerIds}::uuid[])`)] : []),
+        ]),
+      );
+    }
+    if (input.node) filtered = filtered.where('devices.node_id', '=', input.node.toLowerCase());
+    if (input.org) filtered = filtered.where('devices.org_id', '=', input.org.toLowerCase());
+    if (input.active !== undefined) filtered = filtered.where('devices.is_active', '=', input.active);
+    if (input.connected === true) filtered = filtered.where(connectedNow);
+    if (input.connected === false) filtered = filtered.where(sql<boolean>`not coalesce(${connectedNow}, false)`);
+    const column = sort === 'name' ? 'devices.name' : 'devices.created_at';
+    const pageOf = (order: 'asc' | 'desc', offset: number, limit: number) =>
+      filtered.selectAll('devices').orderBy(column, order).orderBy('devices.id', order).limit(limit).offset(offset);
+    const offset = (page - 1) * perPage;
+    let devices: Device[];
+    let total: number;
+    if (offset < deepPage) {
+      const [rows, count] = await Promise.all([
+        pageOf(dir, offset, perPage).execute(),
+        filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      devices = rows;
+      total = Number(count.n);
+    } else {
+      // Far from the start, a page nearer the end is read from the end, backwards, and turned
+      // round: the last page of 100,000 devices skips 25 rows instead of 99,975.
+      total = Number((await filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+      const plan = pageFromNearerEnd(total, offset, perPage);
+      const rows =
+        plan.limit === 0 ? [] : await pageOf(plan.reversed ? flip(dir) : dir, plan.offset, plan.limit).execute();
+      devices = plan.reversed ? rows.reverse() : rows;
+    }
+    return {
+      rows: await this.views(caller, devices),
+      total,
+      page,
+      per_page: perPage,
+      ...(owners?.truncated ? { owners_limited: true } : {}),
+    };
+  }
+
+  /** Devices as the console shows them: owner, organization, node and their latest handshake. */
+  async views(caller: Caller, devices: Device[]): Promise<AdminDevice[]> {
+    if (devices.length === 0) return [];
+    const { db, rpc } = this.deps;
+    const nodeIds = [...new Set(devices.map((d) => d.node_id).filter((id): id is string => Boolean(id)))];
+    const [nodes, directory] = await Promise.all([
+      nodeIds.length === 0 ? [] : db.selectFrom('nodes').select(['id', 'name']).where('id', 'in', nodeIds).execute(),
+      rpc.request(
+        adminDirectoryRpc,
+        {
+          user_ids: [...new Set(devices.map((d) => d.user_id))],
+          org_ids: [...new Set(devices.map((d) => d.org_id).filter((id): id is string => Boolean(id)))],
+        },
+        caller,
+      ),
+    ]);
+    const nodeOf = new Map(nodes.map((n) => [n.id, n]));
+    const userOf = new Map(directory.users.map((u) => [u.id, u]));
+    const orgOf = new Map(directory.organizations.map((o) => [o.id, o]));
+    const connectedSince = Date.now() - connectedWindowSeconds * 1000;
+    return devices.map((device) => {
+      const owner = userOf.get(device.user_id);
+      const org = device.org_id ? orgOf.get(device.org_id) : undefined;
+      const node = device.node_id ? nodeOf.get(device.node_id) : undefined;
+      const handshake = device.latest_handshake ? new Date(device.latest_handshake) : null;
+      return {
+        id: device.id,
+        name: device.name,
+        platform: device.platform,
+        is_active: device.is_active,
+        is_connected: Boolean(
+          device.is_active && device.public_key && handshake && handshake.getTime() > connectedSince,
+        ),
+        owner: { id: device.user_id, email: owner?.email ?? '', full_name: owner?.full_name ?? null },
+        organization: device.org_id ? { id: device.org_id, name: org?.name ?? '' } : null,
+        node: node ? { id: node.id, name: node.name } : null,
+        has_keys: device.public_key !== null,
+        latest_handshake: handshake ? handshake.toISOString() : null,
+        created_at: new Date(device.created_at).toISOString(),
+      };
+    });
+  }
+
+  /** The overview's Devices tile (and how many of them are active). */
+  async deviceCount(caller: Caller) {
+    requireAdmin(caller);
+    const row = await this.deps.db
+      .selectFrom('devices')
+      .select([(eb) => eb.fn.countAll<string>().as('n'), sql<string>`count(*) filter (where is_active)`.as('active')])
+      .executeTakeFirstOrThrow();
+    return { devices: Number(row.n), active: Number(row.active) };
+  }
+
+  /** Spec §7 `POST /api/admin-device`: the action, then the device as the list shows it. */
+  async deviceAction(caller: Caller, input: { action: 'activate' | 'suspend' | 'revoke_keys'; deviceId: string }) {
+    requireAdmin(caller);
+    const device = await this.deps.devices.operate(caller, input);
+    const [view] = await this.views(caller, [device]);
+    return { device: view! };
+  }
+
+  /** Device names by id, for telemetry's console page. */
+  async deviceNames(caller: Caller, deviceIds: string[]) {
+    requireAdmin(caller);
+    if (deviceIds.length === 0) return { devices: [] };
+    const rows = await this.deps.db
+      .selectFrom('devices')
+      .select(['id', 'name'])
+      .where(
+        'id',
+        'in',
+        deviceIds.map((id) => id.toLowerCase()),
+      )
+      .execute();
+    return { devices: rows };
+  }
+
+  private async serverViews(caller: Caller, nodes: Node[]): Promise<AdminServer[]> {
+    if (nodes.length === 0) return [];
+    const ids = nodes.map((n) => n.id);
+    const [placed, stats] = await Promise.all([
+      this.deps.db
+        .selectFrom('devices')
+        .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
+        .where('node_id', 'in', ids)
+        .where('is_active', '=', true)
+        .where('public_key', 'is not', null)
+        .groupBy('node_id')
+        .execute(),
+      this.deps.rpc.request(adminNodeStatsRpc, { node_ids: ids }, caller),
+    ]);
+    const placedOf = new Map(placed.map((row) => [row.node_id, Number(row.n)]));
+    const statsOf = new Map(stats.nodes.map((s) => [s.node_id, s]));
+    return nodes.map((node) => ({
+      id: node.id,
+      name: node.name,
+      ip: node.ip,
+      ssh_user: node.ssh_user,
+      ssh_port: node.ssh_port,
+      region: node.region,
+      tags: node.tags,
+      draining: node.draining,
+      peers_placed: placedOf.get(node.id) ?? 0,
+      peers_connected: statsOf.get(node.id)?.connected ?? 0,
+      last_seen_at: node.last_seen_at ? new Date(node.last_seen_at).toISOString() : null,
+      metrics: statsOf.get(node.id)?.metrics ?? null,
+    }));
+  }
+
+  /**
+   * Spec §2 Servers: one card per node (the spec's vps_hosts), by name, with its peers placed
+   * (active devices with a key: what the node should carry), those connected now and its latest
+   * metrics within 300 s (telemetry's).
+   */
+  async servers(caller: Caller) {
+    requireAdmin(caller);
+    const nodes = await this.deps.db.selectFrom('nodes').selectAll().orderBy('name').execute();
+    return { servers: await this.serverViews(caller, nodes) };
+  }
+
+  /**
+   * What operators did to devices and nodes, newest first: by time to the millisecond, then id (the
+   * order the console's merged audit uses with its `before` cursor), with each operator's address
+   * as identity has it now.
+   */
+  async operatorActions(
+    caller: Caller,
+    input: { page?: number | undefined; per_page?: number | undefined; before?: AuditCursor | undefined },
+  ) {
+    requireAdmin(caller);
+    const page = input.page ?? 1;
+    const perPage = input.per_page ?? 25;
+    const before = input.before;
+    const [rows, total] = await Promise.all([
+      this.deps.db
+        .selectFrom('operator_actions')
+        .selectAll()
+        .$if(before !== undefined, (q) =>
+          q.where(
+            sql<boolean>`(date_trunc('milliseconds', at), id) < (${before?.at}::timestamptz, ${before?.id}::uuid)`,
+          ),
+        )
+        .orderBy(sql`date_trunc('milliseconds', at)`, 'desc')
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute(),
+      this.deps.db
+        .selectFrom('operator_actions')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    const actorIds = [...new Set(rows.map((row) => row.actor_id))];
+    const directory =
+      actorIds.length === 0
+        ? { users: [] }
+        : await this.deps.rpc.request(adminDirectoryRpc, { user_ids: actorIds, org_ids: [] }, caller);
+    const emailOf = new Map(directory.users.map((user) => [user.id, user.email]));
+    return {
+      rows: rows.map((row) => ({
+        id: row.id,
+        at: new Date(row.at).toISOString(),
+        actor_id: row.actor_id,
+        actor_email: emailOf.get(row.actor_id) ?? null,
+        kind: row.kind,
+        target_kind: row.target_kind,
+        target_id: row.target_id,
+        details: row.details,
+      })),
+      total: Number(total.n),
+      page,
+      per_page: perPage,
+    };
+  }
+
+  /** Drains a node (no new placements; those placed stay) or opens it again; recorded either way. */
+  async drain(caller: Caller, input: { node_id: string; draining: boolean }): Promise<AdminServer> {
+    const actorId = requireAdmin(caller);
+    const nodeId = input.node_id.toLowerCase();
+    const notFound = () => new AppError('not_found', 'Server not found.');
+    if (!uuidPattern.test(nodeId)) throw notFound();
+    const node = await this.deps.db.transaction().execute(async (tx) => {
+      const before = await tx.selectFrom('nodes').selectAll().where('id', '=', nodeId).forUpdate().executeTakeFirst();
+      if (!before) throw notFound();
+      const after = await tx
+        .updateTable('nodes')
+        .set({ draining: input.draining })
+        .where('id', '=', nodeId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await tx
+        .insertInto('operator_actions')
+        .values({
+          id: randomUUID(),
+          actor_id: actorId,
+          kind: input.draining ? 'node.drained' : 'node.undrained',
+          target_kind: 'node',
+          target_id: nodeId,
+          details: JSON.stringify({ changed: before.draining !== input.draining, name: before.name }),
+        })
+        .execute();
+      return after;
+    });
+    const [view] = await this.serverViews(caller, [node]);
+    return view!;
+  }
+}

@@ -1,0 +1,245 @@
+import { sql, type Kysely } from 'kysely';
+import { AppError, membershipRpc, type Envelope, type OrganizationRole } from '@qw/contracts';
+import type { RpcClient } from '@qw/platform/bus';
+import type { ProvisioningDatabase } from '../database.ts';
+import { recordActivated, recordRemoved, recordSuspended, type SuspensionReason } from '../devices/device-events.ts';
+import { activePlanOf } from '../entitlements/entitlements.service.ts';
+import { comesBackWithOrganization, isNewerEvent, organizationUsable } from './org-device-rules.ts';
+
+type Db = Kysely<ProvisioningDatabase>;
+/** Identity's organization events (libs/contracts identity/organizations.events.ts), as provisioning reads them. */
+type MemberChange = Envelope<{ orgId: string; userId: string; role: OrganizationRole }>;
+type MemberGone = Envelope<{ orgId: string; userId: string; actorId: string | null }>;
+type StatusChange = Envelope<{
+  orgId: string;
+  isActive: boolean;
+  plan: string;
+  suspendedByOperator?: boolean | undefined;
+}>;
+
+export const organizationNotFound = () => new AppError('not_found', 'Organization not found.');
+
+/**
+ * Serializes the changes of one organization's devices and members (adds, quotas, members leaving,
+ * suspension): a transaction-scoped advisory lock, so two adds cannot both take the last place.
+ */
+export async function lockOrganization(tx: Db, orgId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`organization:${orgId}`}, 0))`.execute(tx);
+}
+
+/** The same for a person's organization devices (5 across every organization); always taken after the organization's. */
+export async function lockAssignee(tx: Db, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`assignee:${userId}`}, 0))`.execute(tx);
+}
+
+export type Membership = {
+  role: OrganizationRole;
+  orgActive: boolean;
+  /** Why it is not Active, as provisioning's copy says ('plan' when only identity's answer knows). */
+  suspension: 'operator' | 'plan' | null;
+  plan: string | null;
+};
+
+/**
+ * The person's role in the organization, whether it is Active, and its plan: provisioning's copy
+ * of identity's events, or, when the copy does not count them as a member (they joined a moment
+ * ago and the event is on its way, or they left), identity's own answer. null: not a member, which
+ * every caller treats like an organization that does not exist.
+ */
+export async function membershipIn(db: Db, rpc: RpcClient, orgId: string, userId: string): Promise<Membership | null> {
+  const org = await db.selectFrom('organizations').selectAll().where('org_id', '=', orgId).executeTakeFirst();
+  const member = await db
+    .selectFrom('org_members')
+    .select(['role', 'is_member'])
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  const suspension = suspensionOf(org);
+  if (member?.is_member)
+    return { role: member.role, orgActive: suspension === null, suspension, plan: org?.plan ?? null };
+  const answer = await rpc.request(membershipRpc, { org_id: orgId, user_id: userId });
+  if (!answer.role) return null;
+  const orgActive = suspension === null && answer.org_active;
+  return {
+    role: answer.role,
+    orgActive,
+    suspension: orgActive ? null : (suspension ?? 'plan'),
+    plan: org?.plan ?? answer.plan,
+  };
+}
+
+/** The people the organization has now, as identity's events said. */
+export async function membersOf(db: Db, orgId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('org_members')
+    .select('user_id')
+    .where('org_id', '=', orgId)
+    .where('is_member', '=', true)
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+/** Whether identity last said the organization is Active (it is, until identity says otherwise). */
+export async function organizationActive(db: Db, orgId: string): Promise<boolean> {
+  return (await organizationSuspension(db, orgId)) === null;
+}
+
+/** Why the organization is Suspended ('operator': the service operator holds it; 'plan'), or null while Active. */
+export async function organizationSuspension(db: Db, orgId: string): Promise<'operator' | 'plan' | null> {
+  const org = await db
+    .selectFrom('organizations')
+    .select(['is_active', 'suspended_by_operator'])
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return suspensionOf(org);
+}
+
+function suspensionOf(
+  org: { is_active: boolean; suspended_by_operator: boolean } | undefined,
+): 'operator' | 'plan' | null {
+  if (!org || org.is_active) return null;
+  return org.suspended_by_operator ? 'operator' : 'plan';
+}
+
+/**
+ * Keeps a membership as the newest event says (events of different subjects arrive out of order);
+ * answers whether this event was newer than what was known. The organization is locked.
+ */
+async function keepMembership(
+  tx: Db,
+  eventId: string,
+  change: { orgId: string; userId: string; role: OrganizationRole | null; isMember: boolean },
+): Promise<boolean> {
+  const known = await tx
+    .selectFrom('org_members')
+    .select(['role', 'last_event_id'])
+    .where('org_id', '=', change.orgId)
+    .where('user_id', '=', change.userId)
+    .executeTakeFirst();
+  if (known && !isNewerEvent(known.last_event_id, eventId)) return false;
+  const role = change.role ?? known?.role ?? 'member';
+  await tx
+    .insertInto('org_members')
+    .values({
+      org_id: change.orgId,
+      user_id: change.userId,
+      role,
+      is_member: change.isMember,
+      last_event_id: eventId,
+    })
+    .onConflict((oc) =>
+      oc.columns(['org_id', 'user_id']).doUpdateSet({ role, is_member: change.isMember, last_event_id: eventId }),
+    )
+    .execute();
+  return true;
+}
+
+export async function applyMemberJoined(tx: Db, event: MemberChange): Promise<void> {
+  const { orgId, userId, role } = event.data;
+  await lockOrganization(tx, orgId);
+  await keepMembership(tx, event.id, { orgId, userId, role, isMember: true });
+}
+
+export async function applyMemberRoleChanged(tx: Db, event: MemberChange): Promise<void> {
+  const { orgId, userId, role } = event.data;
+  await lockOrganization(tx, orgId);
+  await keepMembership(tx, event.id, { orgId, userId, role, isMember: true });
+}
+
+/**
+ * A member left or was removed: their devices in that organization are deleted, their peers leave
+ * the nodes and their addresses are free. The removal is recorded as the act of whoever removed
+ * them (themselves when they left). An older event than one already applied (they joined again
+ * since) changes nothing.
+ */
+export async function applyMemberLeft(tx: Db, event: MemberGone): Promise<void> {
+  const { orgId, userId, actorId } = event.data;
+  await lockOrganization(tx, orgId);
+  if (!(await keepMembership(tx, event.id, { orgId, userId, role: null, isMember: false }))) return;
+  const removed = await tx
+    .deleteFrom('devices')
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .returningAll()
+    .execute();
+  await recordRemoved(tx, removed, actorId);
+}
+
+/** Identity says the organization is Suspended (its devices stop) or Active again (those it held come back). */
+export async function applyOrganizationStatus(tx: Db, event: StatusChange): Promise<void> {
+  const { orgId, isActive, plan } = event.data;
+  const suspendedByOperator = event.data.suspendedByOperator ?? false;
+  await lockOrganization(tx, orgId);
+  const known = await tx
+    .selectFrom('organizations')
+    .select('last_event_id')
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  if (known && !isNewerEvent(known.last_event_id, event.id)) return;
+  await tx
+    .insertInto('organizations')
+    .values({
+      org_id: orgId,
+      is_active: isActive,
+      plan,
+      last_event_id: event.id,
+      suspended_by_operator: suspendedByOperator,
+    })
+    .onConflict((oc) =>
+      oc.column('org_id').doUpdateSet({
+        is_active: isActive,
+        plan,
+        last_event_id: event.id,
+        suspended_by_operator: suspendedByOperator,
+      }),
+    )
+    .execute();
+  if (isActive) await reactivateOrganizationDevices(tx, orgId);
+  else await suspendOrganizationDevices(tx, orgId, 'organization_suspended');
+}
+
+/** Every active device of the organization off, remembering why (one update, one outbox insert). */
+export async function suspendOrganizationDevices(tx: Db, orgId: string, reason: SuspensionReason): Promise<void> {
+  const suspended = await tx
+    .updateTable('devices')
+    .set({ is_active: false, suspended_reason: reason })
+    .where('org_id', '=', orgId)
+    .where('is_active', '=', true)
+    .returningAll()
+    .execute();
+  await recordSuspended(tx, suspended, reason, null);
+}
+
+/**
+ * When the organization is usable again (Active and entitled by its subscription), the devices
+ * its suspension held come back with their peers; those their people or managers switched off
+ * stay off. Called on either signal, so whichever of identity's status and billing's subscription
+ * arrives last brings them back.
+ */
+export async function reactivateOrganizationDevices(tx: Db, orgId: string): Promise<void> {
+  const usable = organizationUsable({
+    statusActive: await organizationActive(tx, orgId),
+    entitled: (await activePlanOf(tx, { userId: null, orgId })) !== null,
+  });
+  if (!usable) return;
+  const held = (
+    await tx
+      .selectFrom('devices')
+      .select(['id', 'org_id', 'is_active', 'suspended_reason'])
+      .where('org_id', '=', orgId)
+      .where('is_active', '=', false)
+      .execute()
+  ).filter(comesBackWithOrganization);
+  if (held.length === 0) return;
+  const activated = await tx
+    .updateTable('devices')
+    .set({ is_active: true, suspended_reason: null })
+    .where(
+      'id',
+      'in',
+      held.map((device) => device.id),
+    )
+    .returningAll()
+    .execute();
+  await recordActivated(tx, activated, null);
+}

@@ -1,0 +1,64 @@
+import type { ColumnType, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** bigint columns come back from pg as strings. */
+type BigCount = ColumnType<string, number | bigint | string, number | bigint | string>;
+
+/** Which device (and node) a public key belongs to, from provisioning's events. */
+export interface DeviceKeysTable {
+  public_key: string;
+  device_id: string;
+  user_id: string;
+  org_id: string | null;
+  node_id: string | null;
+}
+
+/** The latest sample per device, overwritten each time: there is no per-device history. */
+export interface DeviceLatestTelemetryTable {
+  device_id: string;
+  node_id: string;
+  ts: Timestamp;
+  rx_packets: BigCount | null;
+  tx_packets: BigCount | null;
+  rx_bytes: BigCount;
+  tx_bytes: BigCount;
+  latency_ms: number | null;
+  latest_handshake: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  endpoint: string | null;
+}
+
+/** Traffic per hour for the whole service, with no device column (no-logs). */
+export interface TelemetryTable {
+  ts: Timestamp;
+  rx_bytes: BigCount;
+  tx_bytes: BigCount;
+}
+
+export interface VpsMetricsTable {
+  host_id: string;
+  ts: Timestamp;
+  cpu: number;
+  mem_used: BigCount;
+  mem_total: BigCount;
+  disk_used: BigCount;
+  disk_total: BigCount;
+  load1: number;
+  load5: number;
+  load15: number;
+}
+
+/** The registered nodes' names: samples name their node, stored rows name its id. */
+export interface NodesTable {
+  id: string;
+  name: string;
+}
+
+export interface TelemetryDatabase {
+  device_keys: DeviceKeysTable;
+  device_latest_telemetry: DeviceLatestTelemetryTable;
+  telemetry: TelemetryTable;
+  vps_metrics: VpsMetricsTable;
+  nodes: NodesTable;
+}
+
+export type DeviceLatestTelemetry = Selectable<DeviceLatestTelemetryTable>;

@@ -1,0 +1,179 @@
+import {
+  assigneeQuotaText,
+  deviceNameMaxLength,
+  normalizeDeviceName,
+  platformLabels,
+  platforms,
+  type Platform,
+} from '@qw/contracts';
+import { useMemo, useState, type FormEvent } from 'react';
+import { failureMessage } from '../../../lib/api-client';
+import { Button, Card, Field, Input, Select, type TableColumn } from '../../../ui';
+import { useCreateOrgDevice } from '../api/create-org-device';
+import type { DeviceRow } from '../api/get-devices';
+import { useOrgDevices } from '../api/get-org-devices';
+import { assigneeDeviceCount, canAddOrgDevice } from '../utils/org-device-rules';
+import { DeviceTable } from './devices-table';
+
+/** Spec §9 default platform of the business add form. */
+const defaultPlatform: Platform = 'linux';
+
+/** An organization user as the assignee picker and the Assignee column name them. */
+export type Assignee = { user_id: string; label: string };
+
+export type OrgDevicesPanelProps = {
+  orgId: string;
+  /** The signed-in person. */
+  selfId: string;
+  /** Owners and admins: every organization user to pick from (spec §6); anyone else: null, no picker. */
+  assignees: readonly Assignee[] | null;
+  onAdded?: (name: string) => void;
+  /**
+   * The organization is Suspended: Add and Activate are disabled; `reason` is shown under Add and
+   * Activate points to the element `describedBy` names.
+   */
+  blocked?: { reason: string; describedBy: string } | undefined;
+};
+
+/**
+ * Spec §2/§5 business Devices: the assignee quota text ('n/5'), the add form (name, platform
+ * defaulting to linux, an assignee picker for owners and admins only; Add enabled only with a name,
+ * an organization, no request in flight and fewer than 5 devices for the assignee; the server's
+ * refusal in red under the form) and the table.
+ */
+export function OrgDevicesPanel({ orgId, selfId, assignees, onAdded, blocked }: OrgDevicesPanelProps) {
+  const devices = useOrgDevices(orgId);
+  const create = useCreateOrgDevice();
+  const [name, setName] = useState('');
+  const [platform, setPlatform] = useState<string>(defaultPlatform);
+  const [assigneeId, setAssigneeId] = useState(selfId);
+  const [error, setError] = useState<string | null>(null);
+
+  const quota = devices.data?.quota;
+  const perAssignee = quota?.per_assignee;
+  const byAssignee = quota?.by_assignee ?? {};
+  const count = assigneeDeviceCount(byAssignee, assigneeId);
+  const names = useMemo(() => new Map((assignees ?? []).map((a) => [a.user_id, a.label])), [assignees]);
+  const assigneeName = assigneeId === selfId ? 'You' : (names.get(assigneeId) ?? 'This person');
+  const enabled =
+    !blocked &&
+    devices.isSuccess &&
+    canAddOrgDevice({ name, orgId, pending: create.isPending, assigneeCount: count, perAssignee });
+  const full = devices.isSuccess && count >= (perAssignee ?? Number.POSITIVE_INFINITY);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!enabled) return;
+    setError(null);
+    create.mutate(
+      {
+        orgId,
+        name: normalizeDeviceName(name),
+        platform,
+        ...(assignees && assigneeId !== selfId ? { assignee_id: assigneeId } : {}),
+      },
+      {
+        onSuccess: ({ device }) => {
+          setName('');
+          onAdded?.(device.name);
+        },
+        onError: (failure) => setError(failureMessage(failure, 'We couldn’t add the device. Please try again.')),
+      },
+    );
+  }
+
+  const assigneeColumn: TableColumn<DeviceRow> = {
+    key: 'assignee',
+    header: 'Assignee',
+    cell: (d) => (d.user_id === selfId ? 'You' : (names.get(d.user_id) ?? '—')),
+    sortValue: (d) => (d.user_id === selfId ? '' : (names.get(d.user_id) ?? '')),
+  };
+
+  return (
+    <>
+      <Card as="section" aria-labelledby="org-devices-add-title">
+        <h2 id="org-devices-add-title" className="qw-card__title">
+          Add a device
+        </h2>
+        <form className="devices-add" onSubmit={onSubmit} noValidate aria-label="Add a device">
+          <div className="devices-add__fields">
+            <Field id="org-device-name" label="Name">
+              <Input
+                name="name"
+                maxLength={deviceNameMaxLength}
+                placeholder="e.g. Work laptop"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+              />
+            </Field>
+            <Field id="org-device-platform" label="Platform">
+              <Select
+                name="platform"
+                value={platform}
+                onChange={(event) => setPlatform(event.target.value)}
+                options={platforms.map((p) => ({ value: p, label: platformLabels[p] }))}
+              />
+            </Field>
+            {assignees && (
+              <Field id="org-device-assignee" label="Assignee">
+                <Select
+                  name="assignee"
+                  value={assigneeId}
+                  onChange={(event) => setAssigneeId(event.target.value)}
+                  options={assignees.map((a) => ({
+                    value: a.user_id,
+                    label: `${a.user_id === selfId ? `${a.label} (you)` : a.label} — ${assigneeQuotaText(
+                      assigneeDeviceCount(byAssignee, a.user_id),
+                    )}`,
+                  }))}
+                />
+              </Field>
+            )}
+            <Button
+              type="submit"
+              busy={create.isPending}
+              busyText="Adding…"
+              disabled={!enabled}
+              aria-describedby={blocked ? 'org-device-add-blocked' : undefined}
+            >
+              Add
+            </Button>
+          </div>
+          {blocked && (
+            <p className="qw-muted qw-small" id="org-device-add-blocked" data-testid="device-add-blocked">
+              {blocked.reason}
+            </p>
+          )}
+          <p className="qw-small" data-testid="assignee-quota">
+            {assigneeId === selfId ? 'Your organization devices' : `Organization devices of ${assigneeName}`}:{' '}
+            <strong>{assigneeQuotaText(count)}</strong>
+            {full && <span className="qw-muted"> — the limit per person is reached.</span>}
+          </p>
+          {quota && quota.device_cap !== null && (
+            <p className="qw-small qw-muted" data-testid="org-device-count">
+              The organization has {quota.devices} of {quota.device_cap} devices on its plan.
+            </p>
+          )}
+          {error && (
+            <p className="devices-error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      </Card>
+      <DeviceTable
+        caption="Organization devices"
+        rows={devices.data?.devices}
+        loading={devices.isPending}
+        failed={devices.isError}
+        failedText={failureMessage(
+          devices.error,
+          'We couldn’t load the organization’s devices. We’ll try again in a moment.',
+        )}
+        emptyText="No organization devices yet. Add one above, then scan its QR code in the WireGuard app."
+        extraColumns={assignees ? [assigneeColumn] : []}
+        activateBlocked={blocked ? { describedBy: blocked.describedBy } : undefined}
+      />
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+import { auditKinds, type AuditKind } from '@qw/contracts';
+
+/**
+ * The business area's organization rules as functions of data (tested in
+ * web/test/organization-rules.test.ts): which organization is chosen, what an invitation page asks
+ * of the person holding the link, and how the audit log names what happened.
+ */
+
+/** Spec §2: the selector remembers the last choice, per person (two people may share a browser). */
+export function orgSelectionKey(userId: string | null | undefined): string | null {
+  return userId ? `qw.business.org.${userId}` : null;
+}
+
+/** The remembered organization when the person still belongs to it, else the first one; null: none. */
+export function chooseOrganization<T extends { id: string }>(
+  organizations: readonly T[],
+  rememberedId: string | null | undefined,
+): T | null {
+  return organizations.find((org) => org.id === rememberedId) ?? organizations[0] ?? null;
+}
+
+/**
+ * What /invite shows: `join` for the invited address signed in; `wrong-account` for someone else
+ * signed in (sign out first); otherwise `sign-in` when the address has an account, `sign-up` when
+ * it has none (the account is created with that address, then the page comes back to join).
+ */
+export type InvitationStep = 'join' | 'wrong-account' | 'sign-in' | 'sign-up';
+
+export function invitationStep(input: {
+  signedInEmail: string | null | undefined;
+  invitedEmail: string;
+  accountExists: boolean;
+}): InvitationStep {
+  const signedIn = input.signedInEmail?.trim().toLowerCase();
+  if (signedIn) return signedIn === input.invitedEmail.trim().toLowerCase() ? 'join' : 'wrong-account';
+  return input.accountExists ? 'sign-in' : 'sign-up';
+}
+
+/** The audit log's words for each kind of entry (issue #12). */
+export const auditKindLabels: Readonly<Record<AuditKind, string>> = {
+  'member.invited': 'Member invited',
+  'member.joined': 'Member joined',
+  'member.role_changed': 'Role changed',
+  'member.removed': 'Member removed',
+  'member.left': 'Member left',
+  'invitation.revoked': 'Invitation revoked',
+  'device.added': 'Device added',
+  'device.renamed': 'Device renamed',
+  'device.suspended': 'Device suspended',
+  'device.activated': 'Device activated',
+  'device.removed': 'Device removed',
+  'device.key_rotated': 'Device key rotated',
+  'plan.changed': 'Plan changed',
+  'organization.suspended': 'Organization suspended',
+  'organization.reactivated': 'Organization reactivated',
+};
+
+/** A kind this page does not know yet (a newer server) is shown as it is written. */
+export function auditKindLabel(kind: string): string {
+  return (auditKindLabels as Record<string, string>)[kind] ?? kind;
+}
+
+/** The kind filter's choices: every kind, in the contracts' order. */
+export const auditKindOptions: readonly { value: AuditKind; label: string }[] = auditKinds.map((kind) => ({
+  value: kind,
+  label: auditKindLabels[kind],
+}));
+
+/** Details worth a reader's eye (role, name, plan …) as 'key: value' pairs; nested values are left out. */
+export function auditDetailsText(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value))
+    .map(([key, value]) => `${key.replaceAll('_', ' ')}: ${String(value)}`)
+    .join(', ');
+}
+
+/**
+ * Pages of the audit log go back in time with the server's `next` cursor; the page keeps the
+ * cursors it came through so Newer goes back one step. `undefined` is the first page.
+ */
+export type AuditPaging = { cursors: readonly (string | undefined)[] };
+
+export const firstAuditPage: AuditPaging = { cursors: [undefined] };
+
+export function currentCursor(paging: AuditPaging): string | undefined {
+  return paging.cursors[paging.cursors.length - 1];
+}
+
+export function olderPage(paging: AuditPaging, next: string | null): AuditPaging {
+  return next ? { cursors: [...paging.cursors, next] } : paging;
+}
+
+export function newerPage(paging: AuditPaging): AuditPaging {
+  return paging.cursors.length > 1 ? { cursors: paging.cursors.slice(0, -1) } : paging;
+}
+
+/** The roles an owner or admin may invite with (an owner is made by changing a member's role). */
+export const invitableRoles = ['member', 'admin'] as const;
+
+export const roleLabels: Readonly<Record<string, string>> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+
+export function roleLabel(role: string): string {
+  return roleLabels[role] ?? role;
+}
