@@ -16,6 +16,9 @@ export default defineConfig({
     maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default; a loaded CI machine can take longer than that to
+    // answer a click (seen: a claim's alert after 3.8 s). Polls still return as soon as they pass.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default'],
     // Builds web/dist once (only when its sources changed) before browser tests need it.
     globalSetup: ['web/test/support/global-setup.ts'],
