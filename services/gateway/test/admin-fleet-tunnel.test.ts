@@ -1,12 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverCard } from '@qw/contracts';
-import { createWireGuardLab, eventually, wireguardLabProblem, type WireGuardLab } from '@qw/testkit';
-import { parseClientConfig, toWgSetconf } from '@qw/wireguard';
-import type { NodeAgent } from '../../node-agent/src/agent.ts';
-import { startLabAgent } from './support/nodes.ts';
+import { eventually, wireguardLabProblem } from '@qw/testkit';
+import { LabNode } from './support/nodes.ts';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 
@@ -20,25 +15,17 @@ const problem = await wireguardLabProblem();
 if (problem) console.info(`admin-fleet-tunnel: skipped because ${problem}`);
 
 let stack: Stack;
-let lab: WireGuardLab;
-let agent: NodeAgent;
-let keyDir: string;
+let node: LabNode;
 let owner: Client;
 let admin: Client;
 let deviceId: string;
 
-function startAgent(): Promise<NodeAgent> {
-  return startLabAgent(stack, lab, keyDir, 'lab-admin-1', { NODE_IP: '203.0.113.52', NODE_SSH_PORT: '2200' });
-}
-
-const nodePeers = async () => (await agent.host.dump()).peers.map((p) => p.publicKey);
+const nodePeers = () => node.peers();
 
 async function connectWithDownload(): Promise<string> {
   const response = await owner.call('GET', `/api/device/${deviceId}/config`);
   expect(response.statusCode).toBe(200);
-  const parsed = parseClientConfig(response.body);
-  const ipv4 = parsed.addresses.find((a) => !a.includes(':'))!;
-  await lab.connectClient(toWgSetconf(response.body), ipv4, '10.64.0.0/16');
+  await node.connect(response.body);
   return response.body;
 }
 
@@ -51,9 +38,7 @@ async function action(name: 'activate' | 'suspend' | 'revoke_keys') {
 describe.skipIf(problem !== null)('admin device actions on real WireGuard', () => {
   beforeAll(async () => {
     stack = await startStack({ label: 'admintunnel', adminEmails: ['ops@quietwire.test'], extra: deviceServices });
-    lab = await createWireGuardLab();
-    keyDir = await mkdtemp(path.join(tmpdir(), 'qw-agent-'));
-    agent = await startAgent();
+    node = await LabNode.start(stack, 'lab-admin-1', { NODE_IP: '203.0.113.52', NODE_SSH_PORT: '2200' });
     const signup = new Client(stack.app, '198.51.100.78');
     await signup.call('POST', '/api/auth/signup', { email: 'ops@quietwire.test', password: 'correct horse battery' });
     admin = await confirmEmail(stack, 'ops@quietwire.test', 'correct horse battery', signup);
@@ -69,14 +54,12 @@ describe.skipIf(problem !== null)('admin device actions on real WireGuard', () =
     deviceId = created.data.device.id;
     await eventually(async () => (await nodePeers()).includes(created.data.device.public_key), 10_000);
     await connectWithDownload();
-    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
   }, 120_000);
 
   afterAll(async () => {
-    await agent?.stop();
-    await lab?.destroy();
+    await node?.stop();
     await stack?.stop();
-    if (keyDir) await rm(keyDir, { recursive: true, force: true });
   });
 
   it('shows the device connected, with the latency the node measured through the tunnel and no packet counts', async () => {
@@ -122,23 +105,23 @@ describe.skipIf(problem !== null)('admin device actions on real WireGuard', () =
     const revoked = await action('revoke_keys');
     expect(revoked.has_keys).toBe(false);
     await eventually(async () => !(await nodePeers()).includes(before), 10_000, 100);
-    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    expect(await node.lab.ping('10.64.0.1', 1)).toBe(false);
     expect((await owner.call('GET', `/api/device/${deviceId}/config`)).statusCode).toBe(409);
     const rotated = await owner.call('POST', `/api/devices/${deviceId}/key`, {});
     expect(rotated.statusCode).toBe(200);
     await eventually(async () => (await nodePeers()).includes(rotated.data.device.public_key), 10_000, 100);
     await connectWithDownload();
-    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
   }, 60_000);
 
   it('suspend stops the tunnel; activate brings it back', async () => {
     const key = (await owner.call('GET', '/api/devices')).data.devices[0].public_key;
     expect((await action('suspend')).is_active).toBe(false);
     await eventually(async () => !(await nodePeers()).includes(key), 10_000, 100);
-    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    expect(await node.lab.ping('10.64.0.1', 1)).toBe(false);
     expect((await action('activate')).is_active).toBe(true);
     await eventually(async () => (await nodePeers()).includes(key), 10_000, 100);
     // The client retries its handshake every 5 s (WireGuard's REKEY_TIMEOUT): allow several rounds.
-    expect(await eventually(() => lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
   }, 60_000);
 });

@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import { createWireGuardLab, eventually, wireguardLabProblem, type WireGuardLab } from '@qw/testkit';
-import { parseClientConfig, toWgSetconf } from '@qw/wireguard';
-import type { NodeAgent } from '../../node-agent/src/agent.ts';
-import { startLabAgent } from './support/nodes.ts';
+import { eventually, wireguardLabProblem } from '@qw/testkit';
+import { parseClientConfig } from '@qw/wireguard';
+import { LabNode } from './support/nodes.ts';
 import { Client, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 
@@ -16,18 +12,10 @@ const problem = await wireguardLabProblem();
 if (problem) console.info(`devices-tunnel: skipped because ${problem}`);
 
 let stack: Stack;
-let lab: WireGuardLab;
-let agent: NodeAgent;
-let keyDir: string;
+let node: LabNode;
 let owner: Client;
 
-function startAgent(): Promise<NodeAgent> {
-  return startLabAgent(stack, lab, keyDir, 'lab-node-1', { NODE_IP: '203.0.113.50', NODE_SSH_USER: 'ops' });
-}
-
-async function nodePeers(): Promise<string[]> {
-  return (await agent.host.dump()).peers.map((p) => p.publicKey);
-}
+const nodePeers = () => node.peers();
 
 async function download(client: Client, deviceId: string): Promise<string> {
   const response = await client.call('GET', `/api/device/${deviceId}/config`);
@@ -35,26 +23,18 @@ async function download(client: Client, deviceId: string): Promise<string> {
   return response.body;
 }
 
-async function connectWith(config: string): Promise<void> {
-  const parsed = parseClientConfig(config);
-  const ipv4 = parsed.addresses.find((a) => !a.includes(':'))!;
-  await lab.connectClient(toWgSetconf(config), ipv4, '10.64.0.0/16');
-}
+const connectWith = (config: string) => node.connect(config);
 
 describe.skipIf(problem !== null)('devices on real WireGuard', () => {
   beforeAll(async () => {
     stack = await startStack({ label: 'tunnel', extra: deviceServices });
-    lab = await createWireGuardLab();
-    keyDir = await mkdtemp(path.join(tmpdir(), 'qw-agent-'));
-    agent = await startAgent();
+    node = await LabNode.start(stack, 'lab-node-1', { NODE_IP: '203.0.113.50', NODE_SSH_USER: 'ops' });
     owner = await customerWithPlan(stack, 'nina@example.com');
   }, 120_000);
 
   afterAll(async () => {
-    await agent?.stop();
-    await lab?.destroy();
+    await node?.stop();
     await stack?.stop();
-    if (keyDir) await rm(keyDir, { recursive: true, force: true });
   });
 
   it('connects a device end to end: add, download its config, bring up a real client, ping the node; Overview says Online', async () => {
@@ -84,10 +64,10 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     const parsed = parseClientConfig(config);
     expect(parsed.allowedIps).toEqual(['0.0.0.0/0', '::/0']);
     expect(parsed.persistentKeepalive).toBe(25);
-    expect(parsed.endpoint).toBe(`${lab.nodeUnderlay}:51820`);
+    expect(parsed.endpoint).toBe(`${node.lab.nodeUnderlay}:51820`);
 
     await connectWith(config);
-    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
     const overview = await eventually(
       async () => {
         const answer = await owner.call('GET', '/api/overview');
@@ -118,11 +98,11 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     const suspended = await owner.call('PATCH', `/api/devices/${device.id}`, { is_active: false });
     expect(suspended.data.device.is_active).toBe(false);
     await eventually(async () => !(await nodePeers()).includes(device.public_key), 10_000);
-    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    expect(await node.lab.ping('10.64.0.1', 1)).toBe(false);
     await owner.call('PATCH', `/api/devices/${device.id}`, { is_active: true });
     await eventually(async () => (await nodePeers()).includes(device.public_key), 10_000);
     // The client retries its handshake every 5 s (WireGuard's REKEY_TIMEOUT): allow several rounds.
-    expect(await eventually(() => lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
   }, 90_000);
 
   it('after "Request key" the old config no longer connects and the new one does', async () => {
@@ -136,9 +116,9 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
       return peers.includes(rotated.data.device.public_key) && !peers.includes(device.public_key);
     }, 10_000);
     await connectWith(oldConfig);
-    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    expect(await node.lab.ping('10.64.0.1', 1)).toBe(false);
     await connectWith(await download(owner, device.id));
-    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
   }, 60_000);
 
   it('serves the same config as a QR image that decodes to exactly the file', async () => {
@@ -204,8 +184,16 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
   it('puts right, within one cycle, peers added or removed behind the agent', async () => {
     const [device] = (await owner.call('GET', '/api/devices')).data.devices;
     const stray = 'xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=';
-    await lab.exec(lab.nodeNs, ['wg', 'set', lab.nodeIface, 'peer', stray, 'allowed-ips', '10.64.9.9/32']);
-    await lab.exec(lab.nodeNs, ['wg', 'set', lab.nodeIface, 'peer', device.public_key, 'remove']);
+    await node.lab.exec(node.lab.nodeNs, [
+      'wg',
+      'set',
+      node.lab.nodeIface,
+      'peer',
+      stray,
+      'allowed-ips',
+      '10.64.9.9/32',
+    ]);
+    await node.lab.exec(node.lab.nodeNs, ['wg', 'set', node.lab.nodeIface, 'peer', device.public_key, 'remove']);
     await eventually(
       async () => {
         const peers = await nodePeers();
@@ -214,7 +202,7 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
       6_000,
       200,
     );
-    const dump = await agent.host.dump();
+    const dump = await node.agent.host.dump();
     expect(dump.peers.find((p) => p.publicKey === device.public_key)?.allowedIps.sort()).toEqual([
       '10.64.0.2/32',
       'fd7a:5157:7769::2/128',
@@ -222,11 +210,11 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
   }, 20_000);
 
   it('an agent that was offline while devices changed catches up when it starts', async () => {
-    await agent.stop();
+    await node.stopAgent();
     const added = await owner.call('POST', '/api/devices', { name: 'Phone', platform: 'android' });
     const [, laptop] = (await owner.call('GET', '/api/devices')).data.devices;
     await owner.call('PATCH', `/api/devices/${laptop.id}`, { is_active: false });
-    agent = await startAgent();
+    await node.startAgent();
     const peers = await nodePeers();
     expect(peers).toContain(added.data.device.public_key);
     expect(peers).not.toContain(laptop.public_key);

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceProvisioningClockRpc } from '@qw/contracts';
 import { RpcClient } from '@qw/platform';
-import { createWireGuardLab, eventually, wireguardLabProblem, type WireGuardLab } from '@qw/testkit';
-import { parseClientConfig, toWgSetconf } from '@qw/wireguard';
-import type { NodeAgent } from '../../node-agent/src/agent.ts';
-import { startLabAgent } from './support/nodes.ts';
+import { eventually, wireguardLabProblem } from '@qw/testkit';
+import { parseClientConfig } from '@qw/wireguard';
+import { LabNode } from './support/nodes.ts';
 import { type Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 
@@ -16,14 +12,10 @@ if (problem) console.info(`key-rotation-tunnel: skipped because ${problem}`);
 
 const email = 'rota@example.com';
 let stack: Stack;
-let lab: WireGuardLab;
-let agent: NodeAgent;
-let keyDir: string;
+let node: LabNode;
 let owner: Client;
 
-async function nodePeers(): Promise<string[]> {
-  return (await agent.host.dump()).peers.map((p) => p.publicKey);
-}
+const nodePeers = () => node.peers();
 
 async function download(deviceId: string): Promise<string> {
   const response = await owner.call('GET', `/api/device/${deviceId}/config`);
@@ -33,10 +25,8 @@ async function download(deviceId: string): Promise<string> {
 
 /** Brings the lab's client up with this config (replacing the one it had) and pings the node through it. */
 async function tunnelWorks(config: string, waitMs = 15_000): Promise<boolean> {
-  const parsed = parseClientConfig(config);
-  const ipv4 = parsed.addresses.find((a) => !a.includes(':'))!;
-  await lab.connectClient(toWgSetconf(config), ipv4, '10.64.0.0/16');
-  return eventually(() => lab.ping('10.64.0.1', 1), waitMs, 100).catch(() => false);
+  await node.connect(config);
+  return eventually(() => node.lab.ping('10.64.0.1', 1), waitMs, 100).catch(() => false);
 }
 
 /** Provisioning's test clock, asked as the tests' admin connection asks (the gateway may not). */
@@ -52,18 +42,14 @@ async function theDevice(id: string) {
 describe.skipIf(problem !== null)('scheduled key rotation on real WireGuard', () => {
   beforeAll(async () => {
     stack = await startStack({ label: 'rotation', extra: deviceServices });
-    lab = await createWireGuardLab();
-    keyDir = await mkdtemp(path.join(tmpdir(), 'qw-agent-'));
-    agent = await startLabAgent(stack, lab, keyDir, 'lab-rotation-1', { NODE_IP: '203.0.113.60' });
+    node = await LabNode.start(stack, 'lab-rotation-1', { NODE_IP: '203.0.113.60' });
     owner = await customerWithPlan(stack, email);
     owner = await confirmEmail(stack, email, 'correct horse battery');
   }, 120_000);
 
   afterAll(async () => {
-    await agent?.stop();
-    await lab?.destroy();
+    await node?.stop();
     await stack?.stop();
-    if (keyDir) await rm(keyDir, { recursive: true, force: true });
   });
 
   let deviceId: string;

@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWireGuardLab, eventually, wireguardLabProblem, type WireGuardLab } from '@qw/testkit';
-import { parseClientConfig, toWgSetconf } from '@qw/wireguard';
-import type { NodeAgent } from '../../node-agent/src/agent.ts';
-import { startLabAgent } from './support/nodes.ts';
+import { eventually, wireguardLabProblem } from '@qw/testkit';
+import { LabNode } from './support/nodes.ts';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import {
@@ -29,26 +24,18 @@ const problem = await wireguardLabProblem();
 if (problem) console.info(`organizations-tunnel: skipped because ${problem}`);
 
 let stack: Stack;
-let lab: WireGuardLab;
-let agent: NodeAgent;
-let keyDir: string;
+let node: LabNode;
 let owner: Client;
 let member: Client;
 let memberId: string;
 let orgId: string;
 
-function startAgent(): Promise<NodeAgent> {
-  return startLabAgent(stack, lab, keyDir, 'lab-org-1', { NODE_IP: '203.0.113.51' });
-}
-
-const nodePeers = async () => (await agent.host.dump()).peers.map((p) => p.publicKey);
+const nodePeers = () => node.peers();
 
 async function connectAs(client: Client, deviceId: string): Promise<void> {
   const response = await client.call('GET', `/api/device/${deviceId}/config`);
   expect(response.statusCode).toBe(200);
-  const parsed = parseClientConfig(response.body);
-  const ipv4 = parsed.addresses.find((a) => !a.includes(':'))!;
-  await lab.connectClient(toWgSetconf(response.body), ipv4, '10.64.0.0/16');
+  await node.connect(response.body);
 }
 
 async function addDevice(client: Client, name: string) {
@@ -66,9 +53,7 @@ async function addDevice(client: Client, name: string) {
 describe.skipIf(problem !== null)('organization devices on real WireGuard', () => {
   beforeAll(async () => {
     stack = await startStack({ label: 'orgtunnel', extra: deviceServices });
-    lab = await createWireGuardLab();
-    keyDir = await mkdtemp(path.join(tmpdir(), 'qw-agent-'));
-    agent = await startAgent();
+    node = await LabNode.start(stack, 'lab-org-1', { NODE_IP: '203.0.113.51' });
     owner = await customerWithPlan(stack, 'olga@example.com', 'business10');
     // Buying again later needs a confirmed address (the account is older than that payment).
     owner = await confirmEmail(stack, 'olga@example.com', 'correct horse battery', owner);
@@ -81,10 +66,8 @@ describe.skipIf(problem !== null)('organization devices on real WireGuard', () =
   }, 120_000);
 
   afterAll(async () => {
-    await agent?.stop();
-    await lab?.destroy();
+    await node?.stop();
     await stack?.stop();
-    if (keyDir) await rm(keyDir, { recursive: true, force: true });
   });
 
   it('removing a member removes their peers from the node and their tunnel stops; the others stay', async () => {
@@ -95,11 +78,11 @@ describe.skipIf(problem !== null)('organization devices on real WireGuard', () =
       return peers.includes(ownerDevice.public_key) && peers.includes(memberDevice.public_key);
     }, 10_000);
     await connectAs(member, memberDevice.id);
-    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
 
     await removeMember(owner, orgId, memberId);
     await eventually(async () => !(await nodePeers()).includes(memberDevice.public_key), 10_000);
-    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    expect(await node.lab.ping('10.64.0.1', 1)).toBe(false);
     expect(await nodePeers()).toContain(ownerDevice.public_key);
     // The device is gone, so the node's reconcile (its desired peers come from the devices) agrees.
     const row = await stack.services
@@ -113,12 +96,12 @@ describe.skipIf(problem !== null)('organization devices on real WireGuard', () =
   it('subscription ended: the organization is Suspended and its tunnels stop; paid again, they come back', async () => {
     const [device] = (await owner.call('GET', `/api/orgs/${orgId}/devices`)).data.devices;
     await connectAs(owner, device.id);
-    expect(await eventually(() => lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
 
     // The owner cancels (within 7 days: over at once); identity makes the organization Suspended.
     await cancelOrganizationPlan(owner, orgId);
     await eventually(async () => !(await nodePeers()).includes(device.public_key), 15_000);
-    expect(await lab.ping('10.64.0.1', 1)).toBe(false);
+    expect(await node.lab.ping('10.64.0.1', 1)).toBe(false);
     const listed = (await owner.call('GET', `/api/orgs/${orgId}/devices`)).data.devices;
     expect(listed[0]).toMatchObject({ id: device.id, is_active: false, is_connected: false });
 
@@ -126,7 +109,7 @@ describe.skipIf(problem !== null)('organization devices on real WireGuard', () =
     await payAgain(stack, owner, 'olga@example.com', orgId);
     await eventually(async () => (await nodePeers()).includes(device.public_key), 15_000);
     // The client retries its handshake every 5 s (WireGuard's REKEY_TIMEOUT): allow several rounds.
-    expect(await eventually(() => lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
     const overview = await eventually(
       async () => {
         const answer = await owner.call('GET', `/api/orgs/${orgId}/overview`);

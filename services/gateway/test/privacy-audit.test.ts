@@ -1,6 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
@@ -12,18 +10,10 @@ import {
   inventoryTableName,
   type SensitiveKind,
 } from '@qw/contracts';
-import {
-  captureLogs,
-  createWireGuardLab,
-  eventually,
-  wireguardLabProblem,
-  type CapturedLogs,
-  type WireGuardLab,
-} from '@qw/testkit';
-import { DEFAULT_ULA_PREFIX, NODE_IPV4_SUPERNET, parseClientConfig, toWgSetconf } from '@qw/wireguard';
+import { captureLogs, eventually, wireguardLabProblem, type CapturedLogs } from '@qw/testkit';
+import { DEFAULT_ULA_PREFIX, NODE_IPV4_SUPERNET, parseClientConfig } from '@qw/wireguard';
 import { analyticsService } from '@qw/analytics';
-import type { NodeAgent } from '../../node-agent/src/agent.ts';
-import { startLabAgent } from './support/nodes.ts';
+import { LabNode } from './support/nodes.ts';
 import { Client, confirmEmail, linkToken, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { scanner, stringsOf, type Detected } from './support/privacy-scan.ts';
@@ -46,9 +36,7 @@ const services = ['identity', 'billing', 'provisioning', 'telemetry', 'analytics
 const ignored = new Set<Detected['kind']>(['loopback', 'node_address']);
 
 let stack: Stack;
-let lab: WireGuardLab;
-let agent: NodeAgent;
-let keyDir: string;
+let node: LabNode;
 const logs: CapturedLogs[] = [];
 const secrets = new Map<string, SensitiveKind>();
 
@@ -67,18 +55,14 @@ describe.skipIf(problem !== null)('privacy audit', () => {
         return captured.logger;
       },
     });
-    lab = await createWireGuardLab();
-    keyDir = await mkdtemp(path.join(tmpdir(), 'qw-agent-'));
     const agentLogs = captureLogs('node-agent', 'debug');
     logs.push(agentLogs);
-    agent = await startLabAgent(stack, lab, keyDir, 'lab-privacy-1', { NODE_IP: '203.0.113.70' }, agentLogs.logger);
+    node = await LabNode.start(stack, 'lab-privacy-1', { NODE_IP: '203.0.113.70' }, agentLogs.logger);
   }, 120_000);
 
   afterAll(async () => {
-    await agent?.stop();
-    await lab?.destroy();
+    await node?.stop();
     await stack?.stop();
-    if (keyDir) await rm(keyDir, { recursive: true, force: true });
   });
 
   it('runs the customer journey end to end on a real node', async () => {
@@ -108,13 +92,9 @@ describe.skipIf(problem !== null)('privacy audit', () => {
     expect(byLink.statusCode).toBe(200);
     await stack.smtp.waitFor((m) => m.subject === 'Your Quietwire configuration for Pia phone');
 
-    await eventually(
-      async () => (await agent.host.dump()).peers.some((p) => p.publicKey === device.public_key),
-      10_000,
-    );
-    const ipv4 = parseClientConfig(config).addresses.find((a) => !a.includes(':'))!;
-    await lab.connectClient(toWgSetconf(config), ipv4, '10.64.0.0/16');
-    expect(await eventually(() => lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    await eventually(async () => (await node.peers()).includes(device.public_key), 10_000);
+    await node.connect(config);
+    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
     await eventually(
       async () => {
         const overview = await owner.call('GET', '/api/overview');
@@ -123,7 +103,7 @@ describe.skipIf(problem !== null)('privacy audit', () => {
       30_000,
       250,
     );
-    secrets.set((await readFile(path.join(keyDir, 'node.key'), 'utf8')).trim(), 'private_key');
+    secrets.set((await readFile(node.keyFile, 'utf8')).trim(), 'private_key');
   }, 120_000);
 
   it('finds no personal data or secret outside the declaration: logs, tables and streams', async () => {

@@ -1,11 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { registerNodeRpc } from '@qw/contracts';
 import { createLogger, loadConfig } from '@qw/platform';
-import type { WireGuardLab } from '@qw/testkit';
-import { generateKeyPair } from '@qw/wireguard';
+import { createWireGuardLab, type WireGuardLab } from '@qw/testkit';
+import { generateKeyPair, parseClientConfig, toWgSetconf } from '@qw/wireguard';
 import { NodeAgent } from '../../../node-agent/src/agent.ts';
 import { NodeAgentConfigSchema } from '../../../node-agent/src/config.ts';
 import type { Stack } from './stack.ts';
+
+type Logger = ReturnType<typeof createLogger>;
 
 /** A registered node without an agent (devices get placed on it), asking as itself. */
 export async function registerTestNode(stack: Stack, name: string, tags: string[] = []) {
@@ -55,4 +59,78 @@ export async function startLabAgent(
   const agent = new NodeAgent(config, logger);
   await agent.start();
   return agent;
+}
+
+/**
+ * A WireGuard lab with one node agent on it, for the tunnel tests: the lab, the agent's key folder
+ * and the agent are made together and taken down together by `stop()`, whatever of them exists.
+ */
+export class LabNode {
+  private running: NodeAgent | null = null;
+
+  private constructor(
+    private readonly stack: Stack,
+    readonly lab: WireGuardLab,
+    private readonly keyDir: string,
+    private readonly name: string,
+    private readonly settings: Record<string, string>,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  /** A new lab with an agent joined to the stack's bus as `name` (see `startLabAgent`). */
+  static async start(stack: Stack, name: string, settings: Record<string, string> = {}, logger?: Logger) {
+    const lab = await createWireGuardLab();
+    const keyDir = await mkdtemp(path.join(tmpdir(), 'qw-agent-')).catch(async (error) => {
+      await lab.destroy();
+      throw error;
+    });
+    const node = new LabNode(stack, lab, keyDir, name, settings, logger);
+    try {
+      await node.startAgent();
+    } catch (error) {
+      await node.stop();
+      throw error;
+    }
+    return node;
+  }
+
+  /** Where the agent keeps the node's private key. */
+  get keyFile(): string {
+    return path.join(this.keyDir, 'node.key');
+  }
+
+  get agent(): NodeAgent {
+    if (!this.running) throw new Error(`the agent of ${this.name} is not running`);
+    return this.running;
+  }
+
+  /** Starts the agent (again, after `stopAgent`), with the node key it had. */
+  async startAgent(): Promise<NodeAgent> {
+    this.running = await startLabAgent(this.stack, this.lab, this.keyDir, this.name, this.settings, this.logger);
+    return this.running;
+  }
+
+  async stopAgent(): Promise<void> {
+    const agent = this.running;
+    this.running = null;
+    await agent?.stop();
+  }
+
+  /** The public keys of the peers on the node's interface now. */
+  async peers(): Promise<string[]> {
+    return (await this.agent.host.dump()).peers.map((p) => p.publicKey);
+  }
+
+  /** Brings the lab's client up with a device's config file (replacing the one it had). */
+  async connect(config: string): Promise<void> {
+    const ipv4 = parseClientConfig(config).addresses.find((a) => !a.includes(':'));
+    if (!ipv4) throw new Error('the config has no IPv4 address');
+    await this.lab.connectClient(toWgSetconf(config), ipv4, '10.64.0.0/16');
+  }
+
+  async stop(): Promise<void> {
+    await this.stopAgent();
+    await this.lab.destroy();
+    await rm(this.keyDir, { recursive: true, force: true });
+  }
 }
