@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { funnelVisitsNote, revenueWindows, windowLabel } from '@qw/contracts';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openPage } from './support/browser';
+import { openPage, siteAndBrowserPerFile } from './support/browser';
 import {
   type AnalyticsAnswers,
   demoAnswers,
@@ -15,7 +15,7 @@ import {
   installFakeSession,
 } from './support/fake-analytics-api';
 import { screenshotDir } from './support/paths';
-import { startSite, type Site } from './support/site';
+import type { Site } from './support/site';
 
 /**
  * The admin Analytics page against a fake of the analytics API (the contract's shapes, checked on
@@ -26,15 +26,7 @@ import { startSite, type Site } from './support/site';
 let site: Site;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
 type Opened = { page: Page; api: FakeAnalyticsApi; session: FakeSession; close: () => Promise<void> };
 

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openPage } from './support/browser';
+import { openPage, siteAndBrowserPerFile } from './support/browser';
 import { type FakeAdminApi, idOf, installFakeAdminApi } from './support/fake-admin-api';
 import { type FakeSession, installFakeSession } from './support/fake-analytics-api';
 import { repoRoot } from './support/paths';
-import { startSite, type Site } from './support/site';
+import type { Site } from './support/site';
 
 /**
  * The operator console (issue #13, spec §2 Admin area) against a fake of the admin API
@@ -21,15 +21,7 @@ const screensDir = join(repoRoot, 'var/screens');
 let site: Site;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
 type Opened = { context: BrowserContext; page: Page; api: FakeAdminApi; session: FakeSession };
 

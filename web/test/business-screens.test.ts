@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openPage } from './support/browser';
+import { openPage, siteAndBrowserPerFile } from './support/browser';
 import { FakeOrgApi, fakeIds, inviteToken, quotaMessage, type FakeViewer } from './support/fake-org-api';
 import { screenshot } from './support/real-stack';
-import { startSite, type Site } from './support/site';
+import type { Site } from './support/site';
 
 /**
  * The business screens, /support and /invite in Chromium against a fake of the organization routes
@@ -18,15 +18,7 @@ import { startSite, type Site } from './support/site';
 let site: Site;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
 async function open(viewer: FakeViewer, width = 1280) {
   const { context, page } = await openPage(browser, { width, colorScheme: width < 600 ? 'dark' : 'light' });

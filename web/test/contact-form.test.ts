@@ -1,20 +1,12 @@
 import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
-import { startSite, type Site } from './support/site';
+import { describe, expect, it } from 'vitest';
+import { openPage, siteAndBrowserPerFile } from './support/browser';
+import type { Site } from './support/site';
 
 let site: Site;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
 type Answer = { status: number; json: unknown } | 'network-error';
 

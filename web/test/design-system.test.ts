@@ -1,21 +1,13 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openPage } from './support/browser';
-import { startSite, type Site } from './support/site';
+import { openPage, siteAndBrowserPerFile } from './support/browser';
+import type { Site } from './support/site';
 
 let site: Site;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
 async function open(path: string) {
   const { context, page } = await openPage(browser);

@@ -1,23 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { openPage, siteAndBrowserPerFile } from './support/browser';
 import { installFakeAnalyticsApi, installFakeSession } from './support/fake-analytics-api';
-import { startSite, type Site } from './support/site';
+import type { Site } from './support/site';
 
 /** The public layout reports one view per navigation to a counted page, and nothing elsewhere. */
 
 let site: Site;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
 /** Long enough for a report the page would send, since it is sent when the page renders. */
 const settle = (page: Page) => page.waitForTimeout(750);

@@ -1,22 +1,14 @@
 import type { Browser, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertTexts, launchBrowser, openPage } from './support/browser';
-import { startSite, type Site } from './support/site';
+import { describe, expect, it } from 'vitest';
+import { alertTexts, openPage, siteAndBrowserPerFile } from './support/browser';
+import type { Site } from './support/site';
 
 const checkoutFailedAlert = 'We couldn’t start checkout. Please try again in a moment.';
 
 let site: Site;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
 type Answer = { status: number; body: string; contentType?: string };
 

@@ -1,25 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openPage } from './support/browser';
+import { openPage, siteAndBrowserPerFile } from './support/browser';
 import { screenshotDir } from './support/paths';
 import { footerOnlyLinkTargets, layoutLinkTargets, publicPages } from './support/public-pages';
-import { startSite, type Site } from './support/site';
+import type { Site } from './support/site';
 
 let site: Site;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
 /** Opens a path at a width and waits for the screen's heading; pageerrors fail the test. */
 async function visit(path: string, width = 1280, colorScheme: 'light' | 'dark' = 'light') {

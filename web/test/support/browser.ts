@@ -1,4 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { type Site, startSite } from './site';
 
 export const chromiumPath = process.env.QW_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -49,4 +51,23 @@ export function nextDialog(page: Page): Promise<{ type: string; message: string 
 /** The texts of the page's in-page alerts (role=alert) right now: the spec's alerts are shown in the page. */
 export function alertTexts(page: Page): Promise<string[]> {
   return page.getByRole('alert').allInnerTexts();
+}
+
+/**
+ * For a test file that needs only the built web app: serves it and launches Chromium before the
+ * file's first test, closes both after its last; `receive` gets them once both are up.
+ */
+export function siteAndBrowserPerFile(receive: (opened: { site: Site; browser: Browser }) => void): void {
+  const opened: { site?: Site; browser?: Browser } = {};
+  beforeAll(async () => {
+    const site = await startSite();
+    opened.site = site;
+    const browser = await launchBrowser();
+    opened.browser = browser;
+    receive({ site, browser });
+  });
+  afterAll(async () => {
+    await opened.browser?.close();
+    await opened.site?.close();
+  });
 }
