@@ -34,7 +34,14 @@ export function analyticsEndpoints(deps: { db: Kysely<unknown>; projections: Pro
   ) =>
     endpoint(contract, async (data, caller: Caller) => {
       requireAdmin(caller);
-      return answer(new Figures(deps.db, await deps.projections.liveGeneration()), data);
+      const generation = await deps.projections.liveGeneration();
+      // One snapshot per answer: a figure read in several queries (the funnel's days and its top
+      // pages) must not mix counts from before and after an event that commits between them.
+      return deps.db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .setAccessMode('read only')
+        .execute((trx) => answer(new Figures(trx, generation), data));
     });
   return [
     read(revenueWindowRpc, (f, d) => f.revenueWindow(windowOf(d.days, d.as_of))),
