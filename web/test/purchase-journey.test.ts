@@ -236,6 +236,13 @@ describe('post-checkout edge cases', () => {
       .toEqual([
         'Confirm your email address first: open the link we sent to it, then add this purchase to your account.',
       ]);
+    // The person is signed in now, yet the page stays with its message: the automatic redirect must
+    // not carry them off to their devices once the page's own flow has ended.
+    await page.waitForTimeout(2_000);
+    expect(new URL(page.url()).pathname).toBe('/post-checkout');
+    expect(await alertTexts(page)).toEqual([
+      'Confirm your email address first: open the link we sent to it, then add this purchase to your account.',
+    ]);
     expect(errors).toEqual([]);
     await close();
   }, 120_000);
@@ -322,8 +329,15 @@ describe('post-checkout edge cases', () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect.poll(() => alertTexts(page)).toEqual(['Claim failed (status 500)']);
-    // Signed up but not claimed: the automatic redirect takes over once the page lets go.
-    await page.waitForURL(`${stack.publicUrl}/app/personal/overview`);
+    // Signed up but not claimed: the page stays with its message (the person can try again here)
+    // instead of the automatic redirect carrying them off before they have read it.
+    await page.waitForTimeout(2_000);
+    expect(new URL(page.url()).pathname).toBe('/post-checkout');
+    expect(await alertTexts(page)).toEqual(['Claim failed (status 500)']);
+    // Trying again once the claim works signs in with the same password and adds the purchase.
+    await page.unroute('**/api/checkout/claim');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${stack.publicUrl}/app/personal/devices`);
     expect(errors).toEqual([]);
     await close();
   }, 120_000);

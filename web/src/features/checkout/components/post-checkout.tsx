@@ -118,10 +118,20 @@ export function PostCheckout() {
     setNotice({ text: verifyFailureText(verification.error), field: null });
   }, [verification.isError, verification.error]);
 
+  /** The flow ended before anyone was signed in: the automatic redirect may run again. */
   function stop() {
     setBusy(false);
     setMfaToken(null);
     redirectHold.release();
+  }
+
+  /**
+   * The person is signed in but the purchase could not be added: the hold stays while this page is
+   * open, so the redirect does not carry them off before they have read why (unmounting lets go).
+   */
+  function stopSignedIn() {
+    setBusy(false);
+    setMfaToken(null);
   }
 
   async function claimAndGo(session: Session) {
@@ -140,7 +150,7 @@ export function PostCheckout() {
           text: serverMessage(failure) ?? postCheckoutTexts.claimFailed(isApiError(failure) ? failure.status : 0),
           field: null,
         });
-        stop();
+        stopSignedIn();
         return;
       }
     }
