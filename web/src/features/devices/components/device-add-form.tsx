@@ -1,18 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import {
-  AppError,
-  deviceNameMaxLength,
-  normalizeDeviceName,
-  platformLabels,
-  platforms,
-  validDeviceName,
-} from '@qw/contracts';
+import { AppError, normalizeDeviceName, validDeviceName } from '@qw/contracts';
 import { isApiError } from '../../../lib/api-client';
-import { Button, Field, Input, Select } from '../../../ui';
+import { Button } from '../../../ui';
 import { generateKeyPair } from '@qw/wireguard/keys';
 import { useCreateDevice } from '../api/create-device';
 import { assembleConfig, type BrowserKeyConfig } from '../api/browser-key-config';
 import { BrowserKeyModal } from './browser-key-modal';
+import { DeviceNameAndPlatformFields } from './device-name-platform-fields';
 
 /**
  * Spec §2/§5: name and platform; Add is disabled while busy or while the name is empty; errors in red under the form.
@@ -72,23 +66,13 @@ export function DeviceAddForm({
   return (
     <form className="devices-add" onSubmit={onSubmit} noValidate aria-label="Add a device">
       <div className="devices-add__fields">
-        <Field id="device-name" label="Name">
-          <Input
-            name="name"
-            maxLength={deviceNameMaxLength}
-            placeholder="e.g. Work laptop"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </Field>
-        <Field id="device-platform" label="Platform">
-          <Select
-            name="platform"
-            value={platform}
-            onChange={(event) => setPlatform(event.target.value)}
-            options={platforms.map((p) => ({ value: p, label: platformLabels[p] }))}
-          />
-        </Field>
+        <DeviceNameAndPlatformFields
+          idPrefix="device"
+          name={name}
+          onNameChange={setName}
+          platform={platform}
+          onPlatformChange={setPlatform}
+        />
         <Button
           type="submit"
           busy={create.isPending}

@@ -1,14 +1,8 @@
-import {
-  assigneeQuotaText,
-  deviceNameMaxLength,
-  normalizeDeviceName,
-  platformLabels,
-  platforms,
-  type Platform,
-} from '@qw/contracts';
+import { assigneeQuotaText, normalizeDeviceName, type Platform } from '@qw/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { failureMessage } from '../../../lib/api-client';
-import { Button, Card, Field, Input, Select, type TableColumn } from '../../../ui';
+import { Button, Card, Field, Select, type TableColumn } from '../../../ui';
+import { DeviceNameAndPlatformFields } from './device-name-platform-fields';
 import { useCreateOrgDevice } from '../api/create-org-device';
 import type { DeviceRow } from '../api/get-devices';
 import { useOrgDevices } from '../api/get-org-devices';
@@ -97,23 +91,13 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, onAdded, blocked }: 
         </h2>
         <form className="devices-add" onSubmit={onSubmit} noValidate aria-label="Add a device">
           <div className="devices-add__fields">
-            <Field id="org-device-name" label="Name">
-              <Input
-                name="name"
-                maxLength={deviceNameMaxLength}
-                placeholder="e.g. Work laptop"
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-              />
-            </Field>
-            <Field id="org-device-platform" label="Platform">
-              <Select
-                name="platform"
-                value={platform}
-                onChange={(event) => setPlatform(event.target.value)}
-                options={platforms.map((p) => ({ value: p, label: platformLabels[p] }))}
-              />
-            </Field>
+            <DeviceNameAndPlatformFields
+              idPrefix="org-device"
+              name={name}
+              onNameChange={setName}
+              platform={platform}
+              onPlatformChange={setPlatform}
+            />
             {assignees && (
               <Field id="org-device-assignee" label="Assignee">
                 <Select
