@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  analyticsPageRequests,
   billingEvents,
   type EventContract,
   identityEvents,
@@ -298,21 +299,7 @@ export async function runAnalyticsBench(options: { subscriptions?: number; sampl
     const rebuildSeconds = (Date.now() - rebuildStarted) / 1000;
 
     // The page's requests, as the browser makes them on opening it (default windows).
-    const pageRequests = [
-      'revenue-window?days=30',
-      'new-subscriptions-window?days=30',
-      'cancels-window?days=30',
-      'mrr',
-      'arpu?days=30',
-      'revenue-daily',
-      'subscriptions-daily',
-      'revenue-monthly',
-      'mrr-movements',
-      'cohorts',
-      'churn',
-      'funnel',
-      'projection',
-    ];
+    const pageRequests = analyticsPageRequests;
     const perRoute: Array<{ path: string; p50: number; p95: number }> = [];
     for (const path of [...pageRequests, 'revenue-window?days=730', 'revenue-daily?days=730']) {
       await get(path);

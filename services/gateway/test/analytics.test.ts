@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
+  analyticsPageRequests,
   type EventContract,
   invoicePaid,
   refundIssued,
@@ -591,21 +592,7 @@ describe('visits of the public pages', () => {
 });
 
 describe('analytics is for platform admins only', () => {
-  const routes = [
-    'revenue-window?days=30',
-    'new-subscriptions-window?days=30',
-    'cancels-window?days=30',
-    'mrr',
-    'arpu?days=30',
-    'revenue-daily',
-    'subscriptions-daily',
-    'revenue-monthly',
-    'mrr-movements',
-    'cohorts',
-    'churn',
-    'funnel',
-    'projection',
-  ];
+  const routes = analyticsPageRequests;
 
   it('refuses anonymous callers, customers and business owners on every read and the rebuild', async () => {
     const anonymous = new Client(stack.app);

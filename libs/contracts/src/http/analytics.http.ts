@@ -141,3 +141,23 @@ export const analyticsRoutes = [
   rebuildProjectionRoute,
   recordVisitRoute,
 ];
+
+/**
+ * The reads the Analytics page makes when it opens, with its default windows, as paths under
+ * /api/admin/analytics/: the admin-guard test walks them and the benchmark times them as one page.
+ */
+export const analyticsPageRequests: readonly string[] = [
+  'revenue-window?days=30',
+  'new-subscriptions-window?days=30',
+  'cancels-window?days=30',
+  'mrr',
+  'arpu?days=30',
+  'revenue-daily',
+  'subscriptions-daily',
+  'revenue-monthly',
+  'mrr-movements',
+  'cohorts',
+  'churn',
+  'funnel',
+  'projection',
+];
