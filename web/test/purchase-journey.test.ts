@@ -243,6 +243,9 @@ describe('post-checkout edge cases', () => {
     expect(await alertTexts(page)).toEqual([
       'Confirm your email address first: open the link we sent to it, then add this purchase to your account.',
     ]);
+    await screenshot(page, 'post-checkout-unconfirmed');
+    await page.setViewportSize({ width: 390, height: 740 });
+    await screenshot(page, 'post-checkout-unconfirmed');
     expect(errors).toEqual([]);
     await close();
   }, 120_000);
