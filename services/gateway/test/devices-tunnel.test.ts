@@ -15,15 +15,11 @@ let stack: Stack;
 let node: LabNode;
 let owner: Client;
 
-const nodePeers = () => node.peers();
-
 async function download(client: Client, deviceId: string): Promise<string> {
   const response = await client.call('GET', `/api/device/${deviceId}/config`);
   expect(response.statusCode).toBe(200);
   return response.body;
 }
-
-const connectWith = (config: string) => node.connect(config);
 
 describe.skipIf(problem !== null)('devices on real WireGuard', () => {
   beforeAll(async () => {
@@ -55,7 +51,7 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
       org_id: null,
     });
     expect(device.addresses).toEqual(['10.64.0.2/32', 'fd7a:5157:7769::2/128']);
-    await eventually(async () => (await nodePeers()).includes(device.public_key), 10_000);
+    await eventually(async () => (await node.peers()).includes(device.public_key), 10_000);
 
     const response = await owner.call('GET', `/api/device/${device.id}/config`);
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="[a-z0-9_-]{1,15}\.conf"$/);
@@ -66,8 +62,8 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     expect(parsed.persistentKeepalive).toBe(25);
     expect(parsed.endpoint).toBe(`${node.lab.nodeUnderlay}:51820`);
 
-    await connectWith(config);
-    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    await node.connect(config);
+    expect(await eventually(() => node.ping(), 15_000, 100)).toBe(true);
     const overview = await eventually(
       async () => {
         const answer = await owner.call('GET', '/api/overview');
@@ -97,12 +93,12 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     const [device] = (await owner.call('GET', '/api/devices')).data.devices;
     const suspended = await owner.call('PATCH', `/api/devices/${device.id}`, { is_active: false });
     expect(suspended.data.device.is_active).toBe(false);
-    await eventually(async () => !(await nodePeers()).includes(device.public_key), 10_000);
-    expect(await node.lab.ping('10.64.0.1', 1)).toBe(false);
+    await eventually(async () => !(await node.peers()).includes(device.public_key), 10_000);
+    expect(await node.ping(1)).toBe(false);
     await owner.call('PATCH', `/api/devices/${device.id}`, { is_active: true });
-    await eventually(async () => (await nodePeers()).includes(device.public_key), 10_000);
+    await eventually(async () => (await node.peers()).includes(device.public_key), 10_000);
     // The client retries its handshake every 5 s (WireGuard's REKEY_TIMEOUT): allow several rounds.
-    expect(await eventually(() => node.lab.ping('10.64.0.1'), 30_000, 100)).toBe(true);
+    expect(await eventually(() => node.ping(), 30_000, 100)).toBe(true);
   }, 90_000);
 
   it('after "Request key" the old config no longer connects and the new one does', async () => {
@@ -112,13 +108,13 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     expect(rotated.statusCode).toBe(200);
     expect(rotated.data.device.public_key).not.toBe(device.public_key);
     await eventually(async () => {
-      const peers = await nodePeers();
+      const peers = await node.peers();
       return peers.includes(rotated.data.device.public_key) && !peers.includes(device.public_key);
     }, 10_000);
-    await connectWith(oldConfig);
-    expect(await node.lab.ping('10.64.0.1', 1)).toBe(false);
-    await connectWith(await download(owner, device.id));
-    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    await node.connect(oldConfig);
+    expect(await node.ping(1)).toBe(false);
+    await node.connect(await download(owner, device.id));
+    expect(await eventually(() => node.ping(), 15_000, 100)).toBe(true);
   }, 60_000);
 
   it('serves the same config as a QR image that decodes to exactly the file', async () => {
@@ -196,7 +192,7 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     await node.lab.exec(node.lab.nodeNs, ['wg', 'set', node.lab.nodeIface, 'peer', device.public_key, 'remove']);
     await eventually(
       async () => {
-        const peers = await nodePeers();
+        const peers = await node.peers();
         return !peers.includes(stray) && peers.includes(device.public_key);
       },
       6_000,
@@ -215,7 +211,7 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     const [, laptop] = (await owner.call('GET', '/api/devices')).data.devices;
     await owner.call('PATCH', `/api/devices/${laptop.id}`, { is_active: false });
     await node.startAgent();
-    const peers = await nodePeers();
+    const peers = await node.peers();
     expect(peers).toContain(added.data.device.public_key);
     expect(peers).not.toContain(laptop.public_key);
     await owner.call('PATCH', `/api/devices/${laptop.id}`, { is_active: true });
@@ -225,7 +221,7 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
     const devices = (await owner.call('GET', '/api/devices')).data.devices;
     const phone = devices.find((d: { name: string }) => d.name === 'Phone');
     expect((await owner.call('DELETE', `/api/devices/${phone.id}`)).statusCode).toBe(204);
-    await eventually(async () => !(await nodePeers()).includes(phone.public_key), 10_000);
+    await eventually(async () => !(await node.peers()).includes(phone.public_key), 10_000);
     const again = await owner.call('POST', '/api/devices', { name: 'Tablet', platform: 'ios' });
     expect(again.data.device.addresses).toEqual(phone.addresses);
   }, 30_000);

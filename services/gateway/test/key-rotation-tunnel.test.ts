@@ -15,8 +15,6 @@ let stack: Stack;
 let node: LabNode;
 let owner: Client;
 
-const nodePeers = () => node.peers();
-
 async function download(deviceId: string): Promise<string> {
   const response = await owner.call('GET', `/api/device/${deviceId}/config`);
   expect(response.statusCode).toBe(200);
@@ -26,7 +24,7 @@ async function download(deviceId: string): Promise<string> {
 /** Brings the lab's client up with this config (replacing the one it had) and pings the node through it. */
 async function tunnelWorks(config: string, waitMs = 15_000): Promise<boolean> {
   await node.connect(config);
-  return eventually(() => node.lab.ping('10.64.0.1', 1), waitMs, 100).catch(() => false);
+  return eventually(() => node.ping(1), waitMs, 100).catch(() => false);
 }
 
 /** Provisioning's test clock, asked as the tests' admin connection asks (the gateway may not). */
@@ -92,7 +90,7 @@ describe.skipIf(problem !== null)('scheduled key rotation on real WireGuard', ()
     expect(hidden.statusCode).toBe(404);
     expect((await theDevice(deviceId)).key_rotation_days).toBe(30);
 
-    await eventually(async () => (await nodePeers()).includes(firstKey), 10_000);
+    await eventually(async () => (await node.peers()).includes(firstKey), 10_000);
     oldConfig = await download(deviceId);
     expect(await tunnelWorks(oldConfig)).toBe(true);
   }, 90_000);
@@ -119,22 +117,22 @@ describe.skipIf(problem !== null)('scheduled key rotation on real WireGuard', ()
     expect(parseClientConfig(mailed).addresses).not.toEqual(parseClientConfig(oldConfig).addresses);
 
     await eventually(async () => {
-      const peers = await nodePeers();
+      const peers = await node.peers();
       return peers.includes(firstKey) && peers.includes(rotated.public_key);
     }, 10_000);
     expect(await tunnelWorks(mailed)).toBe(true);
     expect(await tunnelWorks(oldConfig)).toBe(true);
     // The node's periodic reconcile keeps both (the grace key is in its desired set).
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(await nodePeers()).toEqual(expect.arrayContaining([firstKey, rotated.public_key]));
+    expect(await node.peers()).toEqual(expect.arrayContaining([firstKey, rotated.public_key]));
   }, 90_000);
 
   it('after 24 hours the old key leaves the node: the old config stops, the new one keeps working', async () => {
     const { public_key: currentKey } = await theDevice(deviceId);
     await advanceHours(23);
-    expect(await nodePeers()).toContain(firstKey);
+    expect(await node.peers()).toContain(firstKey);
     await advanceHours(1.5);
-    await eventually(async () => !(await nodePeers()).includes(firstKey), 10_000);
+    await eventually(async () => !(await node.peers()).includes(firstKey), 10_000);
     expect(await theDevice(deviceId)).toMatchObject({ public_key: currentKey, previous_key_expires_at: null });
     expect(await tunnelWorks(oldConfig, 3000)).toBe(false);
     expect(await tunnelWorks(await download(deviceId))).toBe(true);

@@ -94,7 +94,7 @@ describe.skipIf(problem !== null)('privacy audit', () => {
 
     await eventually(async () => (await node.peers()).includes(device.public_key), 10_000);
     await node.connect(config);
-    expect(await eventually(() => node.lab.ping('10.64.0.1'), 15_000, 100)).toBe(true);
+    expect(await eventually(() => node.ping(), 15_000, 100)).toBe(true);
     await eventually(
       async () => {
         const overview = await owner.call('GET', '/api/overview');

@@ -11,6 +11,10 @@ import type { Stack } from './stack.ts';
 
 type Logger = ReturnType<typeof createLogger>;
 
+/** The node's own address inside the tunnel, and the route the lab's client sends through it. */
+const nodeTunnelAddress = '10.64.0.1';
+const tunnelRoute = '10.64.0.0/16';
+
 /** A registered node without an agent (devices get placed on it), asking as itself. */
 export async function registerTestNode(stack: Stack, name: string, tags: string[] = []) {
   const { rpc } = await stack.connectNode(name);
@@ -33,7 +37,7 @@ export async function registerTestNode(stack: Stack, name: string, tags: string[
  * every second and reconciling every two; `settings` adds or overrides its environment (its
  * address, SSH user or port).
  */
-export async function startLabAgent(
+async function startLabAgent(
   stack: Stack,
   lab: WireGuardLab,
   keyDir: string,
@@ -125,7 +129,12 @@ export class LabNode {
   async connect(config: string): Promise<void> {
     const ipv4 = parseClientConfig(config).addresses.find((a) => !a.includes(':'));
     if (!ipv4) throw new Error('the config has no IPv4 address');
-    await this.lab.connectClient(toWgSetconf(config), ipv4, '10.64.0.0/16');
+    await this.lab.connectClient(toWgSetconf(config), ipv4, tunnelRoute);
+  }
+
+  /** Whether the lab's client reaches the node's tunnel address now (one ping). */
+  ping(timeoutSeconds?: number): Promise<boolean> {
+    return this.lab.ping(nodeTunnelAddress, timeoutSeconds);
   }
 
   async stop(): Promise<void> {
