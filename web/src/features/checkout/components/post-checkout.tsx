@@ -118,13 +118,6 @@ export function PostCheckout() {
     setNotice({ text: verifyFailureText(verification.error), field: null });
   }, [verification.isError, verification.error]);
 
-  /** The flow ended before anyone was signed in: the automatic redirect may run again. */
-  function stop() {
-    setBusy(false);
-    setMfaToken(null);
-    redirectHold.release();
-  }
-
   /**
    * The person is signed in but the purchase could not be added: the hold stays while this page is
    * open, so the redirect does not carry them off before they have read why (unmounting lets go).
@@ -132,6 +125,12 @@ export function PostCheckout() {
   function stopSignedIn() {
     setBusy(false);
     setMfaToken(null);
+  }
+
+  /** The flow ended before anyone was signed in: the automatic redirect may run again. */
+  function stop() {
+    stopSignedIn();
+    redirectHold.release();
   }
 
   async function claimAndGo(session: Session) {
