@@ -3,14 +3,37 @@ import { organizationBillingRefusal, organizationPlanRefusal } from '../src/subs
 
 describe("who sees an organization's plan and invoices", () => {
   it('owners and admins; a member gets 403; anyone else the 404 of an unknown organization', () => {
-    expect(organizationBillingRefusal('owner')).toBeNull();
-    expect(organizationBillingRefusal('admin')).toBeNull();
-    expect(organizationBillingRefusal('member')).toMatchObject({
+    expect(organizationBillingRefusal('owner', 'read')).toBeNull();
+    expect(organizationBillingRefusal('admin', 'read')).toBeNull();
+    expect(organizationBillingRefusal('member', 'read')).toMatchObject({
       code: 'forbidden',
       message: 'Only owners and admins of the organization see its plan and invoices.',
     });
-    expect(organizationBillingRefusal(null)).toMatchObject({ code: 'not_found', message: 'Organization not found.' });
+    expect(organizationBillingRefusal(null, 'read')).toMatchObject({
+      code: 'not_found',
+      message: 'Organization not found.',
+    });
   });
+});
+
+describe("who acts on an organization's billing: its owners, for every action", () => {
+  const messages = {
+    manage: 'Only an owner of the organization can manage its billing. Ask one of its owners.',
+    cancel: 'Only an owner of the organization can cancel its plan. Ask one of its owners.',
+    change: 'Only an owner of the organization can change its plan. Ask one of its owners.',
+    resume: 'Only an owner of the organization can resume its plan. Ask one of its owners.',
+  } as const;
+  for (const [action, message] of Object.entries(messages) as Array<[keyof typeof messages, string]>) {
+    it(`${action}: an owner; its admins and members 403; anyone else 404`, () => {
+      expect(organizationBillingRefusal('owner', action)).toBeNull();
+      for (const role of ['admin', 'member'] as const)
+        expect(organizationBillingRefusal(role, action)).toMatchObject({ code: 'forbidden', message });
+      expect(organizationBillingRefusal(null, action)).toMatchObject({
+        code: 'not_found',
+        message: 'Organization not found.',
+      });
+    });
+  }
 });
 
 describe('buying a plan for an organization one owns (paid again after it ended)', () => {

@@ -5,7 +5,7 @@ import { RpcClient } from '@qw/platform';
 import { eventually } from '@qw/testkit';
 import { billingService } from '@qw/billing';
 import { Client, startStack, type Stack } from './support/stack.ts';
-import { joinOrganization, ownOrganization } from './support/organizations.ts';
+import { changeRole, joinOrganization, ownOrganization, userIdOf } from './support/organizations.ts';
 
 /**
  * Plan changes, the test clock started in the past, and the times and prices billing's events
@@ -306,6 +306,68 @@ describe('plan changes', () => {
     expect(orgBilling.data.subscription).toMatchObject({ plan: 'business50' });
     const event = (await eventsOf(purchase.subscriptionId, 'billing.subscription.updated')).at(-1)!;
     expect(event).toMatchObject({ orgId, planCode: 'business50', monthlyCents: 20000 });
+  });
+
+  it("every billing action on an organization's plan is its owners': Manage Billing and cancel refuse its admins and members (403), who still read it", async () => {
+    const purchase = await subscribe('business10', 'otto@example.com');
+    const orgId = await ownOrganization(purchase.client);
+    const people = {} as Record<'coOwner' | 'admin' | 'member', Client>;
+    for (const [name, role] of [
+      ['coOwner', 'admin'],
+      ['admin', 'admin'],
+      ['member', 'member'],
+    ] as const) {
+      const email = `${name.toLowerCase()}-of-otto@example.com`;
+      people[name] = new Client(stack.app, buyerAddress());
+      await people[name].call('POST', '/api/auth/signup', { email, password });
+      await joinOrganization(stack, orgId, purchase.client, { client: people[name], email }, role);
+    }
+    await changeRole(purchase.client, orgId, await userIdOf(people.coOwner), 'owner');
+    // The buyer steps down to admin: having paid once gives no lasting right over the plan.
+    await changeRole(people.coOwner, orgId, await userIdOf(purchase.client), 'admin');
+    const outsider = await subscribe('personal', 'outsider-of-otto@example.com');
+    const manage = (client: Client) =>
+      client.call('GET', `/api/billing/manage?org_id=${orgId}&return=/app/business/billing`);
+    const cancel = (client: Client) =>
+      client.call('POST', '/api/billing/test-portal/cancel', { subscription_id: purchase.subscriptionId });
+    const state = () =>
+      billingDb()
+        .selectFrom('subscriptions')
+        .select(['status', 'cancel_at_period_end'])
+        .where('id', '=', purchase.subscriptionId)
+        .executeTakeFirstOrThrow();
+    const before = await state();
+
+    for (const [who, client] of [
+      ['admin', people.admin],
+      ['member', people.member],
+      ['the buyer, now an admin', purchase.client],
+    ] as const) {
+      const portal = await manage(client);
+      expect(portal.statusCode, who).toBe(403);
+      expect(portal.data.error, who).toEqual({
+        code: 'forbidden',
+        message: 'Only an owner of the organization can manage its billing. Ask one of its owners.',
+      });
+      const canceled = await cancel(client);
+      expect(canceled.statusCode, who).toBe(403);
+      expect(canceled.data.error, who).toEqual({
+        code: 'forbidden',
+        message: 'Only an owner of the organization can cancel its plan. Ask one of its owners.',
+      });
+    }
+    expect((await manage(outsider.client)).statusCode).toBe(404);
+    expect((await cancel(outsider.client)).statusCode).toBe(404);
+    expect(await state()).toEqual(before);
+    // Reading stays with the admins, as the spec's Billing screen shows it to them.
+    for (const client of [people.admin, purchase.client])
+      expect((await client.call('GET', `/api/billing?org_id=${orgId}`)).statusCode).toBe(200);
+
+    // Any owner acts on it, not only the one who paid.
+    expect((await manage(people.coOwner)).statusCode).toBe(200);
+    const byOwner = await cancel(people.coOwner);
+    expect(byOwner.statusCode).toBe(200);
+    expect(byOwner.data.status).toBe('canceled');
   });
 });
 

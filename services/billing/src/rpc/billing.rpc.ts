@@ -29,7 +29,12 @@ import type { BillingDatabase } from '../database.ts';
 import { advanceTestClock, startTestClock } from '../clock.ts';
 import type { CheckoutService } from '../checkout/checkout.service.ts';
 import type { BillingOwner, SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
-import { organizationBillingRefusal, organizationRoleOf } from '../subscriptions/organization-billing.ts';
+import {
+  organizationBillingRefusal,
+  organizationRoleOf,
+  refuseUnlessSubscriptionOwner,
+  type OrganizationBillingAction,
+} from '../subscriptions/organization-billing.ts';
 import type { PlanChangesService } from '../subscriptions/plan-changes.service.ts';
 import type { StripeWebhookService } from '../webhooks/stripe-webhook.service.ts';
 
@@ -44,11 +49,15 @@ export function billingEndpoints(deps: {
   provider: 'stripe' | 'test';
 }): RpcEndpoint[] {
   const { checkout, subscriptions, planChanges, webhooks } = deps;
-  /** The caller's own billing, or an organization's when they are its owner or admin (identity says). */
-  const billingOwner = async (caller: Caller, orgId: string | undefined): Promise<BillingOwner> => {
+  /** The caller's own billing, or an organization's when identity says their role there allows the action. */
+  const billingOwner = async (
+    caller: Caller,
+    orgId: string | undefined,
+    action: OrganizationBillingAction,
+  ): Promise<BillingOwner> => {
     const userId = requireUserId(caller);
     if (!orgId) return { userId };
-    const refusal = organizationBillingRefusal(await organizationRoleOf(deps.rpc, caller, orgId, userId));
+    const refusal = organizationBillingRefusal(await organizationRoleOf(deps.rpc, caller, orgId, userId), action);
     if (refusal) throw refusal;
     return { orgId };
   };
@@ -95,10 +104,10 @@ export function billingEndpoints(deps: {
       return { plans: await subscriptions.personalPlansOf(data.user_ids) };
     }),
     endpoint(billingOverviewRpc, async (data, caller) =>
-      subscriptions.overview(await billingOwner(caller, data.org_id)),
+      subscriptions.overview(await billingOwner(caller, data.org_id, 'read')),
     ),
     endpoint(manageBillingRpc, async (data, caller) =>
-      subscriptions.manageUrl(await billingOwner(caller, data.org_id), data.return_path),
+      subscriptions.manageUrl(await billingOwner(caller, data.org_id, 'manage'), data.return_path),
     ),
     endpoint(invoiceReceiptRpc, async (data, caller) => {
       const userId = requireUserId(caller);
@@ -133,7 +142,8 @@ export function billingEndpoints(deps: {
     }),
     endpoint(testPortalCancelRpc, async (data, caller) => {
       testProvider();
-      return subscriptions.cancel(caller, data.subscription_id);
+      const sub = await subscriptions.ownersOf(data.subscription_id);
+      return subscriptions.cancel(await refuseUnlessSubscriptionOwner(deps.rpc, caller, sub, 'cancel'));
     }),
     endpoint(stripeWebhookRpc, (data) => {
       if (!webhooks) throw new AppError('not_found', 'Stripe is not configured.');

@@ -4,7 +4,6 @@ import type Stripe from 'stripe';
 import {
   AppError,
   findPlan,
-  membershipRpc,
   requireUserId,
   type Caller,
   type Plan,
@@ -19,6 +18,7 @@ import type { StripePlanChanges } from '../providers/stripe-plan-changes.ts';
 import { applyStripeInvoice, applyStripeSubscription } from '../webhooks/stripe-ledger.ts';
 import { applySubscriptionState, monthlyCentsOf, publishSubscriptionUpdated, recordInvoicePaid } from './ledger.ts';
 import { decidePlanChange, type PlanChangeDecision, type PlanChangeSubject } from './plan-change-rules.ts';
+import { refuseUnlessSubscriptionOwner } from './organization-billing.ts';
 import { renewOwed, subscriptionView } from './subscriptions.service.ts';
 
 type Db = Kysely<BillingDatabase>;
@@ -79,7 +79,7 @@ export class PlanChangesService {
 
   /** The plan asked for (refused when unknown) and the subscription, if the caller may change it. */
   private async targetAndSubscription(caller: Caller, input: { subscription_id: string; plan_code: string }) {
-    const userId = requireUserId(caller);
+    requireUserId(caller);
     const target = findPlan(input.plan_code);
     if (!target)
       throw new AppError('unknown_plan', `Unknown plan: ${String(input.plan_code).slice(0, 64)}.`, {
@@ -90,7 +90,7 @@ export class PlanChangesService {
       .selectAll()
       .where('id', '=', input.subscription_id)
       .executeTakeFirst();
-    return { target, sub: await this.ownedBy(userId, found) };
+    return { target, sub: await this.ownedBy(caller, found) };
   }
 
   /**
@@ -133,13 +133,12 @@ export class PlanChangesService {
    * (then recorded from its answer, as a webhook would be), for the test provider in the ledger.
    */
   async resume(caller: Caller, input: { subscription_id: string }): Promise<{ subscription: SubscriptionView }> {
-    const userId = requireUserId(caller);
     const found = await this.deps.db
       .selectFrom('subscriptions')
       .selectAll()
       .where('id', '=', input.subscription_id)
       .executeTakeFirst();
-    const owned = await this.ownedBy(userId, found, 'resume');
+    const owned = await this.ownedBy(caller, found, 'resume');
     const refusal = resumeRefusal(owned);
     if (refusal) throw refusal;
     if (owned.provider === 'stripe') {
@@ -187,26 +186,13 @@ export class PlanChangesService {
     return { subscription: subscriptionView(after) };
   }
 
-  /** Someone else's subscription does not exist for them; an organization's admins and members may not change it. */
+  /** Someone else's subscription does not exist for them; an organization's is its owners' to change. */
   private async ownedBy(
-    userId: string,
+    caller: Caller,
     sub: Subscription | undefined,
     action: 'change' | 'resume' = 'change',
   ): Promise<Subscription> {
-    const notFound = () => new AppError('not_found', 'Subscription not found.');
-    if (!sub || (!sub.user_id && !sub.org_id)) throw notFound();
-    if (!sub.org_id) {
-      if (sub.user_id !== userId) throw notFound();
-      return sub;
-    }
-    const membership = await this.deps.rpc.request(membershipRpc, { org_id: sub.org_id, user_id: userId });
-    if (membership.role === 'owner') return sub;
-    if (membership.role)
-      throw new AppError(
-        'forbidden',
-        `Only an owner of the organization can ${action === 'change' ? 'change' : 'resume'} its plan. Ask one of its owners.`,
-      );
-    throw notFound();
+    return refuseUnlessSubscriptionOwner(this.deps.rpc, caller, sub, action);
   }
 
   /** The test provider: renewals owed first, then the change on the subscription's clock, in one transaction. */

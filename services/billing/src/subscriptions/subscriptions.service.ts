@@ -6,10 +6,8 @@ import {
   entitlingStatuses,
   invoiceNumberText,
   findPlan,
-  requireUserId,
   type ActivePlan,
   type BillingOverview,
-  type Caller,
   type CancelOutcome,
   type Receipt,
   type SubscriptionView,
@@ -294,13 +292,21 @@ export class SubscriptionsService {
     return unique.map((user_id) => ({ user_id, plan_code: plans.get(user_id) ?? null }));
   }
 
+  /** Whose a subscription is (its person, its organization), to check the caller's right before acting on it. */
+  async ownersOf(id: string): Promise<{ id: string; user_id: string | null; org_id: string | null } | undefined> {
+    return this.deps.db
+      .selectFrom('subscriptions')
+      .select(['id', 'user_id', 'org_id'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
   /**
-   * Cancel from the test portal. Within 7 days of the first payment, once per customer: refunded
+   * Cancel from the test portal, by its person or an organization's owner (`refuseUnlessSubscriptionOwner`). Within 7 days of the first payment, once per customer: refunded
    * in full and ended at once. Otherwise it runs to the end of the paid period. The refund is
    * recorded with the cancellation and issued after commit (see RefundsService).
    */
-  async cancel(caller: Caller, subscriptionId: string): Promise<CancelOutcome> {
-    const userId = requireUserId(caller);
+  async cancel(owned: { id: string; user_id: string | null; org_id: string | null }): Promise<CancelOutcome> {
     const outcome = await this.deps.db.transaction().execute(
       async (
         tx,
@@ -311,8 +317,14 @@ export class SubscriptionsService {
         const sub = await tx
           .selectFrom('subscriptions')
           .selectAll()
-          .where('id', '=', subscriptionId)
-          .where('user_id', '=', userId)
+          .where('id', '=', owned.id)
+          // The owners the caller was checked against (identity answers outside the transaction).
+          .where((eb) =>
+            eb.and([
+              owned.user_id === null ? eb('user_id', 'is', null) : eb('user_id', '=', owned.user_id),
+              owned.org_id === null ? eb('org_id', 'is', null) : eb('org_id', '=', owned.org_id),
+            ]),
+          )
           .forUpdate()
           .executeTakeFirst();
         if (!sub) throw new AppError('not_found', 'Subscription not found.');
