@@ -26,6 +26,7 @@ import {
   invitationLimit,
   invitationRefusal,
   invitationState,
+  inviterRefusal,
   managerRefusal,
   organizationNotFound,
 } from './organization-rules.ts';
@@ -181,8 +182,8 @@ export class InvitationsService {
   }
 
   /**
-   * The signed-in person joins with the link mailed to their address. The link proves the
-   * mailbox, so the address counts as verified from now on. Within the user cap: the invitation
+   * The signed-in person joins with the link mailed to their address, while its sender may still
+   * invite people. The link proves the mailbox, so the address counts as verified from now on. Within the user cap: the invitation
    * was counted when it was made, so it fits exactly at the cap (not past it, after a smaller plan).
    */
   async accept(caller: Caller, token: string): Promise<{ organization: OrganizationView }> {
@@ -196,7 +197,9 @@ export class InvitationsService {
       const org = await repo.lockOrganization(tx, found.org_id);
       const invitation = await repo.findInvitationForUpdate(tx, found.id);
       if (!org || !invitation) throw unknownLink();
-      const refusal = invitationRefusal(invitationState(invitation, now));
+      const refusal =
+        invitationRefusal(invitationState(invitation, now)) ??
+        inviterRefusal(invitation.invited_by ? await repo.roleOf(tx, org.id, invitation.invited_by) : null);
       if (refusal) throw refusal;
       const user = await findUserById(tx, userId);
       if (!user) throw new AppError('not_signed_in', 'Not signed in');
@@ -258,6 +261,27 @@ export class InvitationsService {
       this.deps.logger.error({ err: error, mail: 'invitation' }, 'mail could not be sent');
     }
   }
+}
+
+/**
+ * Someone lost the right to invite people to the organization (demoted to member, removed, or
+ * left): the invitations they sent that are still open are revoked with them, in the same
+ * transaction, each with its entry in the log. `actor` is who made the change.
+ */
+export async function revokeInvitationsOfFormerManager(
+  tx: Db,
+  change: { orgId: string; inviterId: string; actor: { id: string; name: string }; at: Date },
+): Promise<void> {
+  const revoked = await repo.revokeOpenInvitationsBy(tx, change.orgId, change.inviterId, change.at);
+  for (const invitation of revoked)
+    await addAuditEntry(tx, {
+      orgId: change.orgId,
+      kind: 'invitation.revoked',
+      at: change.at,
+      actor: change.actor,
+      target: { kind: 'invitation', id: invitation.id, name: invitation.email },
+      details: { role: invitation.role, reason: 'inviter_lost_rights' },
+    });
 }
 
 function toInvitation(row: InvitationRow, inviter: string | null): Invitation {

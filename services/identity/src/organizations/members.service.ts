@@ -11,7 +11,9 @@ import {
 import { addToOutbox } from '@qw/platform/bus';
 import type { IdentityDatabase } from '../database.ts';
 import { addAuditEntry } from '../audit/audit.repository.ts';
+import { revokeInvitationsOfFormerManager } from './invitations.service.ts';
 import {
+  canInvite,
   leaveRefusal,
   managerRefusal,
   organizationNotFound,
@@ -32,7 +34,7 @@ function displayName(user: { full_name: string | null; email: string }): string 
 /**
  * The people of an organization: the list (owners and admins), role changes, removal and leaving.
  * Every change locks the organization's row first and leaves its event and audit entry in the
- * same transaction.
+ * same transaction; whoever loses the right to invite loses their open invitations with it.
  */
 export class MembersService {
   constructor(private readonly db: Db) {}
@@ -59,6 +61,10 @@ export class MembersService {
       if (refusal) throw refusal;
       if (target.role === input.role) return { user: target };
       await repo.setMemberRole(tx, input.org_id, input.user_id, input.role);
+      const at = new Date();
+      const actor = { id: actorId, name: (await repo.personName(tx, actorId)) ?? '' };
+      if (canInvite(target.role) && !canInvite(input.role))
+        await revokeInvitationsOfFormerManager(tx, { orgId: input.org_id, inviterId: input.user_id, actor, at });
       await addToOutbox(tx, memberRoleChanged, {
         orgId: input.org_id,
         userId: input.user_id,
@@ -69,8 +75,8 @@ export class MembersService {
       await addAuditEntry(tx, {
         orgId: input.org_id,
         kind: 'member.role_changed',
-        at: new Date(),
-        actor: { id: actorId, name: (await repo.personName(tx, actorId)) ?? '' },
+        at,
+        actor,
         target: { kind: 'user', id: input.user_id, name: displayName(target) },
         personId: input.user_id,
         details: { from: target.role, to: input.role },
@@ -91,6 +97,9 @@ export class MembersService {
       const refusal = removalRefusal({ actorRole, targetRole: target.role, owners });
       if (refusal) throw refusal;
       await repo.deleteMember(tx, input.org_id, input.user_id);
+      const at = new Date();
+      const actor = { id: actorId, name: (await repo.personName(tx, actorId)) ?? '' };
+      await revokeInvitationsOfFormerManager(tx, { orgId: input.org_id, inviterId: input.user_id, actor, at });
       await addToOutbox(tx, memberLeft, {
         orgId: input.org_id,
         userId: input.user_id,
@@ -100,8 +109,8 @@ export class MembersService {
       await addAuditEntry(tx, {
         orgId: input.org_id,
         kind: 'member.removed',
-        at: new Date(),
-        actor: { id: actorId, name: (await repo.personName(tx, actorId)) ?? '' },
+        at,
+        actor,
         target: { kind: 'user', id: input.user_id, name: displayName(target) },
         personId: input.user_id,
         details: { role: target.role },
@@ -121,10 +130,12 @@ export class MembersService {
       await repo.deleteMember(tx, orgId, userId);
       await addToOutbox(tx, memberLeft, { orgId, userId, actorId: userId, reason: 'left' });
       const name = displayName(me);
+      const at = new Date();
+      await revokeInvitationsOfFormerManager(tx, { orgId, inviterId: userId, actor: { id: userId, name }, at });
       await addAuditEntry(tx, {
         orgId,
         kind: 'member.left',
-        at: new Date(),
+        at,
         actor: { id: userId, name },
         target: { kind: 'user', id: userId, name },
         personId: userId,

@@ -158,6 +158,20 @@ export function listOpenInvitations(db: Db, orgId: string, now: Date) {
     .execute();
 }
 
+/** Revokes the open invitations `inviterId` sent for the organization; answers those it revoked. */
+export function revokeOpenInvitationsBy(db: Db, orgId: string, inviterId: string, now: Date) {
+  return db
+    .updateTable('invitations')
+    .set({ revoked_at: now })
+    .where('org_id', '=', orgId)
+    .where('invited_by', '=', inviterId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['id', 'email', 'role'])
+    .execute();
+}
+
 export function findOpenInvitationFor(db: Db, orgId: string, email: string, now: Date) {
   return db
     .selectFrom('invitations')
