@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { type Kysely, sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '@qw/testkit';
 import { connectDatabase, migrateToLatest } from '../src/db/index.ts';
 import {
+  giveBackRateEvents,
   longestRetryAfter,
   recordRateEvent,
-  refuseIfRateLimited,
   retryAfterSeconds,
   takeRateLimited,
+  takeRateLimits,
+  tryTakeRate,
 } from '../src/limits/rate-limits.ts';
 
 let database: TestDatabase;
@@ -114,7 +117,7 @@ describe('rate limits', () => {
     }
   });
 
-  it('checks without recording, for limits that count only failures: the longest wait of all keys', async () => {
+  it('reads the longest wait of all keys without recording', async () => {
     const billing = connectDatabase<any>(billingUrl, 'billing');
     const short = { max: 1, windowSeconds: 60 };
     const long = { max: 1, windowSeconds: 3600 };
@@ -124,16 +127,95 @@ describe('rate limits', () => {
         { key: 'probe:f', limit: long },
       ];
       expect(await longestRetryAfter(billing.db, checks)).toBe(0);
-      await refuseIfRateLimited(billing.db, checks, (wait) => `wait ${wait}`);
       expect(await longestRetryAfter(billing.db, checks)).toBe(0);
       await recordRateEvent(billing.db, 'probe:e');
       expect(await longestRetryAfter(billing.db, checks)).toBeLessThanOrEqual(60);
       await recordRateEvent(billing.db, 'probe:f');
       expect(await longestRetryAfter(billing.db, checks)).toBeGreaterThan(3500);
-      await expect(refuseIfRateLimited(billing.db, checks, (wait) => `wait ${wait}`)).rejects.toMatchObject({
+    } finally {
+      await billing.db.destroy();
+    }
+  });
+
+  it('refuses in the words of the first group at its limit, records one event per key, and can give a take back', async () => {
+    const billing = connectDatabase<any>(billingUrl, 'billing');
+    const one = { max: 1, windowSeconds: 3600 };
+    const two = { max: 2, windowSeconds: 60 };
+    try {
+      const groups = [
+        // Two limits on one key: one event is recorded for it, not two.
+        {
+          checks: [
+            { key: 'probe:g', limit: two },
+            { key: 'probe:g', limit: one },
+          ],
+          message: (w: string) => `g ${w}`,
+        },
+        { checks: [{ key: 'probe:h', limit: two }], message: (w: string) => `h ${w}` },
+      ];
+      const taken = await takeRateLimits(billing.db, groups);
+      expect(taken.seqs).toHaveLength(2);
+      await expect(takeRateLimits(billing.db, groups)).rejects.toMatchObject({
         code: 'rate_limited',
-        message: 'wait 60 minutes',
+        message: 'g 60 minutes',
       });
+      expect(await tryTakeRate(billing.db, [{ key: 'probe:g', limit: one }])).toBeNull();
+      // A take that turns out not to count (a right password, for limits of failures) is given back.
+      await giveBackRateEvents(billing.db, taken);
+      expect(
+        await longestRetryAfter(billing.db, [
+          { key: 'probe:g', limit: one },
+          { key: 'probe:h', limit: one },
+        ]),
+      ).toBe(0);
+      for (const expected of [true, true, false])
+        expect((await tryTakeRate(billing.db, [{ key: 'probe:h', limit: two }])) !== null).toBe(expected);
+      await expect(takeRateLimits(billing.db, groups)).rejects.toMatchObject({ message: 'h a minute' });
+    } finally {
+      await billing.db.destroy();
+    }
+  });
+});
+
+describe('rate limits under parallel requests', () => {
+  const count = async (db: Kysely<any>, key: string) =>
+    (await sql<{ n: number }>`select count(*)::int as n from rate_events where key = ${key}`.execute(db)).rows[0]!.n;
+  const allowed = (outcomes: PromiseSettledResult<unknown>[]) =>
+    outcomes.filter((o) => o.status === 'fulfilled').length;
+
+  it('lets exactly `max` of many parallel attempts through and refuses the rest with rate_limited', async () => {
+    const billing = connectDatabase<any>(billingUrl, 'billing');
+    const limit = { max: 3, windowSeconds: 600 };
+    try {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 20 }, () =>
+          takeRateLimited(billing.db, [{ key: 'race:a', limit }], (wait) => `wait ${wait}`),
+        ),
+      );
+      expect(allowed(outcomes)).toBe(3);
+      for (const outcome of outcomes)
+        if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: 'rate_limited' });
+      expect(await count(billing.db, 'race:a')).toBe(3);
+    } finally {
+      await billing.db.destroy();
+    }
+  });
+
+  it('counts inside the caller’s transaction too: parallel transactions take `max` in all', async () => {
+    const billing = connectDatabase<any>(billingUrl, 'billing');
+    const limit = { max: 2, windowSeconds: 600 };
+    try {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, () =>
+          billing.db.transaction().execute(async (tx) => {
+            await takeRateLimited(tx, [{ key: 'race:b', limit }], (wait) => `wait ${wait}`);
+            // Work after the count, before the commit: others wait for it instead of counting past it.
+            await sql`select pg_sleep(0.02)`.execute(tx);
+          }),
+        ),
+      );
+      expect(allowed(outcomes)).toBe(2);
+      expect(await count(billing.db, 'race:b')).toBe(2);
     } finally {
       await billing.db.destroy();
     }

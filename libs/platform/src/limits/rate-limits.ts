@@ -1,17 +1,30 @@
 import { AppError } from '@qw/contracts';
-import { type QueryExecutorProvider, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /** At most `max` events per key within `windowSeconds`. */
 export type RateLimit = { max: number; windowSeconds: number };
+
+export type RateCheck = { key: string; limit: RateLimit };
+
+/** Checks that refuse in their own words (`message` gets the wait as text, "a minute", "12 minutes"). */
+export type RateGroup = { checks: RateCheck[]; message: (wait: string) => string };
+
+/** The events one take recorded, to give back when the attempt turns out not to count. */
+export type RateTaken = { seqs: string[] };
 
 /**
  * Rate limits count rows in the service's own `rate_events` table (every schema has one, see the
  * platform migrations), keyed by what is limited: `signup:address:<hmac>`, `devices:<user id>`.
  * Keys never hold an address or an e-mail in clear; callers hash them first.
+ *
+ * Checking and counting are one step: a take locks its keys (a transaction-scoped advisory lock
+ * per key), reads the window and records, so parallel requests queue on the key instead of all
+ * reading the same count before any of them records. Given a transaction, the take happens in it
+ * and its locks last until it ends, so the count others see is the committed one.
  */
-type Db = QueryExecutorProvider;
+type Db = Kysely<any>;
 
-/** Seconds until the key may act again, or 0 when it is under its limit. */
+/** Seconds until the key may act again, or 0 when it is under its limit. Reads only. */
 export async function retryAfterSeconds(db: Db, key: string, limit: RateLimit, now = new Date()): Promise<number> {
   const result = await sql<{ n: number; oldest: Date | null }>`
     select count(*)::int as n, min(at) as oldest from (
@@ -25,6 +38,7 @@ export async function retryAfterSeconds(db: Db, key: string, limit: RateLimit, n
   return Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
 }
 
+/** Records one event without checking: for tests and for counts no limit reads in the same step. */
 export async function recordRateEvent(db: Db, key: string, at = new Date()): Promise<void> {
   await sql`insert into rate_events (key, at) values (${key}, ${at})`.execute(db);
 }
@@ -33,19 +47,81 @@ export async function clearRateEvents(db: Db, key: string): Promise<void> {
   await sql`delete from rate_events where key = ${key}`.execute(db);
 }
 
+/** Runs `work` holding the keys' locks: in the caller's transaction, or in one of its own. */
+async function underKeyLocks<T>(db: Db, keys: readonly string[], work: (tx: Db) => Promise<T>): Promise<T> {
+  const locked = async (tx: Db) => {
+    // Sorted, so two takes of the same keys never wait on each other crosswise.
+    for (const key of [...new Set(keys)].sort())
+      await sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':rate:' || ${key}, 0))`.execute(tx);
+    return work(tx);
+  };
+  return db.isTransaction ? locked(db) : db.transaction().execute(locked);
+}
+
+/**
+ * One atomic take: when no group is at its limit, records one event per distinct key and answers
+ * them; otherwise records nothing and answers the first group at its limit (in the order given)
+ * with its longest wait.
+ */
+async function take(
+  db: Db,
+  groups: readonly RateGroup[],
+): Promise<{ taken: RateTaken } | { refused: RateGroup; wait: number }> {
+  const keys = [...new Set(groups.flatMap((group) => group.checks.map((check) => check.key)))];
+  return underKeyLocks(db, keys, async (tx) => {
+    // The time is read after the locks: an earlier take that committed meanwhile is inside the window.
+    const now = new Date();
+    for (const group of groups) {
+      let wait = 0;
+      for (const { key, limit } of group.checks) wait = Math.max(wait, await retryAfterSeconds(tx, key, limit, now));
+      if (wait > 0) return { refused: group, wait };
+    }
+    if (keys.length === 0) return { taken: { seqs: [] } };
+    const rows = await sql<{ seq: string }>`
+      insert into rate_events (key, at) select unnest(${keys}::text[]), ${now}::timestamptz
+      returning seq::text as seq`.execute(tx);
+    return { taken: { seqs: rows.rows.map((row) => row.seq) } };
+  });
+}
+
+function refusal(group: RateGroup, wait: number): AppError {
+  return new AppError('rate_limited', group.message(minutesText(wait)), { retry_after_seconds: wait });
+}
+
 /**
  * Refuses with 429 `rate_limited` (the wait in `details.retry_after_seconds`) when any of the
- * keys is at its limit; otherwise records one event for each and lets the caller go on.
+ * keys is at its limit, recording nothing; otherwise records one event for each key, in the same
+ * step, and lets the caller go on.
  */
 export async function takeRateLimited(
   db: Db,
-  checks: Array<{ key: string; limit: RateLimit }>,
+  checks: RateCheck[],
   message: (wait: string) => string,
-): Promise<void> {
-  let wait = 0;
-  for (const { key, limit } of checks) wait = Math.max(wait, await retryAfterSeconds(db, key, limit));
-  if (wait > 0) throw new AppError('rate_limited', message(minutesText(wait)), { retry_after_seconds: wait });
-  for (const { key } of checks) await recordRateEvent(db, key);
+): Promise<RateTaken> {
+  return takeRateLimits(db, [{ checks, message }]);
+}
+
+/** Like `takeRateLimited`, for limits that refuse in different words: the first group at its limit answers. */
+export async function takeRateLimits(db: Db, groups: readonly RateGroup[]): Promise<RateTaken> {
+  const outcome = await take(db, groups);
+  if ('refused' in outcome) throw refusal(outcome.refused, outcome.wait);
+  return outcome.taken;
+}
+
+/** Takes like `takeRateLimited` but never refuses: null (nothing recorded) when a key is at its limit. */
+export async function tryTakeRate(db: Db, checks: RateCheck[]): Promise<RateTaken | null> {
+  const outcome = await take(db, [{ checks, message: () => '' }]);
+  return 'taken' in outcome ? outcome.taken : null;
+}
+
+/**
+ * Gives back what a take recorded. Limits that count only failures (wrong passwords, wrong codes)
+ * take before the attempt, so parallel attempts cannot all pass one check, and give back after a
+ * success.
+ */
+export async function giveBackRateEvents(db: Db, taken: RateTaken): Promise<void> {
+  if (taken.seqs.length === 0) return;
+  await sql`delete from rate_events where seq = any(${taken.seqs}::bigint[])`.execute(db);
 }
 
 /** Rows older than a day tell nothing any more (no limit has a longer window). */
@@ -59,26 +135,9 @@ export function minutesText(seconds: number): string {
   return minutes <= 1 ? 'a minute' : `${minutes} minutes`;
 }
 
-/** The longest wait any of the keys must sit out (0 when every one is under its limit). Records nothing. */
-export async function longestRetryAfter(
-  db: Db,
-  checks: Array<{ key: string; limit: RateLimit }>,
-  now = new Date(),
-): Promise<number> {
+/** The longest wait any of the keys must sit out (0 when every one is under its limit). Reads only. */
+export async function longestRetryAfter(db: Db, checks: RateCheck[], now = new Date()): Promise<number> {
   let wait = 0;
   for (const { key, limit } of checks) wait = Math.max(wait, await retryAfterSeconds(db, key, limit, now));
   return wait;
-}
-
-/**
- * Refuses with 429 `rate_limited` like `takeRateLimited`, but records nothing: for limits that
- * count only failures, which the caller records once it knows (and clears after a success).
- */
-export async function refuseIfRateLimited(
-  db: Db,
-  checks: Array<{ key: string; limit: RateLimit }>,
-  message: (wait: string) => string,
-): Promise<void> {
-  const wait = await longestRetryAfter(db, checks);
-  if (wait > 0) throw new AppError('rate_limited', message(minutesText(wait)), { retry_after_seconds: wait });
 }

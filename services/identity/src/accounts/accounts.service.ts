@@ -24,13 +24,7 @@ import type { Mailer, MailMessage } from '@qw/platform/mailer';
 import type { IdentityDatabase, ProfileRow } from '../database.ts';
 import * as repo from './accounts.repository.ts';
 import { hashPassword, passwordProblem, spendPasswordCheck, verifyPassword } from './passwords.ts';
-import {
-  clearRateEvents,
-  longestRetryAfter,
-  recordRateEvent,
-  refuseIfRateLimited,
-  takeRateLimited,
-} from '@qw/platform/limits';
+import { clearRateEvents, giveBackRateEvents, takeRateLimited, takeRateLimits, tryTakeRate } from '@qw/platform/limits';
 import { resendChecks, resetChecks, signInChecks, signUpChecks } from './rate-limits.ts';
 import { hashSecretToken, newSecretToken } from './secret-tokens.ts';
 import { passwordResetMail, verificationMail } from '../mail/identity-mail.ts';
@@ -155,18 +149,13 @@ export class AccountsService {
     // Every attempt that passed validation counts, a refused duplicate too (it tells whether an
     // address has an account), and before the slow hash.
     const checks = signUpChecks(email, input.address_key);
-    await refuseIfRateLimited(
-      this.db,
-      checks.address,
-      (wait) => `Too many new accounts from here. Try again in ${wait}.`,
-    );
-    await refuseIfRateLimited(
-      this.db,
-      checks.domain,
-      (wait) => `Too many new accounts for this email domain. Try again in ${wait}.`,
-    );
-    for (const key of new Set([...checks.address, ...checks.domain].map((check) => check.key)))
-      await recordRateEvent(this.db, key);
+    await takeRateLimits(this.db, [
+      { checks: checks.address, message: (wait) => `Too many new accounts from here. Try again in ${wait}.` },
+      {
+        checks: checks.domain,
+        message: (wait) => `Too many new accounts for this email domain. Try again in ${wait}.`,
+      },
+    ]);
     const passwordHash = await hashPassword(input.password);
     const userId = randomUUID();
     const verifyToken = newSecretToken();
@@ -234,7 +223,9 @@ export class AccountsService {
   async signIn(input: { email: string; password: string; address_key: string }): Promise<{ userId: string }> {
     const email = normalizeEmail(input.email);
     const checks = signInChecks(email, input.address_key);
-    await refuseIfRateLimited(
+    // Counted as a failure before the password is checked, so parallel guesses cannot all pass
+    // the same count; a right password gives its count back.
+    const attempt = await takeRateLimited(
       this.db,
       [checks.pair, checks.address],
       (wait) => `Too many sign-in attempts. Try again in ${wait}.`,
@@ -243,11 +234,8 @@ export class AccountsService {
     // An unknown address spends the same time on a password check, so timing tells nothing.
     if (!user) await spendPasswordCheck(input.password);
     const valid = user ? await verifyPassword(user.password_hash, input.password) : false;
-    if (!user || !valid) {
-      await recordRateEvent(this.db, checks.pair.key);
-      await recordRateEvent(this.db, checks.address.key);
-      throw invalidCredentials();
-    }
+    if (!user || !valid) throw invalidCredentials();
+    await giveBackRateEvents(this.db, attempt);
     await clearRateEvents(this.db, checks.pair.key);
     return { userId: user.id };
   }
@@ -359,19 +347,13 @@ export class AccountsService {
     if (!user) throw new AppError('not_signed_in', 'Not signed in');
     if (user.email_verified_at) return { sent: false };
     const checks = resendChecks(userId, addressKey);
-    await refuseIfRateLimited(this.db, [checks.pause], (wait) => `We sent a link a moment ago. Try again in ${wait}.`);
-    await refuseIfRateLimited(
-      this.db,
-      [checks.account],
-      (wait) => `We sent several links already. Try again in ${wait}.`,
-    );
-    await refuseIfRateLimited(
-      this.db,
-      [checks.address],
-      (wait) => `Too many requests from here. Try again in ${wait}.`,
-    );
     const token = newSecretToken();
     await this.db.transaction().execute(async (tx) => {
+      await takeRateLimits(tx, [
+        { checks: [checks.pause], message: (wait) => `We sent a link a moment ago. Try again in ${wait}.` },
+        { checks: [checks.account], message: (wait) => `We sent several links already. Try again in ${wait}.` },
+        { checks: [checks.address], message: (wait) => `Too many requests from here. Try again in ${wait}.` },
+      ]);
       await repo.expireEmailTokens(tx, userId, 'verify_email');
       await repo.insertEmailToken(tx, {
         tokenHash: hashSecretToken(token),
@@ -379,8 +361,6 @@ export class AccountsService {
         userId,
         expiresAt: new Date(Date.now() + verificationLinkHours * 3600_000),
       });
-      await recordRateEvent(tx, checks.account.key);
-      await recordRateEvent(tx, checks.address.key);
     });
     await this.sendMail(verificationMail(user.email, this.link('/auth/callback', { token, type: 'signup' })));
     return { sent: true };
@@ -395,8 +375,7 @@ export class AccountsService {
     if (!user) return;
     // Past the account's mail limit the answer stays the same and nothing is sent: its owner still
     // has the last link, and nobody learns whether the account exists.
-    if ((await longestRetryAfter(this.db, [checks.accountMail])) > 0) return;
-    await recordRateEvent(this.db, checks.accountMail.key);
+    if (!(await tryTakeRate(this.db, [checks.accountMail]))) return;
     const token = newSecretToken();
     await this.db.transaction().execute(async (tx) => {
       await repo.expireEmailTokens(tx, user.id, 'reset_password');

@@ -12,7 +12,7 @@ import {
 import type { Mailer } from '@qw/platform/mailer';
 import type { IdentityDatabase } from '../database.ts';
 import { contactForwardMail } from '../mail/identity-mail.ts';
-import { minutesText, recordRateEvent, retryAfterSeconds } from '@qw/platform/limits';
+import { takeRateLimited } from '@qw/platform/limits';
 import { contactLimit } from '../accounts/rate-limits.ts';
 
 /** The public contact form: stored first (nothing is lost), then forwarded to support by mail. */
@@ -37,18 +37,15 @@ export class ContactService {
         `Keep the message under ${contactMessageMaxLength.toLocaleString('en-US')} characters.`,
         { field: 'message' },
       );
-    const key = `contact:${input.address_key}`;
-    const wait = await retryAfterSeconds(this.deps.db, key, contactLimit);
-    if (wait > 0)
-      throw new AppError(
-        'rate_limited',
-        `You have sent several messages already. Try again in ${minutesText(wait)}, or write to ${this.deps.supportEmail}.`,
-        { retry_after_seconds: wait },
-      );
     const id = randomUUID();
     await this.deps.db.transaction().execute(async (tx) => {
+      await takeRateLimited(
+        tx,
+        [{ key: `contact:${input.address_key}`, limit: contactLimit }],
+        (wait) =>
+          `You have sent several messages already. Try again in ${wait}, or write to ${this.deps.supportEmail}.`,
+      );
       await tx.insertInto('contact_messages').values({ id, email, message, forwarded_at: null }).execute();
-      await recordRateEvent(tx, key);
     });
     await this.forward(id);
     return { id };

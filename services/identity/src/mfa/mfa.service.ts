@@ -5,7 +5,7 @@ import type { IdentityDatabase } from '../database.ts';
 import { isTwoFactorEnabled, revokeAllSessions } from '../accounts/accounts.repository.ts';
 import { secondFactorChecks, secondFactorKey } from '../accounts/rate-limits.ts';
 import { hashSecretToken, newSecretToken } from '../accounts/secret-tokens.ts';
-import { clearRateEvents, recordRateEvent, refuseIfRateLimited } from '@qw/platform/limits';
+import { clearRateEvents, takeRateLimited } from '@qw/platform/limits';
 import { isUnspentStep, matchingTotpStep, newRecoveryCode, normalizeRecoveryCode, totpDigits } from './totp.ts';
 
 export const recoveryCodeCount = 10;
@@ -179,14 +179,14 @@ export class MfaService {
 
   /**
    * A code offered for the account, counted across challenges: refused with 429 while the account
-   * must wait; a wrong one adds to the count (committed with the caller's transaction, which must
-   * not roll back on a wrong code), a right one clears it.
+   * must wait; each code counts as wrong before it is checked, so parallel guesses cannot all pass
+   * the same count (committed with the caller's transaction, which must not roll back on a wrong
+   * code), and a right one clears the count.
    */
   private async spendCode(tx: Kysely<IdentityDatabase>, userId: string, code: string): Promise<boolean> {
-    await refuseIfRateLimited(tx, secondFactorChecks(userId), (wait) => `Too many wrong codes. Try again in ${wait}.`);
+    await takeRateLimited(tx, secondFactorChecks(userId), (wait) => `Too many wrong codes. Try again in ${wait}.`);
     const accepted = await this.acceptCode(tx, userId, code);
     if (accepted) await clearRateEvents(tx, secondFactorKey(userId));
-    else await recordRateEvent(tx, secondFactorKey(userId));
     return accepted;
   }
 
