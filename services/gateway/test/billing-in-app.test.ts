@@ -209,6 +209,73 @@ describe('resuming a plan set to end', () => {
   });
 });
 
+describe('limits on what calls the payment provider: 10 in 10 minutes per account', () => {
+  const statuses = (answers: Array<{ statusCode: number }>) => answers.map((a) => a.statusCode).sort();
+
+  it('Manage Billing: of 12 asked at once, 10 answer the portal and 2 wait; another account is not held up', async () => {
+    const purchase = await subscribe('personal', 'mona@example.com');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => purchase.client.call('GET', '/api/billing/manage?return=/app/personal/billing')),
+    );
+    expect(statuses(answers)).toEqual([...Array(10).fill(200), 429, 429]);
+    const refused = answers.find((a) => a.statusCode === 429)!;
+    expect(refused.data.error.code).toBe('rate_limited');
+    expect(refused.data.error.message).toMatch(
+      /^The billing portal was opened too many times in a short time\. Please try again in \d+ minutes\.$/,
+    );
+    expect(refused.data.error.details.retry_after_seconds).toBeGreaterThan(500);
+    const other = await subscribe('personal', 'nils@example.com');
+    expect((await other.client.call('GET', '/api/billing/manage')).statusCode).toBe(200);
+  });
+
+  it('plan changes: of 12 asked at once, 10 are made and 2 wait; a preview is not counted', async () => {
+    const purchase = await subscribe('personal', 'pete@example.com');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        purchase.client.call('POST', '/api/billing/change-plan', {
+          subscription_id: purchase.subscriptionId,
+          plan_code: 'personal',
+        }),
+      ),
+    );
+    expect(statuses(answers)).toEqual([...Array(10).fill(200), 429, 429]);
+    expect(answers.find((a) => a.statusCode === 429)!.data.error.message).toMatch(
+      /^Too many plan changes were asked for in a short time\. Please try again in \d+ minutes\.$/,
+    );
+    const preview = await purchase.client.call(
+      'GET',
+      `/api/billing/change-plan/preview?subscription_id=${purchase.subscriptionId}&plan_code=gaming`,
+    );
+    expect(preview.statusCode).toBe(200);
+    const upgrade = await purchase.client.call('POST', '/api/billing/change-plan', {
+      subscription_id: purchase.subscriptionId,
+      plan_code: 'gaming',
+    });
+    expect(upgrade.statusCode).toBe(429);
+    expect((await purchase.client.call('GET', '/api/billing')).data.subscription.plan).toBe('personal');
+  });
+
+  it('resume: the eleventh within 10 minutes waits, and the plan stays set to end', async () => {
+    const purchase = await subscribe('personal', 'remy@example.com');
+    await advance(purchase.clockId, 8);
+    const cancel = () =>
+      purchase.client.call('POST', '/api/billing/test-portal/cancel', { subscription_id: purchase.subscriptionId });
+    const resume = () =>
+      purchase.client.call('POST', '/api/billing/resume', { subscription_id: purchase.subscriptionId });
+    for (let i = 0; i < 10; i++) {
+      expect((await cancel()).statusCode).toBe(200);
+      expect((await resume()).statusCode).toBe(200);
+    }
+    expect((await cancel()).statusCode).toBe(200);
+    const refused = await resume();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.data.error.message).toMatch(
+      /^Too many resumes were asked for in a short time\. Please try again in \d+ minutes\.$/,
+    );
+    expect((await purchase.client.call('GET', '/api/billing')).data.subscription.cancel_at_period_end).toBe(true);
+  });
+});
+
 describe('a checkout started in the app', () => {
   it('after a money-back cancel the person buys again as themselves and has the plan at once', async () => {
     const email = 'sam@example.com';

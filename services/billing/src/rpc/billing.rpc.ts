@@ -107,7 +107,11 @@ export function billingEndpoints(deps: {
       subscriptions.overview(await billingOwner(caller, data.org_id, 'read')),
     ),
     endpoint(manageBillingRpc, async (data, caller) =>
-      subscriptions.manageUrl(await billingOwner(caller, data.org_id, 'manage'), data.return_path),
+      subscriptions.manageUrl(
+        await billingOwner(caller, data.org_id, 'manage'),
+        data.return_path,
+        requireUserId(caller),
+      ),
     ),
     endpoint(invoiceReceiptRpc, async (data, caller) => {
       const userId = requireUserId(caller);

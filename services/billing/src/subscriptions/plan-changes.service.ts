@@ -12,12 +12,14 @@ import {
   type SubscriptionView,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
+import { takeRateLimits } from '@qw/platform/limits';
 import type { BillingDatabase, Subscription } from '../database.ts';
 import { clockNow } from '../clock.ts';
 import type { StripePlanChanges } from '../providers/stripe-plan-changes.ts';
 import { applyStripeInvoice, applyStripeSubscription } from '../webhooks/stripe-ledger.ts';
 import { applySubscriptionState, monthlyCentsOf, publishSubscriptionUpdated, recordInvoicePaid } from './ledger.ts';
 import { decidePlanChange, type PlanChangeDecision, type PlanChangeSubject } from './plan-change-rules.ts';
+import { accountActionCheck } from './account-limits.ts';
 import { refuseUnlessSubscriptionOwner } from './organization-billing.ts';
 import { renewOwed, subscriptionView } from './subscriptions.service.ts';
 
@@ -68,6 +70,7 @@ export class PlanChangesService {
 
   async change(caller: Caller, input: { subscription_id: string; plan_code: string }): Promise<PlanChange> {
     const { target, sub } = await this.targetAndSubscription(caller, input);
+    await takeRateLimits(this.deps.db, [accountActionCheck('change-plan', requireUserId(caller))]);
     const change =
       sub.provider === 'stripe' ? await this.changeAtStripe(sub.id, target) : await this.changeHere(sub.id, target);
     this.deps.logger.info(
@@ -141,6 +144,7 @@ export class PlanChangesService {
     const owned = await this.ownedBy(caller, found, 'resume');
     const refusal = resumeRefusal(owned);
     if (refusal) throw refusal;
+    await takeRateLimits(this.deps.db, [accountActionCheck('resume', requireUserId(caller))]);
     if (owned.provider === 'stripe') {
       const { stripe } = this.deps;
       if (!stripe || !owned.provider_subscription_id)

@@ -26,6 +26,8 @@ import {
   recordInvoicePaid,
 } from './ledger.ts';
 import { testCards } from '../providers/test-provider.ts';
+import { takeRateLimits } from '@qw/platform/limits';
+import { accountActionCheck } from './account-limits.ts';
 
 /** Whose billing: a person's own plan, or an organization's (its owners and admins). */
 export type BillingOwner = { userId: string } | { orgId: string };
@@ -236,10 +238,12 @@ export class SubscriptionsService {
     };
   }
 
-  async manageUrl(owner: BillingOwner, returnPath: string): Promise<{ url: string }> {
+  /** The billing portal's address for the owner's plan; `accountId` is who asks (whose limit it counts against). */
+  async manageUrl(owner: BillingOwner, returnPath: string, accountId: string): Promise<{ url: string }> {
     const safe = safeNextPath(returnPath);
     if (!safe)
       throw new AppError('validation_failed', 'The return path must be a path of this site.', { field: 'return' });
+    await takeRateLimits(this.deps.db, [accountActionCheck('manage', accountId)]);
     const returnUrl = new URL(safe, this.deps.publicUrl).toString();
     if (this.deps.provider.name === 'test')
       return { url: await this.deps.provider.portalUrl({ providerCustomerId: null, returnUrl }) };
