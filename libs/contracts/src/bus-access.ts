@@ -1,121 +1,389 @@
 import { eventCatalog } from './catalog.ts';
-import type { BackendService } from './services.ts';
-import { fillSubject, nodeParam } from './subjects.ts';
+import { healthRpc } from './platform/health.rpc.ts';
+import type { RpcContract } from './rpc.ts';
+import { rpcCatalog, rpcOwner } from './rpc-catalog.ts';
+import { backendServices, type BackendService } from './services.ts';
+import { fillSubject, isTemplate, type SubjectParams } from './subjects.ts';
+import {
+  arpuRpc,
+  cancelsWindowRpc,
+  churnMonthlyRpc,
+  cohortRetentionRpc,
+  funnelRpc,
+  mrrMovementsRpc,
+  mrrTotalsRpc,
+  newSubscriptionsWindowRpc,
+  projectionStatusRpc,
+  rebuildProjectionRpc,
+  revenueDailyRpc,
+  revenueMonthlyRpc,
+  revenueWindowRpc,
+  subscriptionsDailyRpc,
+} from './analytics/index.ts';
+import {
+  activePlanRpc,
+  adminUserPlansRpc,
+  appCheckoutRpc,
+  billingOverviewRpc,
+  changePlanRpc,
+  claimCheckoutRpc,
+  createCheckoutRpc,
+  invoiceReceiptRpc,
+  manageBillingRpc,
+  previewPlanChangeRpc,
+  resumeSubscriptionRpc,
+  stripeWebhookRpc,
+  testCheckoutInfoRpc,
+  testCheckoutPayRpc,
+  testPortalCancelRpc,
+  verifyCheckoutRpc,
+} from './billing/index.ts';
+import {
+  acceptInvitationRpc,
+  addAdminEmailRpc,
+  adminAuditRpc,
+  adminDirectoryRpc,
+  adminEmailsRpc,
+  adminFindUsersRpc,
+  adminOrganizationsRpc,
+  adminPeopleCountsRpc,
+  adminReactivateOrganizationRpc,
+  adminSuspendOrganizationRpc,
+  adminUsersRpc,
+  auditLogRpc,
+  authorityRpc,
+  changeMemberRoleRpc,
+  forgotPasswordRpc,
+  getMeRpc,
+  getOrganizationRpc,
+  inviteMemberRpc,
+  leaveOrganizationRpc,
+  listInvitationsRpc,
+  listMyOrgsRpc,
+  listOrgUsersRpc,
+  mailAddressRpc,
+  membershipRpc,
+  mfaConfirmRpc,
+  mfaDisableRpc,
+  mfaEnrolRpc,
+  previewInvitationRpc,
+  refreshRpc,
+  removeAdminEmailRpc,
+  removeMemberRpc,
+  renameOrganizationRpc,
+  resendVerificationRpc,
+  resetPasswordRpc,
+  revokeInvitationRpc,
+  setPasswordRpc,
+  signInMfaRpc,
+  signInRpc,
+  signOutRpc,
+  signUpRpc,
+  submitContactRpc,
+  updateProfileRpc,
+  verifyEmailRpc,
+} from './identity/index.ts';
+import {
+  adminDeviceActionRpc,
+  adminDeviceCountRpc,
+  adminDeviceNamesRpc,
+  adminDevicesRpc,
+  adminDrainNodeRpc,
+  adminOperatorActionsRpc,
+  adminServersRpc,
+  configByLinkRpc,
+  createDeviceRpc,
+  createOrgDeviceRpc,
+  desiredPeersRpc,
+  deviceConfigRpc,
+  deviceOverviewRpc,
+  devicePeerInfoRpc,
+  issueConfigLinksRpc,
+  listDevicesRpc,
+  listOrgDevicesRpc,
+  orgDeviceOverviewRpc,
+  registerNodeRpc,
+  removeDeviceRpc,
+  requestKeyRpc,
+  setKeyRotationRpc,
+  updateDeviceRpc,
+} from './provisioning/index.ts';
+import { adminLatestRpc, adminNodeStatsRpc, adminTrafficRpc, latestTelemetryRpc } from './telemetry/index.ts';
 
 /**
- * Who may do what on the bus. NATS has one user per service, per gateway and per node agent; the
- * server configuration (deploy/nats.conf, and the servers that `make dev` and the tests run) is
- * generated from this declaration, so a process can publish, subscribe and request exactly what
- * is written here and nothing else.
+ * Who may do what on the bus, as allow-lists: NATS has one user per service, per gateway and per
+ * node agent; the server configuration (deploy/nats.conf, and the servers that `make dev` and the
+ * tests run) is generated from this declaration, so a process can publish, subscribe and request
+ * exactly what is written here and nothing else. The services check it again: an RPC answers
+ * only the users whose `calls` name it (see `mayAsk`).
  */
 export type BusAccess = {
-  /** RPC subjects it answers (`{node}` templates allowed): it subscribes and replies to each request once. */
-  serves: readonly string[];
-  /** RPC subjects it may ask (wildcards allowed). */
-  calls: readonly string[];
-  /** RPC subjects it may never ask even when `calls` matches them. */
-  neverCalls?: readonly string[];
+  /** RPCs it answers: it subscribes to each subject and replies to each request once. */
+  serves: readonly RpcContract[];
+  /** RPCs it may ask, each named by its contract (never a wildcard: a new RPC is open to nobody). */
+  calls: readonly RpcContract[];
   /** Event subjects it may publish: its own events. */
   publishes: readonly string[];
-  /** Streams (by owner) it declares and manages, their consumers included. */
+  /** Streams (by owner) it declares and keeps up to date. */
   declares: readonly string[];
-  /** Streams (by owner) it reads through durable consumers of its own. */
-  reads: readonly string[];
+  /**
+   * Streams (by owner) whose consumers it makes and looks at for others, without reading them:
+   * provisioning makes each node's when the node registers.
+   */
+  makesConsumersOn?: readonly string[];
+  /**
+   * Its own durable consumers (names as the service gives them), by the owner of the stream they
+   * read: it may make, read and acknowledge these and no other consumer of the stream.
+   */
+  consumes: Readonly<Record<string, readonly string[]>>;
   /** Durable consumers made for it by someone else, which it may read but not change: `stream/durable`. */
   uses?: readonly string[];
+  /** A node agent's name: fills `{node}` in the subjects above. */
+  node?: string;
 };
 
 export type BusPrincipal = 'gateway' | BackendService;
+
+/**
+ * The operator's own NATS user: every right on the server (the tests' inspection, the demo seed,
+ * the test clocks). Services answer it too: a user that may reconfigure every stream gains
+ * nothing by being refused an answer. No service or node ever runs as it.
+ */
+export const operatorUser = 'admin';
 
 function eventsOf(owner: string): string[] {
   return eventCatalog.filter((event) => event.subject.startsWith(`${owner}.`)).map((event) => event.subject);
 }
 
-const backendRpc = ['identity', 'billing', 'provisioning', 'telemetry', 'analytics'].map((owner) => `${owner}.rpc.>`);
-/** The node agents' own RPCs: nobody but a node agent asks them. */
-const nodeRpc = `provisioning.rpc.node.${nodeParam}.>`;
+function rpcsServedBy(owner: string): RpcContract[] {
+  return rpcCatalog.filter((contract) => rpcOwner(contract) === owner);
+}
+
+/** The node agents' own RPCs: each node asks them in its own name, nobody else asks them. */
+const nodeRpcs: readonly RpcContract[] = [registerNodeRpc, desiredPeersRpc];
+
+/**
+ * The projection generations of analytics whose durables (`analytics_g<n>_<source>`) the bus
+ * lets it read: NATS permissions match whole subject tokens, so each name is listed. A rebuild
+ * past the last one is refused by the server; raise it and regenerate the configuration.
+ */
+export const analyticsGenerationLimit = 50;
+
+function analyticsDurables(source: string): string[] {
+  return Array.from({ length: analyticsGenerationLimit }, (_, i) => `analytics_g${i + 1}_${source}`);
+}
 
 export const busAccess: Record<BusPrincipal, BusAccess> = {
   gateway: {
     serves: [],
-    calls: backendRpc,
-    // Node agents' RPCs, and the services' own questions to each other.
-    neverCalls: [
-      'provisioning.rpc.node.>',
-      'identity.rpc.mail-address',
-      'identity.rpc.membership',
-      'billing.rpc.active-plan',
-      // Tools of the tests and the demo history (the admin connection asks them).
-      'billing.rpc.advance-clock',
-      'billing.rpc.start-clock',
-      'provisioning.rpc.advance-clock',
-      'identity.rpc.demo-sign-up',
-      // The operator console's questions services ask each other (the gateway asks their owners' lists).
-      'identity.rpc.admin-directory',
-      'identity.rpc.admin-find-users',
-      'provisioning.rpc.admin-device-names',
-      'telemetry.rpc.admin-node-stats',
+    // Every route's RPC, and /api/health's round trips. Not the node agents' RPCs, the services'
+    // questions to each other, or the tools of the tests and the demo (the operator asks those).
+    calls: [
+      addAdminEmailRpc,
+      adminAuditRpc,
+      adminEmailsRpc,
+      adminOrganizationsRpc,
+      adminReactivateOrganizationRpc,
+      adminSuspendOrganizationRpc,
+      adminUsersRpc,
+      removeAdminEmailRpc,
+      adminPeopleCountsRpc,
+      forgotPasswordRpc,
+      getMeRpc,
+      // Each signed-in person's rights, at most a second old, for the caller assertion.
+      authorityRpc,
+      listMyOrgsRpc,
+      mfaConfirmRpc,
+      mfaDisableRpc,
+      mfaEnrolRpc,
+      refreshRpc,
+      resendVerificationRpc,
+      resetPasswordRpc,
+      setPasswordRpc,
+      signInMfaRpc,
+      signInRpc,
+      signOutRpc,
+      signUpRpc,
+      submitContactRpc,
+      updateProfileRpc,
+      verifyEmailRpc,
+      acceptInvitationRpc,
+      auditLogRpc,
+      changeMemberRoleRpc,
+      getOrganizationRpc,
+      inviteMemberRpc,
+      leaveOrganizationRpc,
+      listInvitationsRpc,
+      listOrgUsersRpc,
+      previewInvitationRpc,
+      removeMemberRpc,
+      renameOrganizationRpc,
+      revokeInvitationRpc,
+      adminUserPlansRpc,
+      appCheckoutRpc,
+      billingOverviewRpc,
+      changePlanRpc,
+      claimCheckoutRpc,
+      createCheckoutRpc,
+      invoiceReceiptRpc,
+      manageBillingRpc,
+      previewPlanChangeRpc,
+      resumeSubscriptionRpc,
+      stripeWebhookRpc,
+      testCheckoutInfoRpc,
+      testCheckoutPayRpc,
+      testPortalCancelRpc,
+      verifyCheckoutRpc,
+      adminDeviceActionRpc,
+      adminDeviceCountRpc,
+      adminDevicesRpc,
+      adminDrainNodeRpc,
+      adminOperatorActionsRpc,
+      adminServersRpc,
+      configByLinkRpc,
+      createDeviceRpc,
+      createOrgDeviceRpc,
+      deviceConfigRpc,
+      deviceOverviewRpc,
+      devicePeerInfoRpc,
+      issueConfigLinksRpc,
+      listDevicesRpc,
+      listOrgDevicesRpc,
+      orgDeviceOverviewRpc,
+      removeDeviceRpc,
+      requestKeyRpc,
+      setKeyRotationRpc,
+      updateDeviceRpc,
+      adminLatestRpc,
+      adminTrafficRpc,
+      arpuRpc,
+      cancelsWindowRpc,
+      churnMonthlyRpc,
+      cohortRetentionRpc,
+      funnelRpc,
+      mrrMovementsRpc,
+      mrrTotalsRpc,
+      newSubscriptionsWindowRpc,
+      projectionStatusRpc,
+      rebuildProjectionRpc,
+      revenueDailyRpc,
+      revenueMonthlyRpc,
+      revenueWindowRpc,
+      subscriptionsDailyRpc,
+      ...backendServices.map((service) => healthRpc(service)),
     ],
     // The visits it counts for the funnel (the stream is analytics', the gateway manages none).
     publishes: eventsOf('gateway'),
     declares: [],
-    reads: [],
+    consumes: {},
   },
   identity: {
-    serves: ['identity.rpc.>'],
+    serves: rpcsServedBy('identity'),
     calls: [],
     publishes: eventsOf('identity'),
     declares: ['identity'],
-    // Billing's subscriptions (an organization whose plan ended is Suspended) and provisioning's
-    // device changes (the organizations' audit log).
-    reads: ['billing', 'provisioning'],
+    // Billing's subscriptions (an organization whose plan ended is Suspended) and notices, and
+    // provisioning's device changes (the organizations' audit log).
+    consumes: {
+      billing: [
+        'identity.purchase-claimed',
+        'identity.subscription-activated',
+        'identity.subscription-updated',
+        'identity.subscription-canceled',
+        'identity.mail-invoice-paid',
+        'identity.mail-purchase-claimed',
+        'identity.mail-payment-failed',
+        'identity.mail-subscription-updated',
+        'identity.mail-subscription-canceled',
+        'identity.mail-refund-issued',
+      ],
+      provisioning: [
+        'identity.audit-device-created',
+        'identity.audit-device-renamed',
+        'identity.audit-device-suspended',
+        'identity.audit-device-activated',
+        'identity.audit-device-removed',
+        'identity.audit-key-rotated',
+      ],
+    },
   },
   billing: {
-    serves: ['billing.rpc.>'],
-    calls: ['identity.rpc.get-me', 'identity.rpc.membership'],
+    serves: rpcsServedBy('billing'),
+    calls: [getMeRpc, membershipRpc],
     publishes: eventsOf('billing'),
     declares: ['billing'],
-    reads: [],
+    consumes: {},
   },
   provisioning: {
-    serves: ['provisioning.rpc.>'],
+    serves: rpcsServedBy('provisioning'),
     calls: [
-      'identity.rpc.get-me',
-      'identity.rpc.mail-address',
-      'identity.rpc.membership',
-      'billing.rpc.active-plan',
-      'telemetry.rpc.latest',
+      membershipRpc,
+      mailAddressRpc,
+      activePlanRpc,
+      latestTelemetryRpc,
       // The operator console's device list and servers (each with the admin's own assertion).
-      'identity.rpc.admin-directory',
-      'identity.rpc.admin-find-users',
-      'telemetry.rpc.admin-node-stats',
+      adminDirectoryRpc,
+      adminFindUsersRpc,
+      adminNodeStatsRpc,
     ],
     publishes: eventsOf('provisioning'),
     declares: ['provisioning'],
+    makesConsumersOn: ['provisioning'],
     // Billing's subscriptions (entitlements), identity's organizations (members, roles, status)
     // and telemetry's newer handshakes (each device's "connected now").
-    reads: ['billing', 'identity', 'telemetry'],
+    consumes: {
+      billing: [
+        'provisioning.subscription-activated',
+        'provisioning.subscription-updated',
+        'provisioning.subscription-canceled',
+      ],
+      identity: [
+        'provisioning.user-verified',
+        'provisioning.member-joined',
+        'provisioning.member-left',
+        'provisioning.member-role-changed',
+        'provisioning.organization-status-changed',
+      ],
+      telemetry: ['provisioning.handshakes-observed'],
+    },
   },
   // Telemetry declares the stream of the node agents' samples: it is their only reader, and a
   // node agent (on a host exposed to the internet) has no right to manage streams.
   telemetry: {
-    serves: ['telemetry.rpc.>'],
+    serves: rpcsServedBy('telemetry'),
     // The names of the devices on the console's Telemetry page (with the admin's own assertion).
-    calls: ['provisioning.rpc.admin-device-names'],
+    calls: [adminDeviceNamesRpc],
     publishes: eventsOf('telemetry'),
     declares: ['node', 'telemetry'],
-    reads: ['provisioning', 'node'],
+    consumes: {
+      provisioning: [
+        'telemetry.node-registered',
+        'telemetry.device-created',
+        'telemetry.key-rotated',
+        'telemetry.device-removed',
+        'telemetry.keys-revoked',
+      ],
+      node: ['telemetry.peers-sampled', 'telemetry.host-sampled'],
+    },
   },
   // Analytics declares the stream of the gateway's visit counts (the gateway, facing the internet,
   // manages no stream) and reads billing's, identity's and the gateway's history.
   analytics: {
-    serves: ['analytics.rpc.>'],
+    serves: rpcsServedBy('analytics'),
     calls: [],
     publishes: [],
     declares: ['gateway'],
-    reads: ['billing', 'identity', 'gateway'],
+    consumes: {
+      billing: analyticsDurables('billing'),
+      identity: analyticsDurables('signups'),
+      gateway: analyticsDurables('visits'),
+    },
   },
 };
+
+export function isBusPrincipal(user: string): user is BusPrincipal {
+  return Object.hasOwn(busAccess, user);
+}
 
 /** The NATS user of a node agent. */
 export function nodeUser(node: string): string {
@@ -134,15 +402,40 @@ export function nodeConsumerName(node: string): string {
 export function nodeBusAccess(node: string): BusAccess {
   return {
     serves: [],
-    calls: [fillSubject(nodeRpc, { node })],
+    calls: nodeRpcs,
     publishes: eventsOf('node').map((subject) => fillSubject(subject, { node })),
     declares: [],
-    reads: [],
+    consumes: {},
     uses: [`provisioning/${nodeConsumerName(node)}`],
+    node,
   };
 }
 
 /** The subject a node's durable consumer follows: its own peer changes, nothing else. */
 export function nodePeerSubjects(node: string): string {
   return `provisioning.peers.${node}`;
+}
+
+const askers = new Map<string, Set<string>>();
+for (const [principal, access] of Object.entries(busAccess)) {
+  for (const contract of access.calls) {
+    if (!askers.has(contract.subject)) askers.set(contract.subject, new Set());
+    askers.get(contract.subject)!.add(principal);
+  }
+}
+
+/**
+ * Whether a NATS user may ask an RPC: a principal whose `calls` name it, the node named in a node
+ * RPC's subject (and no other), or the operator. What the server's permissions allow, checked
+ * again by the service that answers.
+ */
+export function mayAsk(user: string, contract: RpcContract, params: SubjectParams = {}): boolean {
+  if (user === operatorUser) return true;
+  if (isTemplate(contract.subject))
+    return (
+      nodeRpcs.some((rpc) => rpc.subject === contract.subject) &&
+      params.node !== undefined &&
+      user === nodeUser(params.node)
+    );
+  return askers.get(contract.subject)?.has(user) ?? false;
 }

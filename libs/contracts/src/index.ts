@@ -15,6 +15,7 @@ export * from './telemetry/index.ts';
 export * from './email.ts';
 export * from './subjects.ts';
 export * from './bus-access.ts';
+export * from './rpc-catalog.ts';
 export * from './devices.ts';
 export * from './http/index.ts';
 export * from './redirects.ts';

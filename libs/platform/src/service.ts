@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { healthRpc, ownerOf, type BackendService, type EventContract } from '@qw/contracts';
+import { busAccess, healthRpc, isBusPrincipal, ownerOf, type BackendService, type EventContract } from '@qw/contracts';
 import type { TSchema } from 'typebox';
 import { connectDatabase, migrateToLatest, pingDatabase } from './db/index.ts';
 import { connectBus, type BusConnection } from './bus/connection.ts';
@@ -22,6 +22,8 @@ export type ServiceConfig = {
   /** This service's NATS user (default: the service's name) and its password. */
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
+  /** The CA of the NATS server's certificate: the connection is TLS, the server verified. */
+  NATS_CA_FILE?: string | undefined;
   /** The gateway's caller-token public key; without it every request is anonymous (tests of the bus). */
   CALLER_TOKEN_PUBLIC_KEY?: string | undefined;
 };
@@ -160,6 +162,7 @@ export async function startService<DB>(
       logger,
       user: config.NATS_PASSWORD ? (config.NATS_USER ?? definition.name) : undefined,
       password: config.NATS_PASSWORD,
+      caFile: config.NATS_CA_FILE,
     });
     cleanups.push(() => bus.close());
     const streams = new Map<string, EventContract[]>();
@@ -183,7 +186,13 @@ export async function startService<DB>(
     cleanups.push(() => relay.stop());
 
     const consumers: IdempotentConsumer<TSchema>[] = [];
+    const durables = bus.user && isBusPrincipal(definition.name) ? busAccess[definition.name].consumes : undefined;
     for (const spec of definition.consumers?.(context) ?? []) {
+      // Said at start, by name: the server would refuse the consumer with a bare permission error.
+      if (durables && !durables[ownerOf(spec.contract)]?.includes(spec.name))
+        throw new Error(
+          `${definition.name}'s consumer ${spec.name} is not among its durables on ${ownerOf(spec.contract)}'s stream in libs/contracts/src/bus-access.ts`,
+        );
       const stream = bus.ns.stream(ownerOf(spec.contract));
       const running = new IdempotentConsumer({ ...spec, stream, db: database.db as Kysely<any>, bus, logger });
       await running.start();

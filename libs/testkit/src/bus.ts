@@ -1,22 +1,32 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { busAccess, nodeBusAccess, nodeUser, type BusPrincipal } from '@qw/contracts';
-import { generateCallerKeyPair, natsPermissions, natsServerConfig, type NatsUser } from '@qw/platform/bus';
+import { busAccess, nodeBusAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
+import {
+  ensureNatsCertificates,
+  generateCallerKeyPair,
+  natsPermissions,
+  natsServerConfig,
+  type NatsTlsFiles,
+  type NatsUser,
+} from '@qw/platform/bus';
 import { freePort } from './nats.ts';
 import { serverProcess } from './processes.ts';
 
 export type BusCredentials = { user: string; password: string };
 
 /** Connection settings of one process on a test bus, as its environment names them. */
-export type BusEnv = { NATS_URL: string; NATS_USER: string; NATS_PASSWORD: string };
+export type BusEnv = { NATS_URL: string; NATS_USER: string; NATS_PASSWORD: string; NATS_CA_FILE: string };
 
 export type TestBus = {
   url: string;
+  /** The test CA that signed the server's certificate: every client connects over TLS with it. */
+  caFile: string;
   /** Everything allowed: for tests that inspect streams or play an attacker's raw client. */
   admin: BusCredentials;
   credentials(user: string): BusCredentials;
@@ -33,6 +43,14 @@ export type TestBus = {
  */
 export const testCallerKeys = generateCallerKeyPair();
 
+let testCertificates: NatsTlsFiles | undefined;
+
+/** The test CA and the certificate of every test NATS server (127.0.0.1, localhost), made once per process. */
+export function testNatsCertificates(): NatsTlsFiles {
+  testCertificates ??= ensureNatsCertificates(mkdtempSync(path.join(tmpdir(), 'qw-nats-tls-')), { days: 2 });
+  return testCertificates;
+}
+
 /**
  * A NATS server of the test's own with authentication on and the product's permissions
  * (libs/contracts bus-access.ts): one user per service, the gateway, and each node added.
@@ -47,7 +65,8 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
     if (!passwords.has(user)) passwords.set(user, randomBytes(18).toString('base64url'));
     return passwords.get(user)!;
   };
-  const admin = { user: 'admin', password: password('admin') };
+  const admin = { user: operatorUser, password: password(operatorUser) };
+  const tls = testNatsCertificates();
   const nodes: string[] = [];
 
   const writeConfig = () => {
@@ -66,12 +85,19 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
     ];
     return writeFile(
       configFile,
-      natsServerConfig({ listen: `127.0.0.1:${port}`, storeDir: path.join(dir, 'store'), users }),
+      natsServerConfig({ listen: `127.0.0.1:${port}`, storeDir: path.join(dir, 'store'), users, tls }),
       { mode: 0o600 },
     );
   };
   const connectAs = (credentials: BusCredentials) =>
-    connect({ servers: url, user: credentials.user, pass: credentials.password, reconnect: false, timeout: 1000 });
+    connect({
+      servers: url,
+      user: credentials.user,
+      pass: credentials.password,
+      reconnect: false,
+      timeout: 1000,
+      tls: { caFile: tls.caFile },
+    });
 
   await writeConfig();
   const server = serverProcess(
@@ -88,9 +114,15 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
   await server.start();
 
   const credentials = (user: string) => ({ user, password: password(user) });
-  const env = (user: string): BusEnv => ({ NATS_URL: url, NATS_USER: user, NATS_PASSWORD: password(user) });
+  const env = (user: string): BusEnv => ({
+    NATS_URL: url,
+    NATS_USER: user,
+    NATS_PASSWORD: password(user),
+    NATS_CA_FILE: tls.caFile,
+  });
   return {
     url,
+    caFile: tls.caFile,
     admin,
     credentials,
     env,

@@ -22,6 +22,7 @@ try {
     logger,
     user: config.NATS_PASSWORD ? (config.NATS_USER ?? 'gateway') : undefined,
     password: config.NATS_PASSWORD,
+    caFile: config.NATS_CA_FILE,
   });
   const deps = { bus, rpc: new RpcClient(bus, config.RPC_TIMEOUT_MS), logger };
   const app = await buildGateway(config, deps);

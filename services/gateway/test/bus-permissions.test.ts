@@ -1,19 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
+  busAccess,
   desiredPeersRpc,
   deviceConfigRpc,
+  eventCatalog,
   fillSubject,
   hostSampled,
+  isTemplate,
+  latestTelemetryRpc,
+  mayAsk,
+  nodeBusAccess,
   nodeConsumerName,
   nodeUser,
+  operatorUser,
   peersSampled,
   registerNodeRpc,
+  rpcCatalog,
+  rpcOwner,
+  subjectParams,
   subscriptionActivated,
+  type BusAccess,
+  type BusPrincipal,
+  type RpcContract,
 } from '@qw/contracts';
-import { createEnvelope, inboxPrefixOf } from '@qw/platform';
-import { eventually } from '@qw/testkit';
+import { busConnectOptions, createEnvelope, ensureNatsCertificates, inboxPrefixOf, Namespace } from '@qw/platform';
+import { eventually, startTestBus, type TestBus } from '@qw/testkit';
 import { startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
@@ -34,6 +50,7 @@ async function rawClient(user: string): Promise<NatsConnection> {
     pass: password,
     inboxPrefix: inboxPrefixOf(user),
     reconnect: false,
+    tls: { caFile: stack.testBus.caFile },
   });
 }
 
@@ -70,9 +87,9 @@ afterAll(async () => {
 
 describe('NATS permissions', () => {
   it('refuses a client without credentials', async () => {
-    await expect(connect({ servers: stack.testBus.url, reconnect: false, timeout: 1000 })).rejects.toThrow(
-      /Authorization/i,
-    );
+    await expect(
+      connect({ servers: stack.testBus.url, reconnect: false, timeout: 1000, tls: { caFile: stack.testBus.caFile } }),
+    ).rejects.toThrow(/Authorization/i);
   });
 
   it("lets a node agent ask only its own node's RPCs", async () => {
@@ -236,5 +253,228 @@ describe('NATS permissions', () => {
     } finally {
       await nc.close();
     }
+  });
+});
+
+/**
+ * Every NATS user against every subject the contracts name: each RPC's subject (a node's in two
+ * nodes' names), each event's, every declared durable's JetStream API and acknowledgement
+ * subjects, each stream's management and every user's inbox. What the server refuses must be
+ * exactly what the declaration does not give that user. On a server of its own with no service
+ * running, so what is allowed through has nobody to reach.
+ */
+describe('NATS allow-lists, enumerated', () => {
+  const ns = new Namespace('');
+  const nodes = ['node-a', 'node-b'];
+  const users: Array<{ user: string; access: BusAccess }> = [
+    ...(Object.keys(busAccess) as BusPrincipal[]).map((principal) => ({
+      user: principal,
+      access: busAccess[principal],
+    })),
+    ...nodes.map((node) => ({ user: nodeUser(node), access: nodeBusAccess(node) })),
+  ];
+  const filled = (subject: string): Array<{ subject: string; node?: string }> =>
+    isTemplate(subject) ? nodes.map((node) => ({ subject: fillSubject(subject, { node }), node })) : [{ subject }];
+  const rpcSubjects = rpcCatalog.flatMap((contract) => filled(contract.subject).map((s) => ({ ...s, contract })));
+  const eventSubjects = eventCatalog.flatMap((event) => filled(event.subject).map((s) => s.subject));
+  const durables = [
+    ...new Set(
+      users.flatMap(({ access }) => [
+        ...Object.entries(access.consumes).flatMap(([owner, names]) => names.map((name) => `${owner}/${name}`)),
+        ...(access.uses ?? []),
+      ]),
+    ),
+  ].map((pair) => pair.split('/') as [string, string]);
+  const streams = [...new Set(users.flatMap(({ access }) => [...access.declares, ...Object.keys(access.consumes)]))];
+
+  const lists = (contracts: readonly RpcContract[], contract: RpcContract) =>
+    contracts.some((listed) => listed.subject === contract.subject);
+
+  /** What the declaration gives a user, read from it directly (not from the generated permissions). */
+  function expected(access: BusAccess) {
+    const consumes = (owner: string, name: string) => access.consumes[owner]?.includes(name) ?? false;
+    const uses = (owner: string, name: string) => access.uses?.includes(`${owner}/${name}`) ?? false;
+    const makes = (owner: string) => access.makesConsumersOn?.includes(owner) ?? false;
+    const publish = new Map<string, boolean>();
+    for (const { subject, node, contract } of rpcSubjects)
+      publish.set(subject, lists(access.calls, contract) && (node === undefined || access.node === node));
+    for (const subject of eventSubjects)
+      publish.set(
+        subject,
+        access.publishes.some((allowed) => subjectParams(allowed, subject) !== null),
+      );
+    for (const [owner, name] of durables) {
+      const stream = ns.stream(owner);
+      const durable = ns.durable(name);
+      publish.set(`$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`, consumes(owner, name) || uses(owner, name));
+      publish.set(`$JS.ACK.${stream}.${durable}.1.1.1.1.1`, consumes(owner, name) || uses(owner, name));
+      publish.set(
+        `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
+        consumes(owner, name) || uses(owner, name) || makes(owner),
+      );
+      publish.set(`$JS.API.CONSUMER.CREATE.${stream}.${durable}.${owner}.x`, consumes(owner, name) || makes(owner));
+      publish.set(`$JS.API.CONSUMER.DELETE.${stream}.${durable}`, false);
+    }
+    for (const owner of streams) {
+      for (const verb of ['CREATE', 'UPDATE'])
+        publish.set(`$JS.API.STREAM.${verb}.${ns.stream(owner)}`, access.declares.includes(owner));
+      publish.set(`$JS.API.STREAM.DELETE.${ns.stream(owner)}`, false);
+      publish.set(`$JS.API.STREAM.MSG.GET.${ns.stream(owner)}`, false);
+    }
+    const subscribe = new Map<string, boolean>();
+    for (const { subject, contract } of rpcSubjects) subscribe.set(subject, lists(access.serves, contract));
+    for (const subject of eventSubjects) subscribe.set(subject, false);
+    for (const other of users) subscribe.set(`${inboxPrefixOf(other.user)}.x`, false);
+    return { publish, subscribe };
+  }
+
+  let bus: TestBus;
+  beforeAll(async () => {
+    bus = await startTestBus();
+    for (const node of nodes) await bus.addNode(node);
+  }, 30_000);
+  afterAll(async () => {
+    await bus?.stop();
+  });
+
+  /** The subjects the server refused to this user, among those tried. */
+  async function refusals(user: string, publish: string[], subscribe: string[]) {
+    const nc = await connect({
+      servers: bus.url,
+      user,
+      pass: bus.credentials(user).password,
+      inboxPrefix: inboxPrefixOf(user),
+      reconnect: false,
+      tls: { caFile: bus.caFile },
+    });
+    const refused = { publish: new Set<string>(), subscribe: new Set<string>() };
+    void (async () => {
+      for await (const status of nc.status()) {
+        const message = String((status as { error?: Error }).error?.message ?? '');
+        const match = /Permissions Violation for (Publish|Subscription) to "([^"]+)"/.exec(message);
+        if (match) refused[match[1] === 'Publish' ? 'publish' : 'subscribe'].add(match[2]!);
+      }
+    })();
+    try {
+      for (const subject of publish) nc.publish(subject);
+      for (const subject of subscribe) nc.subscribe(subject, { callback: () => undefined });
+      // The server answers in order: every refusal is in before the flush's answer; a beat for the status loop.
+      await nc.flush();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      await nc.close();
+    }
+    return refused;
+  }
+
+  const refusedIn = (map: Map<string, boolean>) =>
+    [...map]
+      .filter(([, allowed]) => !allowed)
+      .map(([subject]) => subject)
+      .sort();
+
+  it.each(users.map(({ user }) => user))('gives %s exactly what its declaration lists', async (user) => {
+    const { access } = users.find((u) => u.user === user)!;
+    const want = expected(access);
+    const got = await refusals(user, [...want.publish.keys()], [...want.subscribe.keys()]);
+    // Allowed means tried and not refused; each list must be refused exactly where the declaration says.
+    expect([...got.publish].sort()).toEqual(refusedIn(want.publish));
+    const ownInbox = `${inboxPrefixOf(user)}.x`;
+    expect([...got.subscribe].sort()).toEqual(refusedIn(want.subscribe).filter((s) => s !== ownInbox));
+  });
+
+  it('opens an internal RPC only to the services that ask it, and a node consumer only to its node', () => {
+    const askers = (contract: RpcContract) =>
+      users.filter(({ access }) => lists(access.calls, contract)).map(({ user }) => user);
+    expect(askers(latestTelemetryRpc)).toEqual(['provisioning']);
+    const nodeA = expected(nodeBusAccess('node-a'));
+    for (const { user, access } of users) {
+      const mayPull = expected(access).publish.get(
+        `$JS.API.CONSUMER.MSG.NEXT.PROVISIONING.${nodeConsumerName('node-a')}`,
+      );
+      expect(mayPull, user).toBe(user === nodeUser('node-a'));
+    }
+    expect(nodeA.publish.get(fillSubject(registerNodeRpc.subject, { node: 'node-b' }))).toBe(false);
+  });
+});
+
+/**
+ * The services check the asker again: the inbox an answer goes to names the user that may read
+ * it, and an RPC answers only users its declaration lets ask it (the operator's tools aside).
+ * Sent from the operator's connection, which may publish anything, with another user's inbox.
+ */
+describe('every RPC checks who asks', () => {
+  const askAs = async (asker: string, contract: RpcContract) => {
+    const admin = await stack.connectAdmin();
+    const inbox = `${inboxPrefixOf(asker)}.${Math.random().toString(36).slice(2)}`;
+    const answer = new Promise<string>((resolve) => {
+      const sub = admin.nc.subscribe(inbox, { max: 1, callback: (_err, msg) => resolve(msg.string()) });
+      setTimeout(() => {
+        sub.unsubscribe();
+        resolve('no answer');
+      }, 3000);
+    });
+    const subject = fillSubject(contract.subject, { node: 'node-a' });
+    admin.nc.publish(subject, JSON.stringify({ data: {} }), { reply: inbox });
+    return answer;
+  };
+  const candidates = [...Object.keys(busAccess), nodeUser('node-a'), nodeUser('node-b')];
+
+  it('refuses telemetry.rpc.latest to the gateway and answers provisioning', async () => {
+    expect(JSON.parse(await askAs('gateway', latestTelemetryRpc))).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+    expect(JSON.parse(await askAs('provisioning', latestTelemetryRpc)).error?.code).not.toBe('forbidden');
+  });
+
+  it('refuses every RPC of the running services to a user it does not expect, and answers one it does', async () => {
+    const running = rpcCatalog.filter((contract) => Object.hasOwn(stack.services, rpcOwner(contract)));
+    expect(running.length).toBeGreaterThan(50);
+    const wrong: string[] = [];
+    for (const contract of running) {
+      const params = { node: 'node-a' };
+      const stranger = candidates.find((user) => !mayAsk(user, contract, params))!;
+      const refused = JSON.parse(await askAs(stranger, contract));
+      if (refused.ok !== false || refused.error.code !== 'forbidden')
+        wrong.push(`${contract.subject} answered ${stranger}`);
+      const asker = candidates.find((user) => mayAsk(user, contract, params)) ?? operatorUser;
+      const answered = await askAs(asker, contract);
+      if (answered === 'no answer' || /does not answer/.test(answered))
+        wrong.push(`${contract.subject} refused ${asker}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+});
+
+describe('TLS to the bus', () => {
+  const otherCa = mkdtempSync(path.join(tmpdir(), 'qw-other-ca-'));
+  afterAll(() => rmSync(otherCa, { recursive: true, force: true }));
+
+  /** A node agent's connection, as connectBus makes it, tried once. */
+  const nodeConnection = async (caFile: string | undefined) => {
+    const env = await stack.testBus.addNode('node-a');
+    const nc = await connect({
+      ...busConnectOptions({
+        url: env.NATS_URL,
+        name: 'tls-probe',
+        user: env.NATS_USER,
+        password: env.NATS_PASSWORD,
+        caFile,
+      }),
+      reconnect: false,
+      waitOnFirstConnect: false,
+      timeout: 2000,
+    });
+    await nc.close();
+    return 'connected';
+  };
+
+  it("refuses a node agent that does not verify the server with the bus's CA", async () => {
+    await expect(nodeConnection(stack.testBus.caFile)).resolves.toBe('connected');
+    // A CA that did not sign the server's certificate (an attacker's server would look like this).
+    await expect(nodeConnection(ensureNatsCertificates(otherCa).caFile)).rejects.toThrow(/certificate/i);
+    // No CA given: the system's CAs, which did not sign it either.
+    await expect(nodeConnection(undefined)).rejects.toThrow(/certificate/i);
   });
 });

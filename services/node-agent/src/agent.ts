@@ -61,6 +61,7 @@ export class NodeAgent {
       logger,
       user: config.NATS_PASSWORD ? (config.NATS_USER ?? nodeUser(config.NODE_NAME)) : undefined,
       password: config.NATS_PASSWORD,
+      caFile: config.NATS_CA_FILE,
     });
     this.rpc = new RpcClient(this.bus, 10_000);
     const publicKey = await this.configureInterface();

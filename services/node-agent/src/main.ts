@@ -1,8 +1,14 @@
-import { createLogger, loadConfig, loadConfigOrExit, onShutdown } from '@qw/platform';
+import { createLogger, loadConfig, loadConfigOrExit, onShutdown, productionRequires } from '@qw/platform';
 import { NodeAgent } from './agent.ts';
 import { NodeAgentConfigSchema } from './config.ts';
 
-const config = loadConfigOrExit('node-agent', () => loadConfig(NodeAgentConfigSchema));
+// A node's host faces the internet: in production it reaches NATS only over TLS, the server verified.
+const config = loadConfigOrExit('node-agent', () =>
+  loadConfig(NodeAgentConfigSchema, process.env, [
+    productionRequires('NATS_PASSWORD'),
+    productionRequires('NATS_CA_FILE'),
+  ]),
+);
 const logger = createLogger({ service: 'node-agent', level: config.LOG_LEVEL });
 const agent = new NodeAgent(config, logger);
 try {

@@ -1,50 +1,60 @@
-import { wildcardSubject, type BusAccess } from '@qw/contracts';
+import { fillSubject, wildcardSubject, type BusAccess } from '@qw/contracts';
 import { inboxPrefixOf, inboxRoot } from './connection.ts';
 import { Namespace } from './subjects.ts';
 
 export type NatsPermissions = {
   publish: { allow: string[]; deny?: string[] };
-  subscribe: { allow: string[] };
+  subscribe: { allow: string[]; deny?: string[] };
 };
 
 /**
  * The NATS permissions that give a user exactly its declared access (libs/contracts
- * bus-access.ts): its RPC requests, its events, the JetStream API calls for the streams it
- * declares or reads (by stream name, so one service's stream is closed to another) and its own
- * inbox for answers. Everything else is refused by the server.
+ * bus-access.ts), as allow-lists: the subjects of the RPCs it asks and answers, its events, the
+ * JetStream API calls for the streams it declares and for its own durable consumers (by stream
+ * and durable name, so nobody pulls or remakes another's consumer), and its own inbox for
+ * answers. Everything else is refused by the server.
  */
 export function natsPermissions(user: string, access: BusAccess, ns: Namespace = new Namespace('')): NatsPermissions {
-  const subject = (s: string) => ns.subject(wildcardSubject(s));
+  const subject = (s: string) => ns.subject(access.node ? fillSubject(s, { node: access.node }) : wildcardSubject(s));
   const publish = new Set<string>();
-  for (const call of access.calls) publish.add(subject(call));
+  for (const call of access.calls) publish.add(subject(call.subject));
   for (const event of access.publishes) publish.add(subject(event));
   for (const owner of access.declares) {
     const stream = ns.stream(owner);
     for (const verb of ['CREATE', 'UPDATE', 'INFO']) publish.add(`$JS.API.STREAM.${verb}.${stream}`);
-    // The owner manages every consumer of its stream (provisioning makes each node's).
-    publish.add(`$JS.API.CONSUMER.*.${stream}.>`);
-    publish.add(`$JS.API.CONSUMER.DURABLE.CREATE.${stream}.*`);
-    publish.add(`$JS.API.CONSUMER.MSG.NEXT.${stream}.*`);
-    publish.add(`$JS.ACK.${stream}.>`);
   }
-  for (const owner of access.reads) {
+  for (const owner of access.makesConsumersOn ?? []) {
+    // Made (and brought up to date) for someone else, looked at, never read.
     const stream = ns.stream(owner);
-    publish.add(`$JS.API.STREAM.INFO.${stream}`);
-    publish.add(`$JS.API.CONSUMER.INFO.${stream}.*`);
     publish.add(`$JS.API.CONSUMER.CREATE.${stream}.>`);
     publish.add(`$JS.API.CONSUMER.DURABLE.CREATE.${stream}.*`);
-    publish.add(`$JS.API.CONSUMER.MSG.NEXT.${stream}.*`);
-    publish.add(`$JS.ACK.${stream}.>`);
+    publish.add(`$JS.API.CONSUMER.INFO.${stream}.*`);
   }
-  if (access.reads.length > 0) {
+  const consumes = Object.entries(access.consumes);
+  for (const [owner, durables] of consumes) {
+    const stream = ns.stream(owner);
+    publish.add(`$JS.API.STREAM.INFO.${stream}`);
+    for (const name of durables) {
+      const durable = ns.durable(name);
+      // CREATE.<stream>.<durable>.<filter> is how a current client makes or updates one.
+      publish.add(`$JS.API.CONSUMER.CREATE.${stream}.${durable}`);
+      publish.add(`$JS.API.CONSUMER.CREATE.${stream}.${durable}.>`);
+      publish.add(`$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`);
+      publish.add(`$JS.API.CONSUMER.INFO.${stream}.${durable}`);
+      publish.add(`$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`);
+      publish.add(`$JS.ACK.${stream}.${durable}.>`);
+    }
+  }
+  if (consumes.length > 0) {
     // Consumers keep poison messages in the dead-letter stream.
     const deadLetters = ns.stream('deadletter');
     for (const verb of ['CREATE', 'INFO']) publish.add(`$JS.API.STREAM.${verb}.${deadLetters}`);
     publish.add(ns.subject('deadletter.>'));
   }
   for (const used of access.uses ?? []) {
-    const [owner, durable] = used.split('/') as [string, string];
+    const [owner, name] = used.split('/') as [string, string];
     const stream = ns.stream(owner);
+    const durable = ns.durable(name);
     publish.add(`$JS.API.CONSUMER.INFO.${stream}.${durable}`);
     publish.add(`$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`);
     publish.add(`$JS.ACK.${stream}.${durable}.>`);
@@ -55,13 +65,11 @@ export function natsPermissions(user: string, access: BusAccess, ns: Namespace =
   // 4096: a service reading a backlog fell from ~60,000 to ~700 messages a second. The inboxes are
   // `_INBOX_U.<user>.<random id>`, so a server may publish there, but only a user may read its own.
   if (access.serves.length > 0) publish.add(`${inboxRoot}.*.>`);
-  const subscribe = [...access.serves.map(subject), `${inboxPrefixOf(user)}.>`];
-  const deny = (access.neverCalls ?? []).map(subject);
+  const subscribe = [...new Set(access.serves.map((rpc) => subject(rpc.subject))), `${inboxPrefixOf(user)}.>`];
   // An empty allow list would mean no restriction to the server: say "nothing" outright.
-  if (publish.size === 0) deny.push('>');
   return {
-    publish: { allow: [...publish].sort(), ...(deny.length > 0 ? { deny } : {}) },
-    subscribe: { allow: subscribe },
+    publish: { allow: [...publish].sort(), ...(publish.size === 0 ? { deny: ['>'] } : {}) },
+    subscribe: { allow: subscribe.sort() },
   };
 }
 
@@ -80,6 +88,8 @@ export function natsServerConfig(options: {
   users: NatsUser[];
   monitorPort?: number;
   header?: string;
+  /** The server's certificate and key: every client then connects over TLS. */
+  tls?: { certFile: string; keyFile: string };
 }): string {
   const value = (v: unknown): string => JSON.stringify(v);
   const secret = (s: NatsSecret) => ('env' in s ? `$${s.env}` : value(s.value));
@@ -92,6 +102,9 @@ export function natsServerConfig(options: {
     `listen: ${value(options.listen)}`,
     ...(options.monitorPort ? [`http: ${options.monitorPort}`] : []),
     `jetstream { store_dir: ${value(options.storeDir)} }`,
+    ...(options.tls
+      ? [`tls { cert_file: ${value(options.tls.certFile)}, key_file: ${value(options.tls.keyFile)}, timeout: 2 }`]
+      : []),
     'authorization {',
     '  users: [',
     users.join('\n'),

@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { Namespace } from './subjects.ts';
@@ -8,6 +8,8 @@ export type BusConnection = {
   js: JetStreamClient;
   jsm: JetStreamManager;
   ns: Namespace;
+  /** The NATS user this process connected as; none on a server without authentication. */
+  user: string | undefined;
   close(): Promise<void>;
 };
 
@@ -19,6 +21,11 @@ export type BusOptions = {
   /** The NATS user and password of this process (one user per service and per node agent). */
   user?: string | undefined;
   password?: string | undefined;
+  /**
+   * The CA that signed the server's certificate (NATS_CA_FILE): the connection then uses TLS and
+   * refuses a server whose certificate that CA did not sign for the host it dials.
+   */
+  caFile?: string | undefined;
 };
 
 /** The first token of every user's inbox: `_INBOX_U.<user>.<id>`. */
@@ -29,21 +36,33 @@ export function inboxPrefixOf(user: string): string {
   return `${inboxRoot}.${user}`;
 }
 
-/** Connects and keeps reconnecting for as long as the process lives; a restart of NATS is an outage, not a crash. */
-export async function connectBus(options: BusOptions): Promise<BusConnection> {
-  const nc = await connect({
+/** The user whose inbox a request's reply subject is (`_INBOX_U.<user>.<id>`), if it is one. */
+export function inboxOwnerOf(reply: string | undefined): string | undefined {
+  const [root, user, id] = (reply ?? '').split('.');
+  return root === inboxRoot && user && id ? user : undefined;
+}
+
+/** Who this process is to the server, and how it knows the server: the options of its connection. */
+export function busConnectOptions(options: Omit<BusOptions, 'logger' | 'namespace'>): NodeConnectionOptions {
+  return {
     servers: options.url,
     name: options.name,
     ...(options.user
       ? { user: options.user, pass: options.password ?? '', inboxPrefix: inboxPrefixOf(options.user) }
       : {}),
+    ...(options.caFile ? { tls: { caFile: options.caFile } } : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     waitOnFirstConnect: true,
     // A captured stack per request (two Error objects per JetStream publish) was a sixth of the
     // relay's CPU; errors still say what failed, only without the caller's async stack.
     noAsyncTraces: true,
-  });
+  };
+}
+
+/** Connects and keeps reconnecting for as long as the process lives; a restart of NATS is an outage, not a crash. */
+export async function connectBus(options: BusOptions): Promise<BusConnection> {
+  const nc = await connect(busConnectOptions(options));
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect')
@@ -58,6 +77,7 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
     js,
     jsm,
     ns: new Namespace(options.namespace),
+    user: options.user,
     async close() {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
     },

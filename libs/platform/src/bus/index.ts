@@ -40,4 +40,5 @@ export {
   callerTokenSeconds,
   generateCallerKeyPair,
 } from './caller-tokens.ts';
-export { inboxPrefixOf, type BusOptions } from './connection.ts';
+export { busConnectOptions, inboxOwnerOf, inboxPrefixOf, type BusOptions } from './connection.ts';
+export { ensureNatsCertificates, type NatsTlsFiles } from './tls.ts';

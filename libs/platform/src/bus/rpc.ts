@@ -5,6 +5,7 @@ import {
   anonymousCaller,
   fillSubject,
   isRpcReplyFrame,
+  mayAsk,
   subjectParams,
   wildcardSubject,
   type Caller,
@@ -14,7 +15,7 @@ import {
   type SubjectParams,
 } from '@qw/contracts';
 import type { Static, TSchema } from 'typebox';
-import type { BusConnection } from './connection.ts';
+import { inboxOwnerOf, type BusConnection } from './connection.ts';
 import { describeProblems } from './validation.ts';
 import { busMetrics } from './metrics.ts';
 
@@ -59,9 +60,13 @@ export const refuseEveryCallerToken: CallerVerifier = () => {
 
 /**
  * Serves a service's request/reply endpoints on queue-group subscriptions (replicas share the
- * load). The caller is what the request's signed assertion proves, never what the frame says: a
- * frame that names its own caller, or carries an assertion that does not verify, is refused; one
- * without an assertion is anonymous. Requests and answers are checked against the contract; a
+ * load). A request is answered only for a NATS user the bus declaration lets ask it (`mayAsk`),
+ * named by its inbox `_INBOX_U.<user>.<id>`, the one subject the answer reaches: the server lets
+ * only that user read it, and lets only declared askers publish the request at all, so a false
+ * name gains nothing. Without authentication (tests of the bus mechanics) nobody has a name and
+ * the check is off. The caller is what the request's signed assertion proves, never what the
+ * frame says: a frame that names its own caller, or carries an assertion that does not verify, is
+ * refused; one without an assertion is anonymous. Requests and answers are checked against the contract; a
  * handler's AppError goes back with its code, anything else as `internal` without details.
  */
 export async function serveRpc(
@@ -91,10 +96,15 @@ export async function serveRpc(
         { subject: contract.subject, outcome },
         Number(process.hrtime.bigint() - started) / 1e9,
       );
-    const refuse = (code: 'bad_request' | 'validation_failed' | 'invalid_token', message: string) => {
+    const refuse = (code: 'bad_request' | 'validation_failed' | 'invalid_token' | 'forbidden', message: string) => {
       observe(code);
-      reply(msg, { ok: false, error: { code, message } });
+      if (msg.reply) reply(msg, { ok: false, error: { code, message } });
     };
+    if (bus.user !== undefined) {
+      const asker = inboxOwnerOf(msg.reply);
+      if (!asker || !mayAsk(asker, contract, subjectParams(contract.subject, bus.ns.strip(msg.subject)) ?? {}))
+        return refuse('forbidden', `${contract.subject} does not answer ${asker ?? 'an unnamed asker'}.`);
+    }
     let frame: Partial<RpcRequestFrame<unknown>> & { caller?: unknown };
     try {
       frame = JSON.parse(msg.string()) as typeof frame;

@@ -101,6 +101,9 @@ export const commonEnv = {
   }),
   NATS_USER: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: "this process's NATS user" })),
   NATS_PASSWORD: Type.Optional(Type.String({ minLength: 16, description: "this process's NATS password" })),
+  NATS_CA_FILE: Type.Optional(
+    Type.String({ minLength: 1, description: "PEM file of the CA that signed the NATS server's certificate (TLS)" }),
+  ),
 } satisfies TProperties;
 
 /** Every backend service verifies the gateway's caller tokens with its public key. */

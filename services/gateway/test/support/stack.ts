@@ -107,6 +107,7 @@ export async function startStack(options: {
     logger,
     user: gatewayBus.NATS_USER,
     password: gatewayBus.NATS_PASSWORD,
+    caFile: gatewayBus.NATS_CA_FILE,
   });
   const nodes: BusConnection[] = [];
   let admin: Promise<BusConnection> | undefined;
@@ -140,6 +141,7 @@ export async function startStack(options: {
         logger,
         user: testBus.admin.user,
         password: testBus.admin.password,
+        caFile: testBus.caFile,
       }).then((connection) => {
         nodes.push(connection);
         return connection;
@@ -155,6 +157,7 @@ export async function startStack(options: {
         logger,
         user: env.NATS_USER,
         password: env.NATS_PASSWORD,
+        caFile: env.NATS_CA_FILE,
       });
       nodes.push(nodeBus);
       return { bus: nodeBus, rpc: new RpcClient(nodeBus) };
