@@ -4,12 +4,13 @@ import jwt from '@fastify/jwt';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
-import { isBackendService, type BackendService } from '@qw/contracts';
+import { authorityRpc, isBackendService, type BackendService } from '@qw/contracts';
 import { callerTokenSigner, createHttpApp, type BusConnection, type HttpApp, type RpcClient } from '@qw/platform';
 import { trustProxyOption, type GatewayConfig } from './config.ts';
 import { registerHealthRoutes } from './health/health.routes.ts';
 import { registerWebApp, spaFallback } from './web-app.ts';
 import { accessTokenAudience, checkOrigin, identifyCaller } from './auth/caller.ts';
+import { AuthorityCache } from './auth/authority-cache.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { registerAccountRoutes } from './account/account.routes.ts';
 import { registerContactRoutes } from './contact/contact.routes.ts';
@@ -63,7 +64,16 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
     'onRequest',
     checkOrigin(config.PUBLIC_URL, (path) => path === '/api/billing/webhook'),
   );
-  app.addHook('preHandler', identifyCaller(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY)));
+  // Rights come from identity (at most a second old), not from the access token alone; an
+  // assertion lives as long as a request may take (its RPC timeout) plus a margin for clocks.
+  const authority = new AuthorityCache((userId) => deps.rpc.request(authorityRpc, { user_id: userId }));
+  const assertionSeconds = Math.ceil(config.RPC_TIMEOUT_MS / 1000) + 5;
+  app.addHook(
+    'preHandler',
+    identifyCaller(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY, assertionSeconds), (userId, token) =>
+      authority.get(userId, token),
+    ),
+  );
 
   const session = {
     accessTokenSeconds: config.ACCESS_TOKEN_SECONDS,

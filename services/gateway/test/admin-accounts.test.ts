@@ -271,7 +271,9 @@ describe('the admin list', () => {
       status: 403,
       code: 'forbidden',
     });
-    expect((await refresh(nora)).data.user.is_admin).toBe(false);
+    // Her sessions ended with it (issue #20): no refresh mints another admin claim.
+    const ended = await nora.call('POST', '/api/auth/refresh');
+    expect(status(ended)).toEqual({ status: 401, code: 'invalid_token' });
     expect((await nora.call('GET', '/api/me')).data).toMatchObject({ is_admin: false, role: 'client' });
     const list = await root.call('GET', '/api/admin/admin-emails');
     expect(list.data.emails.map((e: { email: string }) => e.email)).not.toContain(noraEmail);

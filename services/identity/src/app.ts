@@ -13,6 +13,7 @@ import { accountsEndpoints } from './rpc/accounts.rpc.ts';
 import { mfaEndpoints } from './rpc/mfa.rpc.ts';
 import { contactEndpoints } from './rpc/contact.rpc.ts';
 import { mailAddressEndpoint } from './rpc/mail-address.rpc.ts';
+import { authorityEndpoint } from './rpc/authority.rpc.ts';
 import { demoSignUpEndpoint } from './rpc/demo-sign-up.rpc.ts';
 import { purchaseClaimedConsumer } from './consumers/purchase-claimed.consumer.ts';
 import { subscriptionConsumers } from './consumers/subscription-changed.consumer.ts';
@@ -98,6 +99,7 @@ export function identityService(
         ...mfaEndpoints(mfa, accounts),
         ...contactEndpoints(contact),
         mailAddressEndpoint(db),
+        authorityEndpoint(db),
         ...organizationEndpoints({ db, members: new MembersService(db), invitations }),
         demoSignUpEndpoint(accounts, settings.DEMO_TOOLS === true),
         ...adminEndpoints(new AdminConsoleService(db)),

@@ -4,3 +4,4 @@ export * from './organizations.events.ts';
 export * from './organizations.rpc.ts';
 export * from './admin.rpc.ts';
 export * from './directory.rpc.ts';
+export * from './authority.rpc.ts';

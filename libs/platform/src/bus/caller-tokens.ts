@@ -11,7 +11,12 @@ import { createSigner, createVerifier } from 'fast-jwt';
  */
 const audience = 'quietwire-rpc';
 const issuer = 'gateway';
-/** Long enough for a request and the calls it makes on the person's behalf; short enough to be useless later. */
+/**
+ * Long enough for a request and the calls it makes on the person's behalf; short enough to be
+ * useless later. The gateway signs for less (its RPC timeout and a margin, see its app): an
+ * assertion says what the person might do when it was made, and a removed admin's must not outlive
+ * the removal by more than the request it was made for.
+ */
 export const callerTokenSeconds = 60;
 
 type CallerClaims = { sub: string; acct: string | null; adm: boolean; ver: boolean };
@@ -37,14 +42,17 @@ function publicPem(base64Der: string): string {
   return key.export({ format: 'pem', type: 'spki' }).toString();
 }
 
-/** The gateway's side: a person's Caller with its signed assertion attached. */
-export function callerTokenSigner(privateKeyBase64: string): (caller: Caller) => Caller {
+/** The gateway's side: a person's Caller with its signed assertion attached, valid `lifetimeSeconds`. */
+export function callerTokenSigner(
+  privateKeyBase64: string,
+  lifetimeSeconds = callerTokenSeconds,
+): (caller: Caller) => Caller {
   const sign = createSigner({
     key: privatePem(privateKeyBase64),
     algorithm: 'EdDSA',
     aud: audience,
     iss: issuer,
-    expiresIn: callerTokenSeconds * 1000,
+    expiresIn: lifetimeSeconds * 1000,
   });
   return (caller) => {
     if (!caller.userId) return anonymousCaller;

@@ -5,6 +5,7 @@ import {
   anonymousCaller,
   requireAdmin as requireAdminCaller,
   requireUserId,
+  type Authority,
   type Caller,
   type SessionUser,
 } from '@qw/contracts';
@@ -25,6 +26,8 @@ declare module '@fastify/jwt' {
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller;
+    /** Identity could not say what this person may do: they are served without admin rights. */
+    authorityUnknown?: AppError;
   }
 }
 
@@ -33,12 +36,32 @@ export function claimsFor(user: SessionUser): AccessClaims {
 }
 
 /**
- * Reads the bearer token, if any, and turns it into the Caller that services will believe: the
- * claims plus the gateway's signed assertion of them. A missing token leaves the caller
- * anonymous (routes that need a person say so); a bad or expired one is refused, so the web app
- * knows to refresh.
+ * The Caller services will believe, from the access token's claims and identity's answer about the
+ * person now: an account that is gone is refused (401, so the web app signs out), and admin rights
+ * need both. The token's admin claim alone is 15 minutes old at worst; identity's answer alone does
+ * not know whether this session passed the second factor, which the claim required.
  */
-export function identifyCaller(assert: (caller: Caller) => Caller) {
+export function callerOf(claims: AccessClaims, authority: Authority): Omit<Caller, 'assertion'> {
+  if (!authority.active) throw new AppError('invalid_token', 'Your session has ended. Please sign in again.');
+  return {
+    userId: claims.sub,
+    accountType: authority.account_type ?? claims.acct,
+    isAdmin: claims.adm && authority.is_admin,
+    emailVerified: authority.email_verified,
+  };
+}
+
+/**
+ * Reads the bearer token, if any, and turns it into the Caller that services will believe (see
+ * `callerOf`), with the gateway's signed assertion of it. A missing token leaves the caller
+ * anonymous (routes that need a person say so); a bad or expired one is refused, so the web app
+ * knows to refresh. When identity cannot answer, the person is served as their token says, but
+ * never as an admin (the console answers 503 then, see `requireAdmin`).
+ */
+export function identifyCaller(
+  assert: (caller: Caller) => Caller,
+  authority: (userId: string, token: string) => Promise<Authority>,
+) {
   return async (request: FastifyRequest): Promise<void> => {
     request.caller = anonymousCaller;
     const header = request.headers.authorization;
@@ -51,12 +74,16 @@ export function identifyCaller(assert: (caller: Caller) => Caller) {
     } catch {
       throw new AppError('invalid_token', 'Your session has expired. Please sign in again.');
     }
-    request.caller = assert({
-      userId: claims.sub,
-      accountType: claims.acct,
-      isAdmin: claims.adm,
-      emailVerified: claims.ver,
-    });
+    let now: Authority;
+    try {
+      now = await authority(claims.sub, header.slice(header.lastIndexOf('.') + 1));
+    } catch (error) {
+      if (!(error instanceof AppError) || !['unavailable', 'timeout'].includes(error.code)) throw error;
+      request.log.warn({ code: error.code }, 'identity did not answer for rights; serving without admin rights');
+      request.authorityUnknown = new AppError('unavailable', 'The console is unavailable for a moment. Try again.');
+      now = { active: true, is_admin: false, email_verified: claims.ver, account_type: claims.acct };
+    }
+    request.caller = assert(callerOf(claims, now));
   };
 }
 
@@ -89,8 +116,13 @@ export function checkOrigin(publicUrl: string, exempt: (path: string) => boolean
   };
 }
 
-/** The admin console's gate: a signed-in platform admin, or 401/403 before any service is asked. */
+/**
+ * The admin console's gate: a signed-in platform admin, or 401/403 before any service is asked
+ * (503 while identity cannot say whether the person still is one).
+ */
 export function requireAdmin(request: FastifyRequest): Caller {
+  requireUserId(request.caller);
+  if (request.authorityUnknown) throw request.authorityUnknown;
   requireAdminCaller(request.caller);
   return request.caller;
 }

@@ -213,3 +213,29 @@ export async function syncAdminEmails(db: Db, emails: readonly string[]): Promis
   if (emails.length > 0) stale = stale.where('email', 'not in', emails);
   await stale.execute();
 }
+
+/**
+ * What a person's rights are decided from, in one query (the gateway asks it for every signed-in
+ * person once a second): the account, its profile, its admin-list entry and whether two-factor
+ * sign-in is on. Undefined when the account is gone.
+ */
+export function findAuthorityFacts(db: Db, userId: string) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('profiles as p', 'p.id', 'u.id')
+    .leftJoin('admin_emails as a', 'a.email', 'u.email')
+    .select(['u.email_verified_at', 'p.role', 'p.account_type', 'a.is_admin as list_is_admin', 'a.role as list_role'])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('mfa_factors as f')
+            .select('f.user_id')
+            .whereRef('f.user_id', '=', 'u.id')
+            .where('f.confirmed_at', 'is not', null),
+        )
+        .as('two_factor'),
+    )
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+}

@@ -291,8 +291,8 @@ export class AdminConsoleService {
 
   /**
    * An operator takes an address off the list (never their own, never one from ADMIN_EMAILS, never
-   * the last). The list is locked first, so two operators removing each other at once cannot both
-   * succeed: the second finds itself no longer an admin.
+   * the last), and every session of its person ends. The list is locked first, so two operators
+   * removing each other at once cannot both succeed: the second finds itself no longer an admin.
    */
   async removeAdminEmail(caller: Caller, raw: string): Promise<void> {
     const email = normalizeEmail(raw);
@@ -302,6 +302,10 @@ export class AdminConsoleService {
       const refusal = adminRemovalRefusal(list, email, operator.email);
       if (refusal) throw refusal;
       await tx.deleteFrom('admin_emails').where('email', '=', email).execute();
+      // Every session began as an admin's: its refresh token would mint another admin claim. The
+      // access tokens still live lose the console through the gateway's authority check.
+      const removed = await accounts.findUserByEmail(tx, email);
+      if (removed) await accounts.revokeAllSessions(tx, removed.id);
       await this.audit(tx, operator, { kind: 'admin_email.removed', target: email });
     });
   }

@@ -1,0 +1,27 @@
+import { Type, type Static } from 'typebox';
+import { defineRpc } from '../rpc.ts';
+
+/**
+ * Service to service (only the gateway asks; NATS permissions say so): a person's rights as the
+ * database says now, for the caller assertion the gateway signs. An access token lives 15 minutes;
+ * this answer, cached by the gateway for at most a second, is what makes a removed admin (or an
+ * account that is gone) lose its rights on the next request instead.
+ *
+ * `is_admin` assumes the session passed the second factor where one is on: only the access token
+ * knows whether it did (its admin claim required it), so the gateway grants admin only when both
+ * say so.
+ */
+export const AuthoritySchema = Type.Object({
+  /** False: the account no longer exists; its tokens are refused. */
+  active: Type.Boolean(),
+  is_admin: Type.Boolean(),
+  email_verified: Type.Boolean(),
+  account_type: Type.Union([Type.String(), Type.Null()]),
+});
+export type Authority = Static<typeof AuthoritySchema>;
+
+export const authorityRpc = defineRpc(
+  'identity.rpc.authority',
+  Type.Object({ user_id: Type.String({ format: 'uuid' }) }),
+  AuthoritySchema,
+);

@@ -1,0 +1,56 @@
+import type { Authority } from '@qw/contracts';
+
+/** How old an answer may be: authority changes take effect within a second everywhere. */
+export const authorityMaxAgeMs = 1_000;
+/** Answers remembered at once; the least recently used go first. */
+export const authorityCacheSize = 10_000;
+
+type Entry = { askedAt: number; answer: Promise<Authority> };
+
+/**
+ * Identity's answer about a person's rights, kept per person and access token for at most
+ * `maxAgeMs` (counted from when the question was asked, so the answer never says less about the
+ * present than that). Per token too, because a new token follows the person's own changes (the
+ * address just verified, rights just granted at a refresh): its first request asks again instead
+ * of reading what the previous token's request was told a moment before. One question per key at a
+ * time: requests arriving while it is asked share its answer. A failed question is forgotten at
+ * once, so the next request asks again.
+ */
+export class AuthorityCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly ask: (userId: string) => Promise<Authority>,
+    private readonly options: { maxAgeMs?: number; size?: number; now?: () => number } = {},
+  ) {}
+
+  /** `token` tells one access token of the person from another (its signature will do). */
+  get(userId: string, token = ''): Promise<Authority> {
+    const key = `${userId} ${token}`;
+    const now = (this.options.now ?? Date.now)();
+    const found = this.entries.get(key);
+    this.entries.delete(key);
+    if (found && now - found.askedAt < (this.options.maxAgeMs ?? authorityMaxAgeMs)) {
+      // Map order is the recency order: a hit moves to the end.
+      this.entries.set(key, found);
+      return found.answer;
+    }
+    const entry: Entry = { askedAt: now, answer: this.ask(userId) };
+    entry.answer.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    this.entries.set(key, entry);
+    const size = this.options.size ?? authorityCacheSize;
+    while (this.entries.size > size) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+    return entry.answer;
+  }
+
+  /** Answers remembered now. */
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyticsService } from '@qw/analytics';
+import { eventually } from '@qw/testkit';
+import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { customerWithPlan, deviceServices } from './support/products.ts';
+import { registerTestNode } from './support/nodes.ts';
+
+/**
+ * Issue #20 item 2: authority changes take effect within a second everywhere. An admin taken off
+ * the admin list keeps an access token that still says admin for up to 15 minutes; the gateway
+ * asks identity for the person's rights (cached at most a second) and signs the caller assertion
+ * from that answer, so every service refuses the console at once, and the removed admin's
+ * sessions are ended.
+ */
+const password = 'correct horse battery';
+const rootEmail = 'root@quietwire.test';
+const bettyEmail = 'betty@example.com';
+
+let stack: Stack;
+let root: Client;
+let betty: Client;
+let deviceId: string;
+
+type Answer = Awaited<ReturnType<Client['call']>>;
+const status = (answer: Answer) => ({ status: answer.statusCode, code: answer.data?.error?.code });
+
+/** The four console requests of the issue, as `client` makes them. */
+async function consoleAnswers(client: Client): Promise<Array<{ status: number; code: string | undefined }>> {
+  return [
+    status(await client.call('GET', '/api/admin/devices')),
+    status(await client.call('GET', '/api/admin/overview')),
+    status(await client.call('GET', '/api/admin/analytics/mrr')),
+    status(await client.call('POST', '/api/admin-device', { action: 'suspend', deviceId })),
+  ];
+}
+
+async function signUp(email: string, address: string): Promise<Client> {
+  const client = new Client(stack.app, address);
+  const answer = await client.call('POST', '/api/auth/signup', { email, password });
+  if (answer.statusCode !== 201) throw new Error(`sign-up ${email}: ${answer.statusCode} ${answer.body}`);
+  return client;
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    label: 'authority-freshness',
+    adminEmails: [rootEmail],
+    extra: (url, mail) => [...deviceServices(url, mail), analyticsService({ checkEveryMs: 200, retiredGraceMs: 500 })],
+  });
+  await registerTestNode(stack, 'authority-node');
+  root = await confirmEmail(stack, rootEmail, password, await signUp(rootEmail, '198.51.100.31'));
+  betty = await confirmEmail(stack, bettyEmail, password, await signUp(bettyEmail, '198.51.100.32'));
+  const customer = await customerWithPlan(stack, 'carl@example.com');
+  const created = await eventually(
+    async () => {
+      const answer = await customer.call('POST', '/api/devices', { name: 'Carl laptop', platform: 'linux' });
+      return answer.statusCode === 201 ? answer : undefined;
+    },
+    15_000,
+    100,
+  );
+  deviceId = created.data.device.id;
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('an admin taken off the admin list', () => {
+  it('loses the console within a second, whatever the access token says, and every session ends', async () => {
+    const added = await root.call('POST', '/api/admin/admin-emails', { email: bettyEmail });
+    expect(added.statusCode).toBe(201);
+    const refreshed = await betty.call('POST', '/api/auth/refresh');
+    expect(refreshed.data.user.is_admin).toBe(true);
+    const refreshCookies = new Map(betty.cookies);
+    // While on the list: all four answer.
+    expect((await consoleAnswers(betty)).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+
+    const removed = await root.call('DELETE', `/api/admin/admin-emails/${encodeURIComponent(bettyEmail)}`);
+    expect(removed.statusCode).toBe(204);
+    // Her access token is still live and still says admin.
+    const claims = JSON.parse(Buffer.from(betty.accessToken!.split('.')[1]!, 'base64url').toString());
+    expect(claims.adm).toBe(true);
+    expect(claims.exp * 1000).toBeGreaterThan(Date.now() + 60_000);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const refused = { status: 403, code: 'forbidden' };
+    expect(await consoleAnswers(betty)).toEqual([refused, refused, refused, refused]);
+
+    // Her sessions ended: the refresh token she held is refused.
+    betty.cookies = refreshCookies;
+    expect(status(await betty.call('POST', '/api/auth/refresh'))).toEqual({ status: 401, code: 'invalid_token' });
+    // She is still a customer: her own pages answer with the token she holds.
+    expect((await betty.call('GET', '/api/me')).data).toMatchObject({ is_admin: false, role: 'client' });
+  });
+
+  it('the remover keeps the console', async () => {
+    expect((await consoleAnswers(root)).slice(0, 3).map((answer) => answer.status)).toEqual([200, 200, 200]);
+  });
+});
