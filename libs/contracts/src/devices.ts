@@ -25,6 +25,19 @@ export function validDeviceName(raw: unknown): string {
   return name;
 }
 
+/**
+ * Who switched a device off, as a level of authority (issue #20): its person, an owner or admin of
+ * its organization, or the service operator. Only that level or a higher one lifts the suspension.
+ * A device off only because its plan ended or its organization is Suspended has no level (null).
+ */
+export const suspensionLevels = ['person', 'organization', 'operator'] as const;
+export type SuspensionLevel = (typeof suspensionLevels)[number];
+
+/** Whether `actor` may set or lift a suspension `held` holds (null: none): its own level or a lower one's. */
+export function outranks(actor: SuspensionLevel, held: SuspensionLevel | null): boolean {
+  return held === null || suspensionLevels.indexOf(actor) >= suspensionLevels.indexOf(held);
+}
+
 /** Connected: the peer's latest handshake is younger than this (WireGuard renews it every 2 minutes). */
 export const connectedWindowSeconds = 180;
 

@@ -17,6 +17,8 @@ export const ErrorStatus = {
   no_entitlement: 403,
   /** The organization is suspended by the service operator (not by its plan): support can help. */
   suspended_by_operator: 403,
+  /** A device's suspension was made at a higher level (operator > organization > its person) than the caller's. */
+  suspended_by_higher_level: 403,
   not_found: 404,
   link_expired: 410,
   /** A one-use link opened again (a verification link already spent): not the same as expired. */
@@ -25,6 +27,8 @@ export const ErrorStatus = {
   already_exists: 409,
   email_mismatch: 409,
   quota_exceeded: 409,
+  /** A WireGuard public key names one peer: another device already has it. */
+  public_key_in_use: 409,
   /** The admin list: an operator may not take their own address off it. */
   cannot_remove_self: 409,
   /** The admin list: the last address that grants admin stays. */

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import { httpRoutes, type HttpRoute } from '@qw/contracts';
+import { generateKeyPair } from '@qw/wireguard';
 import { Client, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
+import { ownOrganization } from './support/organizations.ts';
 
 /**
  * Property: whatever arrives at a route (any JSON body, any path segment, any query), the answer
@@ -14,6 +16,8 @@ import { registerTestNode } from './support/nodes.ts';
 let stack: Stack;
 let person: Client;
 let anonymous: Client;
+let orgOwner: Client;
+let orgId: string;
 
 /** What a request could write, across the services: row counts, and a digest of what can be edited. */
 async function footprint(): Promise<Record<string, string>> {
@@ -84,6 +88,8 @@ beforeAll(async () => {
   await registerTestNode(stack, 'bad-input-node');
   person = await customerWithPlan(stack, 'fuzz@example.com');
   anonymous = new Client(stack.app, '198.51.100.99');
+  orgOwner = await customerWithPlan(stack, 'fuzz-org@example.com', 'business10');
+  orgId = await ownOrganization(orgOwner);
 }, 90_000);
 
 afterAll(async () => {
@@ -123,4 +129,48 @@ describe('bad input on every route', () => {
       if (!wrote) expect(await footprint()).toEqual(before);
     }, 60_000);
   }
+});
+
+/**
+ * One request at a time cannot find what depends on an earlier one: a value already taken. Here
+ * each run is a sequence of requests drawing public keys, names and device ids from small pools
+ * shared by every request (and run), so a later request reuses what an earlier one stored.
+ */
+describe('bad input across requests: values reused from one request to the next', () => {
+  it('never answers a 5xx, and every refusal is a clear error', async () => {
+    const keys = [generateKeyPair().publicKey, generateKeyPair().publicKey, 'not-a-key'];
+    const names = ['Laptop', '  Laptop ', 'x'.repeat(65), ''];
+    /** Devices made so far, by whom: later requests act on them. */
+    const made: Array<{ id: string; by: Client }> = [];
+    const request = fc.record({
+      kind: fc.constantFrom('personal', 'organization', 'key', 'rename'),
+      key: fc.option(fc.constantFrom(...keys), { nil: undefined }),
+      name: fc.constantFrom(...names),
+      target: fc.nat(),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(request, { minLength: 2, maxLength: 6 }), async (requests) => {
+        for (const { kind, key, name, target } of requests) {
+          const device = made.length > 0 ? made[target % made.length]! : undefined;
+          const keyBody = key === undefined ? {} : { public_key: key };
+          const [client, method, url, body] =
+            kind === 'personal' || !device
+              ? ([person, 'POST', '/api/devices', { name, platform: 'linux', ...keyBody }] as const)
+              : kind === 'organization'
+                ? ([orgOwner, 'POST', `/api/orgs/${orgId}/devices`, { name, ...keyBody }] as const)
+                : kind === 'key'
+                  ? ([device.by, 'POST', `/api/devices/${device.id}/key`, keyBody] as const)
+                  : ([device.by, 'PATCH', `/api/devices/${device.id}`, { name }] as const);
+          const response = await client.call(method, url, body);
+          const what = `${method} ${url} ${JSON.stringify(body)} → ${response.body.slice(0, 200)}`;
+          expect(response.statusCode, what).toBeLessThan(500);
+          if (response.statusCode >= 400) {
+            expect(response.data?.error?.code, what).toMatch(/^[a-z_]+$/);
+            expect(String(response.data?.error?.message ?? '').length).toBeGreaterThan(3);
+          } else if (response.statusCode === 201) made.push({ id: response.data.device.id, by: client });
+        }
+      }),
+      { numRuns: 15, seed: 4242 },
+    );
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { OrganizationRole } from '@qw/contracts';
+import type { OrganizationRole, SuspensionLevel } from '@qw/contracts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -41,6 +41,8 @@ export interface DevicesTable {
   created_at: Timestamp;
   /** Why it is off: 'owner', 'manager', 'admin', 'subscription_ended' or 'organization_suspended'; null when active. */
   suspended_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The level that holds it off (issue #20); null while active or held only by its plan or organization. */
+  suspended_by: ColumnType<SuspensionLevel | null, SuspensionLevel | null | undefined, SuspensionLevel | null>;
   /** Scheduled key rotation: 30 or 90 days, null when off. */
   key_rotation_days: ColumnType<number | null, number | null | undefined, number | null>;
   next_key_rotation_at: NullableTimestamp;

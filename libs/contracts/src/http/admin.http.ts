@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { SuspensionLevelSchema } from '../provisioning/provisioning.rpc.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -234,6 +235,8 @@ export const AdminDeviceSchema = Type.Object({
   node: Type.Union([Type.Object({ id: Uuid, name: Type.String() }), Type.Null()]),
   /** False after revoke_keys, until its person asks for a new key. */
   has_keys: Type.Boolean(),
+  /** Who holds it off: 'person', 'organization', 'operator', or null (active, or held by its plan or organization). */
+  suspended_by: SuspensionLevelSchema,
   latest_handshake: NullableWhen,
   created_at: When,
 });

@@ -3,6 +3,14 @@ import { defineRpc } from '../rpc.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 
+/** A device's suspension level (`SuspensionLevel` in devices.ts), or null. */
+export const SuspensionLevelSchema = Type.Union([
+  Type.Literal('person'),
+  Type.Literal('organization'),
+  Type.Literal('operator'),
+  Type.Null(),
+]);
+
 export const DeviceViewSchema = Type.Object({
   id: Uuid,
   name: Type.String(),
@@ -23,6 +31,8 @@ export const DeviceViewSchema = Type.Object({
   next_key_rotation_at: Type.Union([Type.String(), Type.Null()]),
   /** Until when the key the last scheduled rotation replaced still works (null: none does). */
   previous_key_expires_at: Type.Union([Type.String(), Type.Null()]),
+  /** Who holds the device off (see `SuspensionLevel`); null while active or held only by its plan or organization. */
+  suspended_by: SuspensionLevelSchema,
 });
 export type DeviceView = Static<typeof DeviceViewSchema>;
 

@@ -174,6 +174,7 @@ export class FleetAdmin {
         organization: device.org_id ? { id: device.org_id, name: org?.name ?? '' } : null,
         node: node ? { id: node.id, name: node.name } : null,
         has_keys: device.public_key !== null,
+        suspended_by: device.suspended_by ?? null,
         latest_handshake: handshake ? handshake.toISOString() : null,
         created_at: new Date(device.created_at).toISOString(),
       };

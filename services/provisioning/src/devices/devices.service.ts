@@ -20,6 +20,7 @@ import {
   type Caller,
   type DeviceView,
   type Platform,
+  type SuspensionLevel,
 } from '@qw/contracts';
 import { takeRateLimited } from '@qw/platform/limits';
 import type { RpcClient } from '@qw/platform/bus';
@@ -40,7 +41,9 @@ import { activePlanOf } from '../entitlements/entitlements.service.ts';
 import { leaseAddress } from '../nodes/nodes.service.ts';
 import { deviceConfigMail } from '../mail/device-config-mail.ts';
 import { chooseNode, validPlatform } from './device-rules.ts';
-import { deviceAccess, mayDo, type DeviceAccess, type DeviceOperation } from './device-access.ts';
+import { deviceAccess, deviceRefusal, type DeviceAccess, type DeviceOperation } from './device-access.ts';
+import { lockPersonalDevices, requireUnusedPublicKey } from './device-locks.ts';
+import { suspensionLevelOf, suspensionReasonOf, suspensionStep } from './suspension-rules.ts';
 import {
   recordActivated,
   recordCreated,
@@ -62,7 +65,6 @@ import {
 } from '../organizations/organizations.service.ts';
 import {
   assignmentRefusal,
-  comesBackWithOrganization,
   organizationQuota,
   quotaRefusal,
   seesEveryDevice,
@@ -111,6 +113,7 @@ function view(device: Device, node: Node | undefined, previousKeyExpiresAt: Date
       device.key_rotation_days === 30 || device.key_rotation_days === 90 ? device.key_rotation_days : null,
     next_key_rotation_at: iso(device.next_key_rotation_at),
     previous_key_expires_at: iso(previousKeyExpiresAt),
+    suspended_by: device.suspended_by ?? null,
   };
 }
 
@@ -120,11 +123,18 @@ function overviewOf(devices: DeviceWithStatus[]): DeviceOverview {
   return { devices: devices.length, connected, vpn_status: connected > 0 ? 'Online' : 'Idle' };
 }
 
-/** Who switched a device off, as its suspension remembers it. */
-function suspensionReasonFor(access: DeviceAccess): SuspensionReason {
-  if (access === 'own') return 'owner';
-  if (access === 'manage') return 'manager';
-  return 'admin';
+/** The columns a suspension or an activation changes. */
+type DeviceSuspension = {
+  is_active?: boolean;
+  suspended_reason?: string | null;
+  suspended_by?: SuspensionLevel | null;
+};
+
+/** What nodes and services hear of it: only of a device that went off or came back (not of a take-over). */
+async function recordSuspensionChange(tx: Db, before: Device, after: Device, actorId: string | null): Promise<void> {
+  if (before.is_active && !after.is_active)
+    await recordSuspended(tx, [after], after.suspended_reason as SuspensionReason, actorId);
+  if (!before.is_active && after.is_active) await recordActivated(tx, [after], actorId);
 }
 
 /** Devices: add, rename, suspend, activate, remove, new keys, and their configuration files. */
@@ -273,8 +283,14 @@ export class DevicesService {
       device.org_id && device.user_id !== userId
         ? ((await membershipIn(tx, this.deps.rpc, device.org_id, userId))?.role ?? null)
         : null;
-    const access = deviceAccess(device, caller, role);
-    if (!mayDo(access, operation)) throw notFound();
+    // An admin manages no owner's device: the assignee's role matters only to an admin.
+    const assigneeRole =
+      device.org_id && role === 'admin'
+        ? ((await membershipIn(tx, this.deps.rpc, device.org_id, device.user_id))?.role ?? null)
+        : null;
+    const access = deviceAccess(device, caller, role, assigneeRole);
+    const refusal = deviceRefusal(access, operation);
+    if (refusal) throw refusal;
     return { device, access };
   }
 
@@ -284,6 +300,8 @@ export class DevicesService {
    * refusal for another reason records nothing.
    */
   private async withinFairUse(tx: Db, userId: string): Promise<void> {
+    // Parallel adds count one after another, so they cannot all see room for one more.
+    await lockPersonalDevices(tx, userId);
     const owned = await tx
       .selectFrom('devices')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -333,6 +351,27 @@ export class DevicesService {
     );
   }
 
+  /**
+   * The columns asking for the device active (or not) at `level` changes (suspension-rules.ts):
+   * refused while a higher level holds it off; coming back needs the plan or organization that
+   * entitles it.
+   */
+  private async suspensionChanges(
+    tx: Db,
+    device: Device,
+    level: SuspensionLevel,
+    active: boolean,
+  ): Promise<DeviceSuspension> {
+    const step = suspensionStep(device, level, active);
+    if (step === 'none') return {};
+    if (step === 'activate') {
+      if (device.org_id) await this.requireUsableOrganization(tx, { userId: device.user_id, orgId: device.org_id });
+      else await this.requireEntitlement(tx, { userId: device.user_id, orgId: null });
+      return { is_active: true, suspended_reason: null, suspended_by: null };
+    }
+    return { is_active: false, suspended_reason: suspensionReasonOf(level), suspended_by: level };
+  }
+
   /** An organization's devices run only while it is Active (identity) and entitled (billing). */
   private async requireUsableOrganization(db: Db, owner: { userId: string; orgId: string }): Promise<string> {
     const suspension = await organizationSuspension(db, owner.orgId);
@@ -373,6 +412,7 @@ export class DevicesService {
     if (!chosen) throw new AppError('unavailable', 'No VPN server is available right now. Try again in a few minutes.');
     const node = await tx.selectFrom('nodes').selectAll().where('id', '=', chosen.id).executeTakeFirstOrThrow();
     const address = await leaseAddress(tx, node);
+    if (input.publicKey) await requireUnusedPublicKey(tx, input.publicKey, input.id);
     const keys = input.publicKey ? { publicKey: input.publicKey, privateKey: null } : generateKeyPair();
     const device = await tx
       .insertInto('devices')
@@ -455,6 +495,13 @@ export class DevicesService {
     }
     const orgId = input.org_id.toLowerCase();
     const assigneeId = input.assignee_id?.toLowerCase() ?? userId;
+    if (input.public_key !== undefined && assigneeId !== userId) {
+      throw new AppError(
+        'forbidden',
+        "Only the device's person can choose its key. Add it without one: its configuration is mailed to them.",
+        { field: 'public_key' },
+      );
+    }
     const created = await this.deps.db.transaction().execute(async (tx) => {
       await lockOrganization(tx, orgId);
       const membership = await membershipIn(tx, this.deps.rpc, orgId, userId);
@@ -507,25 +554,23 @@ export class DevicesService {
     input: { device_id: string; name?: string | undefined; is_active?: boolean | undefined },
   ): Promise<DeviceView> {
     const result = await this.deps.db.transaction().execute(async (tx) => {
-      const operation = input.name !== undefined ? 'rename' : input.is_active ? 'activate' : 'suspend';
-      const { device, access } = await this.deviceFor(tx, caller, input.device_id, operation);
-      const reason = suspensionReasonFor(access);
-      const changes: { name?: string; is_active?: boolean; suspended_reason?: string | null } = {};
+      const operations: DeviceOperation[] = [];
+      if (input.name !== undefined) operations.push('rename');
+      if (input.is_active !== undefined) operations.push(input.is_active ? 'activate' : 'suspend');
+      const { device, access } = await this.deviceFor(tx, caller, input.device_id, operations[0] ?? 'view');
+      for (const operation of operations.slice(1)) {
+        const refusal = deviceRefusal(access, operation);
+        if (refusal) throw refusal;
+      }
+      const changes: DeviceSuspension & { name?: string } = {};
       if (input.name !== undefined) {
         const name = validDeviceName(input.name);
         if (name !== device.name) changes.name = name;
       }
-      if (input.is_active !== undefined && input.is_active !== device.is_active) {
-        if (input.is_active) {
-          if (device.org_id) await this.requireUsableOrganization(tx, { userId: device.user_id, orgId: device.org_id });
-          else await this.requireEntitlement(tx, { userId: device.user_id, orgId: null });
-        }
-        changes.is_active = input.is_active;
-        changes.suspended_reason = input.is_active ? null : reason;
-      } else if (input.is_active === false && comesBackWithOrganization(device)) {
-        // Already off because its organization is Suspended: a person who suspends it now wants it
-        // to stay off when the organization comes back.
-        changes.suspended_reason = reason;
+      if (input.is_active !== undefined) {
+        // deviceFor let only its person, a manager or an operator ask for either.
+        const level = suspensionLevelOf(access as 'own' | 'manage' | 'operate');
+        Object.assign(changes, await this.suspensionChanges(tx, device, level, input.is_active));
       }
       if (Object.keys(changes).length === 0) return device;
       const after = await tx
@@ -535,8 +580,7 @@ export class DevicesService {
         .returningAll()
         .executeTakeFirstOrThrow();
       if (changes.name !== undefined) await recordRenamed(tx, after, caller.userId);
-      if (changes.is_active === false) await recordSuspended(tx, [after], reason, caller.userId);
-      if (changes.is_active === true) await recordActivated(tx, [after], caller.userId);
+      await recordSuspensionChange(tx, device, after, caller.userId);
       return after;
     });
     return this.viewOf(result);
@@ -576,21 +620,16 @@ export class DevicesService {
           await recordKeysRevoked(tx, device, actorId);
         }
       } else {
-        const activate = input.action === 'activate';
-        if (device.is_active !== activate) {
-          if (activate) {
-            if (device.org_id)
-              await this.requireUsableOrganization(tx, { userId: device.user_id, orgId: device.org_id });
-            else await this.requireEntitlement(tx, { userId: device.user_id, orgId: null });
-          }
+        // The highest level: it lifts any suspension, and takes over one already there.
+        const changes = await this.suspensionChanges(tx, device, 'operator', input.action === 'activate');
+        if (Object.keys(changes).length > 0) {
           after = await tx
             .updateTable('devices')
-            .set({ is_active: activate, suspended_reason: activate ? null : 'admin' })
+            .set(changes)
             .where('id', '=', device.id)
             .returningAll()
             .executeTakeFirstOrThrow();
-          if (activate) await recordActivated(tx, [after], actorId);
-          else await recordSuspended(tx, [after], 'admin', actorId);
+          await recordSuspensionChange(tx, device, after, actorId);
         }
       }
       const kind = { activate: 'device.activated', suspend: 'device.suspended', revoke_keys: 'device.keys_revoked' }[
@@ -634,7 +673,9 @@ export class DevicesService {
       });
     }
     const rotated = await this.deps.db.transaction().execute(async (tx) => {
-      const { device } = await this.deviceFor(tx, caller, input.device_id, 'request-key');
+      const operation = input.public_key === undefined ? 'request-key' : 'choose-key';
+      const { device } = await this.deviceFor(tx, caller, input.device_id, operation);
+      if (input.public_key !== undefined) await requireUnusedPublicKey(tx, input.public_key, device.id);
       if (!device.node_id) throw new AppError('conflict', 'This device has no server yet.');
       await takeRateLimited(
         tx,
