@@ -81,6 +81,9 @@ function answer(request: Recorded): unknown {
     if (schedule[2]) {
       schedules.get(id)!.status = 'released';
       atStripe(schedules.get(id)!.subscription).schedule = null;
+    } else if (method === 'POST') {
+      // Phases set: the plan the next phase waits with (what Stripe answers in phases[1].metadata).
+      schedules.get(id)!.waiting = request.form.get('phases[1][metadata][plan_code]') ?? undefined;
     }
     return scheduleObject(id);
   }
@@ -90,7 +93,7 @@ function answer(request: Recorded): unknown {
 /** Subscriptions as the stand-in keeps them (those it was never told about are Personal ones). */
 type AtStripe = { price: string; planCode: string; schedule: string | null; periodStart: number; periodEnd: number };
 const subscriptionsAtStripe = new Map<string, AtStripe>();
-const schedules = new Map<string, { subscription: string; status: string }>();
+const schedules = new Map<string, { subscription: string; status: string; waiting?: string | undefined }>();
 const monthlyPrices: Record<string, number> = { price_personal_monthly: 799, price_gaming_monthly: 1199 };
 /** What the stand-in's proration invoices charge: Stripe's sum, which billing takes as it is. */
 const prorationAtStripe = 253;
@@ -142,7 +145,7 @@ function stripeSubscription(id: string) {
 }
 
 function scheduleObject(id: string) {
-  const { subscription, status } = schedules.get(id)!;
+  const { subscription, status, waiting } = schedules.get(id)!;
   const { periodStart, periodEnd } = atStripe(subscription);
   return {
     id,
@@ -150,7 +153,10 @@ function scheduleObject(id: string) {
     status,
     subscription,
     current_phase: status === 'active' ? { start_date: periodStart, end_date: periodEnd } : null,
-    phases: [{ start_date: periodStart, end_date: periodEnd }],
+    phases: [
+      { start_date: periodStart, end_date: periodEnd },
+      ...(waiting ? [{ start_date: periodEnd, end_date: null, metadata: { plan_code: waiting } }] : []),
+    ],
   };
 }
 
@@ -798,6 +804,62 @@ describe('Stripe', () => {
       expect(await record(subscriptionId)).toMatchObject({ pending_plan_code: null, provider_schedule_id: null });
       const event = (await publishedAbout('billing.subscription.updated', subscriptionId)).at(-1)!;
       expect(event).toMatchObject({ planCode: 'gaming', pendingPlanCode: null, monthlyCents: 1199 });
+    });
+
+    it('a downgrade asked again (a retry after a lost answer) repeats its idempotency keys, so Stripe makes no second change', async () => {
+      const { client, subscriptionId } = await paidAndClaimed(
+        'sub_again',
+        'in_again',
+        'ari@example.com',
+        undefined,
+        'gaming',
+      );
+      const writesAt = (scheduleId: string | null) =>
+        recorded.filter(
+          (r) =>
+            r.method === 'POST' &&
+            (r.form.get('from_subscription') === 'sub_again' || r.path === `/v1/subscription_schedules/${scheduleId}`),
+        );
+      expect((await changePlan(client, subscriptionId, 'personal')).statusCode).toBe(200);
+      const scheduleId = atStripe('sub_again').schedule;
+      const [made, phases] = writesAt(scheduleId);
+      // Same subscription, same plan, same period: the same key.
+      expect(made!.idempotencyKey).toMatch(new RegExp(`^downgrade-${subscriptionId}-personal-\\d+-schedule$`));
+
+      expect((await changePlan(client, subscriptionId, 'personal')).statusCode).toBe(200);
+      const retried = writesAt(scheduleId).slice(2);
+      expect(retried.map((r) => r.idempotencyKey)).toEqual([phases!.idempotencyKey]);
+      expect([...schedules.values()].filter((s) => s.subscription === 'sub_again')).toHaveLength(1);
+      expect(await record(subscriptionId)).toMatchObject({
+        pending_plan_code: 'personal',
+        provider_schedule_id: scheduleId,
+      });
+    });
+
+    it('a downgrade called off and asked again in the same period gets a new schedule at Stripe, not the released one', async () => {
+      const { client, subscriptionId } = await paidAndClaimed(
+        'sub_twice',
+        'in_twice',
+        'bo@example.com',
+        undefined,
+        'gaming',
+      );
+      await changePlan(client, subscriptionId, 'personal');
+      const first = atStripe('sub_twice').schedule!;
+      await changePlan(client, subscriptionId, 'gaming');
+      expect(schedules.get(first)!.status).toBe('released');
+      const again = await changePlan(client, subscriptionId, 'personal');
+      expect(again.statusCode).toBe(200);
+      const second = atStripe('sub_twice').schedule;
+      expect(second).not.toBeNull();
+      expect(second).not.toBe(first);
+      expect(schedules.get(second!)!.status).toBe('active');
+      expect(await record(subscriptionId)).toMatchObject({
+        pending_plan_code: 'personal',
+        provider_schedule_id: second,
+      });
+      // Its phases were set (not an answer replayed for the released schedule).
+      expect(recorded.some((r) => r.method === 'POST' && r.path === `/v1/subscription_schedules/${second}`)).toBe(true);
     });
 
     it('refuses without asking Stripe: another customer 404, another account type 422, an unknown plan 400', async () => {

@@ -48,7 +48,13 @@ export class StripePlanChanges {
     return { subscription: updated, invoice };
   }
 
-  /** Answers the schedule that carries the downgrade (made from the subscription, or the one it already has). */
+  /**
+   * Answers the schedule that carries the downgrade. `idempotencyKey` names the request (the same
+   * subscription, plan and period give the same key), so a retry after a lost answer repeats the
+   * same requests and Stripe answers them again without a second change. A schedule is reused
+   * when it is the one this downgrade made (its next phase has this plan) or has nothing waiting
+   * yet (an earlier try stopped after making it); one carrying another plan is released first.
+   */
   async changeAtRenewal(input: {
     providerSubscriptionId: string;
     plan: Plan;
@@ -58,14 +64,14 @@ export class StripePlanChanges {
     const current = await this.stripe.subscriptions.retrieve(input.providerSubscriptionId);
     const item = current.items.data[0];
     if (!item) throw new Error('the Stripe subscription has no item to change');
-    // A retry after a lost answer finds the schedule it made and sets its phases again.
-    const attached = idOf(current.schedule);
-    const schedule = attached
-      ? await this.stripe.subscriptionSchedules.retrieve(attached)
-      : await this.stripe.subscriptionSchedules.create(
-          { from_subscription: input.providerSubscriptionId },
-          { idempotencyKey: `${input.idempotencyKey}-schedule` },
-        );
+    const attachedId = idOf(current.schedule);
+    let schedule = attachedId ? await this.stripe.subscriptionSchedules.retrieve(attachedId) : null;
+    const waiting = schedule?.phases[1]?.metadata?.plan_code;
+    if (schedule && waiting !== undefined && waiting !== input.plan.code) {
+      await this.release(schedule.id);
+      schedule = null;
+    }
+    schedule ??= await this.newSchedule(input.providerSubscriptionId, input.idempotencyKey);
     const quantity = item.quantity ?? 1;
     await this.stripe.subscriptionSchedules.update(
       schedule.id,
@@ -89,10 +95,31 @@ export class StripePlanChanges {
           },
         ],
       },
-      { idempotencyKey: `${input.idempotencyKey}-phases` },
+      // Each schedule only ever waits for one plan, so this key never replays another change.
+      { idempotencyKey: `${input.idempotencyKey}-phases-${schedule.id}` },
     );
     // The subscription as it is now, schedule attached: billing records this view.
     return { scheduleId: schedule.id, subscription: await this.current(input.providerSubscriptionId) };
+  }
+
+  /**
+   * A schedule made from the subscription under the request's key. Stripe answers a repeated key
+   * with the schedule it made the first time, which may have been released since (the downgrade
+   * was called off and is now asked for again in the same period): then the next key in a chain
+   * named after the released one, the same chain for every retry.
+   */
+  private async newSchedule(providerSubscriptionId: string, idempotencyKey: string) {
+    let key = `${idempotencyKey}-schedule`;
+    for (let tries = 0; tries < 20; tries++) {
+      const made = await this.stripe.subscriptionSchedules.create(
+        { from_subscription: providerSubscriptionId },
+        { idempotencyKey: key },
+      );
+      const now = await this.stripe.subscriptionSchedules.retrieve(made.id);
+      if (now.status === 'active' || now.status === 'not_started') return now;
+      key = `${idempotencyKey}-schedule-after-${made.id}`;
+    }
+    throw new Error('Stripe kept answering released schedules for this downgrade');
   }
 
   /** The subscription as Stripe has it now. */

@@ -55,6 +55,9 @@ function resumeRefusal(sub: Subscription): AppError | null {
   return null;
 }
 
+/** The current period, as idempotency keys name it (its end in milliseconds; 0 before the first). */
+const periodEndOf = (sub: Subscription) => (sub.current_period_end ? new Date(sub.current_period_end).getTime() : 0);
+
 const takesEffect = (decision: PlanChangeDecision) => (decision.kind === 'downgrade' ? 'period_end' : 'now');
 
 /**
@@ -286,11 +289,13 @@ export class PlanChangesService {
         break;
       }
       case 'downgrade': {
+        // The same downgrade (subscription, plan, period) is the same request to Stripe: a retry
+        // after a lost answer makes no second change (see changeAtRenewal).
         const { scheduleId, subscription } = await stripe.changeAtRenewal({
           providerSubscriptionId,
           plan: target,
           currentPlanCode: sub.plan_code,
-          idempotencyKey: `downgrade-${id}-${target.code}-${Date.now()}`,
+          idempotencyKey: `downgrade-${id}-${target.code}-${periodEndOf(sub)}`,
         });
         await this.recordAtStripe(
           id,
@@ -301,11 +306,10 @@ export class PlanChangesService {
       }
       case 'upgrade': {
         // One upgrade to a plan per period: a retry after a lost answer is the same request to Stripe.
-        const periodEnd = sub.current_period_end ? new Date(sub.current_period_end).getTime() : 0;
         const { subscription, invoice } = await stripe.changeNow({
           providerSubscriptionId,
           plan: target,
-          idempotencyKey: `upgrade-${id}-${target.code}-${periodEnd}`,
+          idempotencyKey: `upgrade-${id}-${target.code}-${periodEndOf(sub)}`,
         });
         // changeNow released any schedule: no downgrade waits any more.
         await this.recordAtStripe(id, { pending_plan_code: null, provider_schedule_id: null }, subscription, invoice);
