@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { busAccess } from '@qw/contracts';
-import { generateCallerKeyPair } from '@qw/platform/bus';
+import { ensureNatsCertificates, generateCallerKeyPair } from '@qw/platform/bus';
 import { passwordVariable } from './nats-conf.ts';
 
 const file = 'var/compose.env';
@@ -43,4 +43,7 @@ writeFileSync(
   `# Docker Compose secrets, made by scripts/compose-env.ts; never commit.\n${[...current].map(([k, v]) => `${k}=${v}`).join('\n')}\n`,
   { mode: 0o600 },
 );
+// NATS speaks only TLS: a CA of this machine signs the server's certificate for the name the
+// services dial (`nats`); they verify it with ca.pem. The CA's key stays in var/, never mounted.
+ensureNatsCertificates('var/nats-tls', { hosts: ['nats', 'localhost', '127.0.0.1'] });
 console.log(file);

@@ -2,14 +2,20 @@
  * `make dev` runs its own NATS server with JetStream and authentication on, as production does:
  * one user per process with the permissions of libs/contracts bus-access.ts, passwords from
  * var/dev-secrets.json. It listens on DEV_NATS_PORT (4223 by default), beside any NATS server
- * the machine already runs.
+ * the machine already runs, over TLS with a certificate of a development CA made on the first run
+ * (var/nats/tls; clients verify the server with its ca.pem, NATS_CA_FILE).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { busAccess, nodeBusAccess, nodeUser, type BusPrincipal } from '@qw/contracts';
-import { natsPermissions, natsServerConfig, type NatsUser } from '@qw/platform/bus';
+import { ensureNatsCertificates, natsPermissions, natsServerConfig, type NatsUser } from '@qw/platform/bus';
 
 export const busPrincipals = Object.keys(busAccess) as BusPrincipal[];
+
+/** The development CA and the dev server's certificate, made once and kept. */
+export function devNatsTls() {
+  return ensureNatsCertificates(path.resolve('var/nats/tls'));
+}
 
 export function devBusUsers(nodes: string[]): string[] {
   return ['admin', ...busPrincipals, ...nodes.map(nodeUser)];
@@ -42,6 +48,7 @@ export function writeDevBusConfig(options: {
       listen: `127.0.0.1:${options.port}`,
       storeDir: path.join(dir, 'store'),
       users,
+      tls: devNatsTls(),
       header: 'Written by `make dev` from libs/contracts/src/bus-access.ts; passwords from var/dev-secrets.json.',
     }),
     { mode: 0o600 },

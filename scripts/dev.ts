@@ -9,7 +9,7 @@ import { devSecrets } from './dev-secrets.ts';
 import { demoAdminEmail, seedDemo } from './seed-demo.ts';
 import { seedDevDemoHistory } from './seed-demo-history.ts';
 import { prepareDevNode } from './dev-node.ts';
-import { devBusUsers, writeDevBusConfig } from './dev-bus.ts';
+import { devBusUsers, devNatsTls, writeDevBusConfig } from './dev-bus.ts';
 
 const env = process.env;
 const adminUrl = env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -18,6 +18,7 @@ const common = {
   NODE_ENV: env.NODE_ENV ?? 'development',
   LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   NATS_URL: `nats://127.0.0.1:${natsPort}`,
+  NATS_CA_FILE: devNatsTls().caFile,
   BUS_NAMESPACE: env.BUS_NAMESPACE ?? '',
 };
 

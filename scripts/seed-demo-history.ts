@@ -6,6 +6,7 @@ import pg from 'pg';
 import { callerTokenSigner, connectBus, createLogger } from '@qw/platform';
 import { devSecrets } from './dev-secrets.ts';
 import { seedDemoHistory } from './demo-history.ts';
+import { devNatsTls } from './dev-bus.ts';
 
 export const demoDomain = 'demo.quietwire.test';
 
@@ -40,6 +41,7 @@ export async function seedDevDemoHistory(options: {
     logger: createLogger({ service: 'seed-demo', level: 'warn' }),
     user: 'admin',
     password: secrets.NATS_PASSWORD_admin,
+    caFile: devNatsTls().caFile,
   });
   try {
     options.log("  demo history: two years of customers through billing's test clock (about a minute)…");
