@@ -14,12 +14,14 @@ import {
   invitationLimit,
   invitationRefusal,
   invitationState,
+  inviterRefusal,
   leaveRefusal,
   managerRefusal,
   memberRefusal,
   organizationStanding,
   removalRefusal,
   roleChangeRefusal,
+  shownActor,
 } from '../src/organizations/organization-rules.ts';
 
 type Role = OrganizationRole | null;
@@ -256,5 +258,48 @@ describe("a device's name in the audit log, whatever order its events arrived in
   it('else the first one after it (an entry handled before the device was added), else none', () => {
     expect(deviceNameAt(namings.slice(1), at(5))).toBe('Work laptop');
     expect(deviceNameAt([], at(5))).toBeNull();
+  });
+});
+
+describe('inviterRefusal (issue #20: an invitation needs its sender to still be an owner or admin)', () => {
+  it.each([
+    ['owner', null],
+    ['admin', null],
+    ['member', 'link_expired'],
+    [null, 'link_expired'],
+  ] as Array<[Role, string | null]>)('a sender who is %s now', (role, code) => {
+    expect(inviterRefusal(role)?.code ?? null).toBe(code);
+  });
+});
+
+describe("shownActor (issue #20: customers see Quietwire support, never an operator's identity)", () => {
+  const members = new Set(['owner-id', 'left-id']);
+  const everMember = (id: string) => members.has(id);
+  const support = { user_id: null, name: 'Quietwire support' };
+  const entry = (actor_id: string | null, details: Record<string, unknown> = {}, actor_name = 'Ann') => ({
+    actor_id,
+    actor_name,
+    details,
+  });
+
+  it('shows a member, present or former, by the name the entry kept', () => {
+    expect(shownActor(entry('owner-id'), everMember)).toEqual({ user_id: 'owner-id', name: 'Ann' });
+    expect(shownActor(entry('left-id', { reason: 'manager' }), everMember)).toEqual({
+      user_id: 'left-id',
+      name: 'Ann',
+    });
+  });
+
+  it('shows someone who never was a member as Quietwire support', () => {
+    expect(shownActor(entry('operator-id', {}, 'ops@quietwire.test'), everMember)).toEqual(support);
+  });
+
+  it('shows a device switched off from the console (reason admin) as Quietwire support, even by a member', () => {
+    expect(shownActor(entry('owner-id', { reason: 'admin' }), everMember)).toEqual(support);
+  });
+
+  it('shows an organization suspended by an operator as Quietwire support, and the system as nobody', () => {
+    expect(shownActor(entry(null, { by: 'operator', plan: 'business10' }), everMember)).toEqual(support);
+    expect(shownActor(entry(null, { plan: 'business10' }), everMember)).toBeNull();
   });
 });

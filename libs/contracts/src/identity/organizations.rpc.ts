@@ -101,7 +101,11 @@ export const AuditEntrySchema = Type.Object({
   id: Uuid,
   at: Type.String(),
   kind: Type.String(),
-  actor: Type.Union([Type.Object({ user_id: Uuid, name: Type.String() }), Type.Null()]),
+  /**
+   * Who did it; null: the system (a plan that ended). An operator's change shows as Quietwire
+   * support with no user id: the operator's identity stays in the operators' own audit.
+   */
+  actor: Type.Union([Type.Object({ user_id: Type.Union([Uuid, Type.Null()]), name: Type.String() }), Type.Null()]),
   target: Type.Union([Type.Object({ kind: Type.String(), id: Type.String(), name: Type.String() }), Type.Null()]),
   details: Type.Record(Type.String(), Type.Unknown()),
 });

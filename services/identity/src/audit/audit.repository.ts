@@ -78,3 +78,27 @@ export function deviceNamings(
     .orderBy('at', 'asc')
     .execute();
 }
+
+/**
+ * Which of these people are or ever were members of the organization: a member now, or one whose
+ * joining the log recorded (every membership begins with a `member.joined` entry).
+ */
+export async function everMembers(db: Db, orgId: string, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('org_members')
+    .select('user_id')
+    .where('org_id', '=', orgId)
+    .where('user_id', 'in', [...userIds])
+    .union(
+      db
+        .selectFrom('audit_log')
+        .select('person_id as user_id')
+        .where('org_id', '=', orgId)
+        .where('kind', '=', 'member.joined')
+        .where('person_id', 'in', [...userIds])
+        .$narrowType<{ user_id: string }>(),
+    )
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
+}

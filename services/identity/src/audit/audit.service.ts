@@ -14,20 +14,21 @@ import {
   deviceNameAt,
   encodeAuditCursor,
   managerRefusal,
+  shownActor,
 } from '../organizations/organization-rules.ts';
 import { personName, roleOf } from '../organizations/organizations.repository.ts';
-import { addAuditEntry, deviceNamings, pageAuditLog } from './audit.repository.ts';
+import { addAuditEntry, deviceNamings, everMembers, pageAuditLog } from './audit.repository.ts';
 
 type Db = Kysely<IdentityDatabase>;
 
 export const auditPageDefault = 50;
 
-function toEntry(row: AuditLogRow): AuditEntry {
+function toEntry(row: AuditLogRow, everMember: (userId: string) => boolean): AuditEntry {
   return {
     id: row.id,
     at: new Date(row.at).toISOString(),
     kind: row.kind,
-    actor: row.actor_id ? { user_id: row.actor_id, name: row.actor_name ?? '' } : null,
+    actor: shownActor(row, everMember),
     target:
       row.target_kind && row.target_id
         ? { kind: row.target_kind, id: row.target_id, name: row.target_name ?? '' }
@@ -53,7 +54,10 @@ function isAuditKind(value: string): value is AuditKind {
   return (auditKinds as readonly string[]).includes(value);
 }
 
-/** Owners and admins read their organization's log: newest first, by kind and person, a page at a time. */
+/**
+ * Owners and admins read their organization's log: newest first, by kind and person, a page at a
+ * time; an operator's changes show as Quietwire support (`shownActor`).
+ */
 export async function readAuditLog(
   db: Db,
   caller: Caller,
@@ -87,8 +91,10 @@ export async function readAuditLog(
   });
   const page = await withDeviceNames(db, query.org_id, rows.slice(0, limit));
   const last = page.at(-1);
+  const actors = [...new Set(page.flatMap((row) => (row.actor_id ? [row.actor_id] : [])))];
+  const members = await everMembers(db, query.org_id, actors);
   return {
-    entries: page.map(toEntry),
+    entries: page.map((row) => toEntry(row, (userId) => members.has(userId))),
     next: rows.length > limit && last ? encodeAuditCursor({ at: new Date(last.at), id: last.id }) : null,
   };
 }

@@ -198,6 +198,26 @@ export function organizationStanding(
   return { is_active: false, plan: newestFirst[0]!.plan_code };
 }
 
+/** How an organization's people see an operator (a platform admin) acting on their organization. */
+export const supportActor = { user_id: null, name: 'Quietwire support' } as const;
+
+/**
+ * Who the organization's log shows as an entry's actor. An operator's change shows as Quietwire
+ * support: the organization suspended by an operator, a device switched off by one (reason
+ * `admin`), or any change by someone who never was a member of the organization (only an operator
+ * acts on an organization from outside it). The operator's identity stays in the operators' own
+ * audit. Everyone else is shown by the name the entry kept; a null actor is the system.
+ */
+export function shownActor(
+  entry: { actor_id: string | null; actor_name: string | null; details: Record<string, unknown> | null },
+  everMember: (userId: string) => boolean,
+): { user_id: string | null; name: string } | null {
+  if (entry.details?.by === 'operator') return { ...supportActor };
+  if (!entry.actor_id) return null;
+  if (entry.details?.reason === 'admin' || !everMember(entry.actor_id)) return { ...supportActor };
+  return { user_id: entry.actor_id, name: entry.actor_name ?? '' };
+}
+
 /**
  * A device's name at an entry's time, for entries whose event carried none (suspended, removed…):
  * the newest name given at or before it, else (its naming event not handled yet) the first after.
