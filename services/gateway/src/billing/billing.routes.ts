@@ -35,6 +35,7 @@ import type { HttpApp, RpcClient } from '@qw/platform';
 import { addressKey, requireSignedIn } from '../auth/caller.ts';
 import type { GatewayConfig } from '../config.ts';
 import { addRoute } from '../http/add-route.ts';
+import { untilIdentityShows } from './identity-follows.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -66,9 +67,12 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
       .send(await rpc.request(verifyCheckoutRpc, { session_id: sessionId }));
   });
 
-  addRoute(app, claimCheckoutRoute, async (request) =>
-    rpc.request(claimCheckoutRpc, request.body, requireSignedIn(request)),
-  );
+  addRoute(app, claimCheckoutRoute, async (request) => {
+    const caller = requireSignedIn(request);
+    const claimed = await rpc.request(claimCheckoutRpc, request.body, caller);
+    if (claimed.org_id) await untilIdentityShows(rpc, caller, claimed.org_id, (org) => org.status === 'Active');
+    return claimed;
+  });
 
   addRoute(app, billingOverviewRoute, async (request, reply) =>
     reply
@@ -111,7 +115,14 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
     return reply.header('cache-control', 'no-store').send(receipt);
   });
 
-  addRoute(app, changePlanRoute, async (request) => rpc.request(changePlanRpc, request.body, requireSignedIn(request)));
+  addRoute(app, changePlanRoute, async (request) => {
+    const caller = requireSignedIn(request);
+    const changed = await rpc.request(changePlanRpc, request.body, caller);
+    const { org_id: orgId, plan } = changed.subscription;
+    if (orgId && changed.takes_effect === 'now')
+      await untilIdentityShows(rpc, caller, orgId, (org) => org.plan === plan);
+    return changed;
+  });
 
   addRoute(app, previewPlanChangeRoute, async (request, reply) =>
     reply

@@ -62,7 +62,10 @@ import {
   membershipIn,
   organizationSuspension,
   organizationNotFound,
+  projectedMembership,
+  usableOrganizationPlan,
 } from '../organizations/organizations.service.ts';
+import { afterAskingOwners, askOrganizationOwners } from '../organizations/owner-answers.ts';
 import {
   assignmentRefusal,
   organizationQuota,
@@ -502,19 +505,19 @@ export class DevicesService {
         { field: 'public_key' },
       );
     }
-    const created = await this.deps.db.transaction().execute(async (tx) => {
+    const addOnCopies = async (tx: Db) => {
       await lockOrganization(tx, orgId);
-      const membership = await membershipIn(tx, this.deps.rpc, orgId, userId);
+      const membership = await projectedMembership(tx, orgId, userId);
       if (!membership) throw organizationNotFound();
       const refusal = assignmentRefusal({ userId, role: membership.role }, assigneeId);
       if (refusal) throw refusal;
-      if (assigneeId !== userId && !(await membershipIn(tx, this.deps.rpc, orgId, assigneeId))) {
+      if (assigneeId !== userId && !(await projectedMembership(tx, orgId, assigneeId))) {
         throw new AppError('validation_failed', 'The assignee must be a member of this organization.', {
           field: 'assignee_id',
         });
       }
       if (membership.suspension) throw suspendedOrganization(membership.suspension);
-      const plan = await this.requireUsableOrganization(tx, { userId, orgId });
+      const plan = await usableOrganizationPlan(tx, orgId);
       await lockAssignee(tx, assigneeId);
       const count = async (where: 'assignee' | 'organization') => {
         let query = tx.selectFrom('devices').select((eb) => eb.fn.countAll<string>().as('n'));
@@ -544,7 +547,14 @@ export class DevicesService {
         plan,
         actorId: userId,
       });
-    });
+    };
+    // Identity's and billing's events of a change answered a moment ago may be on their way: a
+    // refusal of the copies asks them (never inside the transaction) and adds again on their word.
+    const created = await afterAskingOwners(
+      () => this.deps.db.transaction().execute(addOnCopies),
+      () => askOrganizationOwners(this.deps.db, this.deps.rpc, orgId, [userId, assigneeId]),
+      this.deps.logger,
+    );
     this.deps.mailQueue.wake();
     return view(created.device, created.node);
   }

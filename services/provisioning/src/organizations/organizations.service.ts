@@ -1,10 +1,16 @@
 import { sql, type Kysely } from 'kysely';
-import { AppError, membershipRpc, type Envelope, type OrganizationRole } from '@qw/contracts';
+import { AppError, type Envelope, type OrganizationRole } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { ProvisioningDatabase } from '../database.ts';
 import { recordActivated, recordRemoved, recordSuspended, type SuspensionReason } from '../devices/device-events.ts';
 import { activePlanOf } from '../entitlements/entitlements.service.ts';
-import { comesBackWithOrganization, isNewerEvent, organizationUsable } from './org-device-rules.ts';
+import {
+  comesBackWithOrganization,
+  isNewerEvent,
+  organizationUsable,
+  suspendedOrganization,
+} from './org-device-rules.ts';
+import { askIdentity } from './owner-answers.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 /** Identity's organization events (libs/contracts identity/organizations.events.ts), as provisioning reads them. */
@@ -41,31 +47,45 @@ export type Membership = {
 };
 
 /**
- * The person's role in the organization, whether it is Active, and its plan: provisioning's copy
- * of identity's events, or, when the copy does not count them as a member (they joined a moment
- * ago and the event is on its way, or they left), identity's own answer. null: not a member, which
- * every caller treats like an organization that does not exist.
+ * The person's role in the organization, whether it is Active, and its plan, as provisioning's
+ * copy of identity's events says. null: not a member, which every caller treats like an
+ * organization that does not exist. Reads only local tables, so it belongs inside transactions.
  */
-export async function membershipIn(db: Db, rpc: RpcClient, orgId: string, userId: string): Promise<Membership | null> {
-  const org = await db.selectFrom('organizations').selectAll().where('org_id', '=', orgId).executeTakeFirst();
+export async function projectedMembership(db: Db, orgId: string, userId: string): Promise<Membership | null> {
   const member = await db
     .selectFrom('org_members')
     .select(['role', 'is_member'])
     .where('org_id', '=', orgId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
+  if (!member?.is_member) return null;
+  const org = await db.selectFrom('organizations').selectAll().where('org_id', '=', orgId).executeTakeFirst();
   const suspension = suspensionOf(org);
-  if (member?.is_member)
-    return { role: member.role, orgActive: suspension === null, suspension, plan: org?.plan ?? null };
-  const answer = await rpc.request(membershipRpc, { org_id: orgId, user_id: userId });
-  if (!answer.role) return null;
-  const orgActive = suspension === null && answer.org_active;
-  return {
-    role: answer.role,
-    orgActive,
-    suspension: orgActive ? null : (suspension ?? 'plan'),
-    plan: org?.plan ?? answer.plan,
-  };
+  return { role: member.role, orgActive: suspension === null, suspension, plan: org?.plan ?? null };
+}
+
+/**
+ * The same, outside a transaction: when the copy does not count the person as a member (they
+ * joined a moment ago and identity's event is on its way, or they are not one), identity is asked
+ * and its answer kept in the copy, so a refusal is always identity's word.
+ */
+export async function membershipIn(db: Db, rpc: RpcClient, orgId: string, userId: string): Promise<Membership | null> {
+  const projected = await projectedMembership(db, orgId, userId);
+  if (projected) return projected;
+  await askIdentity(db, rpc, orgId, userId);
+  return projectedMembership(db, orgId, userId);
+}
+
+/**
+ * The plan an organization's new or reactivated devices run on, from the copies: refused while it
+ * is Suspended (identity's status, with its reason) or no subscription entitles it (billing's).
+ */
+export async function usableOrganizationPlan(db: Db, orgId: string): Promise<string> {
+  const suspension = await organizationSuspension(db, orgId);
+  if (suspension) throw suspendedOrganization(suspension);
+  const plan = await activePlanOf(db, { userId: null, orgId });
+  if (!plan) throw suspendedOrganization();
+  return plan;
 }
 
 /** The people the organization has now, as identity's events said. */
