@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import {
+  analyticsGenerationLimit,
   analyticsPageRequests,
   type EventContract,
   invoicePaid,
@@ -674,5 +675,18 @@ describe('analytics projections are rebuilt from history', () => {
     await eventually(async () => (await figure(admin, 'projection')).live?.definition === 2, 30_000, 100);
     await settled(admin);
     expect(await allFigures(admin)).toEqual(before);
+  });
+
+  it('refuses a rebuild past the generations whose consumers the bus lets analytics read, and starts none', async () => {
+    await settled(admin);
+    const analytics = stack.services.analytics!;
+    // The generations made so far, as if analytics had been rebuilt up to the limit.
+    await sql`select setval(pg_get_serial_sequence('generations', 'generation'), ${analyticsGenerationLimit})`.execute(
+      analytics.db,
+    );
+    const refused = await admin.call('POST', '/api/admin/analytics/rebuild');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.data.error.message).toMatch(/analyticsGenerationLimit/);
+    expect((await figure(admin, 'projection')).building).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { AppError, type ProjectionGeneration, type ProjectionStatus } from '@qw/contracts';
+import { AppError, analyticsGenerationLimit, type ProjectionGeneration, type ProjectionStatus } from '@qw/contracts';
 import { type BusConnection, IdempotentConsumer, isNotFound, type ReceivedEvent } from '@qw/platform/bus';
 import { startPeriodicTask, type Worker } from '@qw/platform';
 import type { TSchema } from 'typebox';
@@ -131,7 +131,15 @@ export class Projections implements Worker {
       const current = await this.activeGenerations(tx);
       if (current.some((g) => g.status === 'building'))
         throw new AppError('conflict', 'A rebuild is already under way. Wait for it to finish.');
-      return this.createGeneration(tx, 'building');
+      const made = await this.createGeneration(tx, 'building');
+      // The bus lists each generation's durables by name (NATS matches whole tokens): past the
+      // last one the server would refuse its consumers, so say so and keep nothing of it.
+      if (made > analyticsGenerationLimit)
+        throw new AppError(
+          'conflict',
+          `Analytics has used the ${analyticsGenerationLimit} generations the bus lets it read: raise analyticsGenerationLimit in libs/contracts/src/bus-access.ts and regenerate the NATS configuration.`,
+        );
+      return made;
     });
     await this.startConsumers({ generation });
     return this.status();
