@@ -250,8 +250,9 @@ export async function installFakeAdminApi(page: Page, fleet: AdminFleet = demoFl
       const { action, deviceId } = body as { action: string; deviceId: string };
       const device = fleet.devices.find((candidate) => candidate.id === deviceId);
       if (!device) return [404, { error: { code: 'not_found', message: 'Device not found.' } }];
-      if (action === 'activate') device.is_active = true;
-      if (action === 'suspend') Object.assign(device, { is_active: false, is_connected: false });
+      if (action === 'activate') Object.assign(device, { is_active: true, suspended_by: null });
+      if (action === 'suspend')
+        Object.assign(device, { is_active: false, is_connected: false, suspended_by: 'operator' });
       if (action === 'revoke_keys') Object.assign(device, { has_keys: false, is_connected: false });
       audit(`device.${action === 'revoke_keys' ? 'keys_revoked' : `${action}d`}`, device.name);
       return [200, { ok: true, device }];
@@ -495,6 +496,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       organization: org ? { id: org.id, name: org.name } : null,
       node: server ? { id: server.id, name: server.name } : null,
       has_keys: index !== 13,
+      suspended_by: index % 10 === 7 ? ('operator' as const) : null,
       latest_handshake: connected ? new Date(now - 60_000).toISOString() : null,
       created_at: day(index),
     };

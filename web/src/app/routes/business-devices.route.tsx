@@ -54,6 +54,7 @@ function OrgDevices({ org }: { org: Organization }) {
         orgId={org.id}
         selfId={user?.id ?? ''}
         assignees={assignees}
+        manages={manages}
         onAdded={(name) => toast(`${name} added. Its configuration is on its way by email to the person it is for.`)}
       />
     </>

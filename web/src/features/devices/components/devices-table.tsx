@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { platformLabels, type Platform } from '@qw/contracts';
+import { platformLabels, type Platform, type SuspensionLevel } from '@qw/contracts';
 import { isApiError } from '../../../lib/api-client';
 import { Alert, Badge, Button, buttonClassName, Modal, Table, type TableColumn } from '../../../ui';
 import { getConfigLink } from '../api/get-config-link';
@@ -13,6 +13,7 @@ import { DeviceSetupModal } from './device-setup-modal';
 import { generateKeyPair } from '@qw/wireguard/keys';
 import { assembleConfig, type BrowserKeyConfig } from '../api/browser-key-config';
 import { BrowserKeyModal } from './browser-key-modal';
+import { activationRefusal, suspensionNote } from '../utils/suspension';
 
 /** Spec §7 request_wg_key: the alert after a key request the server will email. */
 export const keyRequestedMessage = 'Key request submitted. Check your email shortly.';
@@ -60,6 +61,11 @@ export type DeviceTableProps = {
   extraColumns?: readonly TableColumn<DeviceRow>[];
   /** No plan keeps devices on: Activate is disabled, described by the element with this id. */
   activateBlocked?: { describedBy: string } | undefined;
+  /**
+   * The level the viewer acts at on each device ('person' unless said): a suspension made at a
+   * higher one disables Activate, described by the row's "Suspended by …" note.
+   */
+  viewerLevel?: (device: DeviceRow) => SuspensionLevel;
 };
 
 /**
@@ -76,6 +82,7 @@ export function DeviceTable({
   emptyText,
   extraColumns = [],
   activateBlocked,
+  viewerLevel = () => 'person',
 }: DeviceTableProps) {
   const update = useUpdateDevice();
   const remove = useRemoveDevice();
@@ -151,7 +158,20 @@ export function DeviceTable({
     {
       key: 'active',
       header: 'Active',
-      cell: (d) => (d.is_active ? 'Yes' : <Badge tone="warning">No</Badge>),
+      cell: (d) => {
+        if (d.is_active) return 'Yes';
+        const note = suspensionNote(d);
+        return (
+          <div className="devices-suspension">
+            <Badge tone="warning">No</Badge>
+            {note && (
+              <span className="qw-small qw-muted" id={`suspension-${d.id}`} data-testid="suspension-note">
+                {note}
+              </span>
+            )}
+          </div>
+        );
+      },
       sortValue: (d) => (d.is_active ? 1 : 0),
     },
     {
@@ -176,59 +196,66 @@ export function DeviceTable({
     {
       key: 'actions',
       header: 'Actions',
-      cell: (d) => (
-        <div className="devices-actions">
-          {d.client_keys ? (
-            <span className="qw-muted qw-small" title="Its private key is only in the browser that made it">
-              Key in your browser
-            </span>
-          ) : (
-            <>
-              <a
-                className={buttonClassName({ variant: 'secondary', size: 'small' })}
-                href={`/api/device/${d.id}/config`}
-                target="_blank"
-                rel="noreferrer"
-                onClick={(event) => {
-                  event.preventDefault();
-                  void openConfig(d);
-                }}
-              >
-                Config
-              </a>
-              <Button size="small" variant="secondary" onClick={() => setShowing(d)}>
-                QR code
-              </Button>
-            </>
-          )}
-          <Button
-            size="small"
-            variant="secondary"
-            disabled={update.isPending || (!d.is_active && Boolean(activateBlocked))}
-            aria-describedby={!d.is_active && activateBlocked ? activateBlocked.describedBy : undefined}
-            onClick={() =>
-              update.mutate(
-                { id: d.id, is_active: !d.is_active },
-                { onError: (failure) => fail(failure, 'We couldn’t change the device.') },
-              )
-            }
-          >
-            {d.is_active ? 'Suspend' : 'Activate'}
-          </Button>
-          <Button size="small" variant="danger" onClick={() => setRemoving(d)}>
-            Remove
-          </Button>
-          <Button
-            size="small"
-            variant="secondary"
-            busy={requestKey.isPending && requestKey.variables?.id === d.id}
-            busyText="Requesting…"
-            onClick={() => setRekeying(d)}
-          >
-            Request key
-          </Button>
-        </div>
-      ),
+      cell: (d) => {
+        const heldAbove = activationRefusal(d, viewerLevel(d));
+        const planBlocks = !d.is_active && Boolean(activateBlocked);
+        return (
+          <div className="devices-actions">
+            {d.client_keys ? (
+              <span className="qw-muted qw-small" title="Its private key is only in the browser that made it">
+                Key in your browser
+              </span>
+            ) : (
+              <>
+                <a
+                  className={buttonClassName({ variant: 'secondary', size: 'small' })}
+                  href={`/api/device/${d.id}/config`}
+                  target="_blank"
+                  rel="noreferrer"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    void openConfig(d);
+                  }}
+                >
+                  Config
+                </a>
+                <Button size="small" variant="secondary" onClick={() => setShowing(d)}>
+                  QR code
+                </Button>
+              </>
+            )}
+            <Button
+              size="small"
+              variant="secondary"
+              disabled={update.isPending || planBlocks || heldAbove !== null}
+              title={heldAbove ?? undefined}
+              aria-describedby={
+                heldAbove ? `suspension-${d.id}` : planBlocks ? activateBlocked?.describedBy : undefined
+              }
+              onClick={() =>
+                update.mutate(
+                  { id: d.id, is_active: !d.is_active },
+                  { onError: (failure) => fail(failure, 'We couldn’t change the device.') },
+                )
+              }
+            >
+              {d.is_active ? 'Suspend' : 'Activate'}
+            </Button>
+            <Button size="small" variant="danger" onClick={() => setRemoving(d)}>
+              Remove
+            </Button>
+            <Button
+              size="small"
+              variant="secondary"
+              busy={requestKey.isPending && requestKey.variables?.id === d.id}
+              busyText="Requesting…"
+              onClick={() => setRekeying(d)}
+            >
+              Request key
+            </Button>
+          </div>
+        );
+      },
     },
   ];
 

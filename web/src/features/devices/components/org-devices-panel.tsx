@@ -21,6 +21,8 @@ export type OrgDevicesPanelProps = {
   selfId: string;
   /** Owners and admins: every organization user to pick from (spec §6); anyone else: null, no picker. */
   assignees: readonly Assignee[] | null;
+  /** An owner or admin: lifts suspensions made at the organization's level on others' devices. */
+  manages?: boolean;
   onAdded?: (name: string) => void;
   /**
    * The organization is Suspended: Add and Activate are disabled; `reason` is shown under Add and
@@ -35,7 +37,7 @@ export type OrgDevicesPanelProps = {
  * an organization, no request in flight and fewer than 5 devices for the assignee; the server's
  * refusal in red under the form) and the table.
  */
-export function OrgDevicesPanel({ orgId, selfId, assignees, onAdded, blocked }: OrgDevicesPanelProps) {
+export function OrgDevicesPanel({ orgId, selfId, assignees, manages = false, onAdded, blocked }: OrgDevicesPanelProps) {
   const devices = useOrgDevices(orgId);
   const create = useCreateOrgDevice();
   const [name, setName] = useState('');
@@ -157,6 +159,7 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, onAdded, blocked }: 
         emptyText="No organization devices yet. Add one above, then scan its QR code in the WireGuard app."
         extraColumns={assignees ? [assigneeColumn] : []}
         activateBlocked={blocked ? { describedBy: blocked.describedBy } : undefined}
+        viewerLevel={(d) => (manages && d.user_id !== selfId ? 'organization' : 'person')}
       />
     </>
   );
