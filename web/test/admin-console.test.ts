@@ -294,6 +294,10 @@ describe('admin console: Devices', () => {
 
     await page.getByRole('button', { name: 'Suspend device-40' }).click();
     await page.getByRole('button', { name: 'Activate device-40' }).waitFor();
+    // The row says who holds it off (issue #20): an operator's suspension only an operator lifts.
+    await expect
+      .poll(() => page.getByRole('row', { name: /device-40/ }).innerText())
+      .toContain('Suspended by an operator');
     expect(api.requestsTo('/api/admin-device')[0]?.body).toEqual({ action: 'suspend', deviceId: idOf('device-40') });
     expect(listRequests()).toBeGreaterThan(before);
 

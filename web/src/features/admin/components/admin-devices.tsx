@@ -22,6 +22,13 @@ const noFilters: Filters = { q: '', node: '', org: '', connected: '', active: ''
 /** Spec §8: an action the server did not accept. No retry. */
 export const actionFailedText = 'Action failed';
 
+/** Who holds a device off (issue #20), as the console says it: only an operator lifts an operator's suspension. */
+const suspendedByForOperators = {
+  person: 'Suspended by its person',
+  organization: 'Suspended by its organization',
+  operator: 'Suspended by an operator',
+} as const;
+
 /**
  * Spec §2 Devices: every device with its owner, organization, node, active and connected; row
  * actions activate, suspend and revoke_keys (spec §7 POST /api/admin-device); the list reloads
@@ -100,6 +107,9 @@ export function AdminDevicesPanel() {
       cell: (device) => (
         <span className="admin-cell-stack">
           {device.is_active ? <Badge tone="success">Yes</Badge> : <Badge tone="warning">No</Badge>}
+          {!device.is_active && device.suspended_by && (
+            <span className="qw-small qw-muted">{suspendedByForOperators[device.suspended_by]}</span>
+          )}
           {!device.has_keys && <span className="qw-small qw-muted">Keys revoked</span>}
         </span>
       ),
