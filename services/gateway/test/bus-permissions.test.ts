@@ -28,7 +28,14 @@ import {
   type BusPrincipal,
   type RpcContract,
 } from '@qw/contracts';
-import { busConnectOptions, createEnvelope, ensureNatsCertificates, inboxPrefixOf, Namespace } from '@qw/platform';
+import {
+  busConnectOptions,
+  createEnvelope,
+  ensureNatsCertificates,
+  inboxPrefixOf,
+  Namespace,
+  RpcClient,
+} from '@qw/platform';
 import { eventually, startTestBus, type TestBus } from '@qw/testkit';
 import { startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
@@ -419,6 +426,12 @@ describe('every RPC checks who asks', () => {
     return answer;
   };
   const candidates = [...Object.keys(busAccess), nodeUser('node-a'), nodeUser('node-b')];
+
+  it("stops our own client from asking an RPC its user's calls do not list, saying where to list it", async () => {
+    await expect(new RpcClient(stack.bus).request(latestTelemetryRpc, { device_ids: [deviceId] })).rejects.toThrow(
+      /telemetry\.rpc\.latest: gateway may not ask it .*bus-access\.ts/,
+    );
+  });
 
   it('refuses telemetry.rpc.latest to the gateway and answers provisioning', async () => {
     expect(JSON.parse(await askAs('gateway', latestTelemetryRpc))).toMatchObject({

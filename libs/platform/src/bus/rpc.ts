@@ -177,6 +177,12 @@ export class RpcClient {
     if (caller.userId && !caller.assertion) {
       throw new Error(`${contract.subject}: a caller without its signed assertion cannot be forwarded`);
     }
+    // A bug, not a refusal to pass on: the server would drop the request with a bare permission error.
+    const user = this.bus.user;
+    if (user !== undefined && !mayAsk(user, contract, options.params ?? {}))
+      throw new Error(
+        `${contract.subject}: ${user} may not ask it (list it in ${user}'s calls in libs/contracts/src/bus-access.ts)`,
+      );
     const request: RpcRequestFrame<unknown> = caller.assertion ? { caller_token: caller.assertion, data } : { data };
     const subject = this.bus.ns.subject(fillSubject(contract.subject, options.params));
     let answer: Msg;
