@@ -92,6 +92,7 @@ import {
   adminOperatorActionsRpc,
   adminServersRpc,
   configByLinkRpc,
+  copiedMembershipRpc,
   createDeviceRpc,
   createOrgDeviceRpc,
   desiredPeersRpc,
@@ -250,6 +251,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       listDevicesRpc,
       listOrgDevicesRpc,
       orgDeviceOverviewRpc,
+      // What provisioning's copy says of a membership identity just changed (read-your-writes).
+      copiedMembershipRpc,
       removeDeviceRpc,
       requestKeyRpc,
       setKeyRotationRpc,
