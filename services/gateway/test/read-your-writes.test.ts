@@ -8,13 +8,16 @@ import {
   cancelOrganizationPlan,
   changeRole,
   invite,
+  leaveOrganization,
   joinOrganization,
   ownOrganization,
+  removeMember,
   userIdOf,
 } from './support/organizations.ts';
 import { purchaseClaimedConsumer } from '../../identity/src/consumers/purchase-claimed.consumer.ts';
 import { subscriptionConsumers as identitySubscriptionConsumers } from '../../identity/src/consumers/subscription-changed.consumer.ts';
 import { memberJoinedConsumer } from '../../provisioning/src/consumers/member-joined.consumer.ts';
+import { memberLeftConsumer } from '../../provisioning/src/consumers/member-left.consumer.ts';
 import { memberRoleChangedConsumer } from '../../provisioning/src/consumers/member-role-changed.consumer.ts';
 import { organizationStatusChangedConsumer } from '../../provisioning/src/consumers/organization-status-changed.consumer.ts';
 import { subscriptionConsumers } from '../../provisioning/src/consumers/subscription-changed.consumer.ts';
@@ -68,6 +71,7 @@ const provisioning = () => stack.services.provisioning!;
 const provisioningProjections = [
   memberJoinedConsumer,
   memberRoleChangedConsumer,
+  memberLeftConsumer,
   organizationStatusChangedConsumer,
   ...subscriptionConsumers,
 ];
@@ -140,7 +144,7 @@ describe('read-your-writes', () => {
     }
   }, 120_000);
 
-  it('an invitation accepted: the new member adds a device at once, and the owner adds one for them (8 of 8)', async () => {
+  it('an invitation accepted: the owner counts the new member, who adds a device at once, and the owner one for them (8 of 8)', async () => {
     const owner = await paidBuyer('inviting-owner@example.com', 'business50');
     expect(
       (await owner.client.call('POST', '/api/checkout/claim', { session_id: owner.sessionId, email: owner.email }))
@@ -150,19 +154,23 @@ describe('read-your-writes', () => {
     for (let i = 0; i < 8; i++) {
       const member = await person(`joiner-${i}@example.com`);
       const release = await hold(provisioning(), provisioningProjections);
+      const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(release);
       try {
         await joinOrganization(stack, orgId, owner.client, member);
+        // The owner's list counts the new member (none of their devices yet).
+        const before = await owner.client.call('GET', `/api/orgs/${orgId}/devices`);
+        expect(before.data.quota.by_assignee[member.id], `try ${i}: ${before.body}`).toBe(0);
         const own = await addDevice(member.client, orgId, { name: `Joiner ${i}` });
         expect(own.statusCode, `try ${i}: ${own.body}`).toBe(201);
         const forThem = await addDevice(owner.client, orgId, { name: `For joiner ${i}`, assignee_id: member.id });
         expect(forThem.statusCode, `try ${i}: ${forThem.body}`).toBe(201);
       } finally {
-        await release();
+        await releasing;
       }
     }
   }, 120_000);
 
-  it('a member made admin adds a device for another member at once (8 of 8)', async () => {
+  it("a member made admin manages the others' devices at once, and made member again no longer (8 of 8)", async () => {
     const owner = await paidBuyer('promoting-owner@example.com', 'business50');
     expect(
       (await owner.client.call('POST', '/api/checkout/claim', { session_id: owner.sessionId, email: owner.email }))
@@ -171,20 +179,59 @@ describe('read-your-writes', () => {
     const orgId = await ownOrganization(owner.client);
     const other = await person('other-member@example.com');
     await joinOrganization(stack, orgId, owner.client, other);
+    await added(other.client, orgId, { name: 'Other laptop' });
+    const othersDevice = (await other.client.call('GET', `/api/orgs/${orgId}/devices`)).data.devices[0].id as string;
     for (let i = 0; i < 8; i++) {
       const member = await person(`promoted-${i}@example.com`);
       await joinOrganization(stack, orgId, owner.client, member);
       // Provisioning has counted them as a member since they joined.
       await added(member.client, orgId, { name: `Promoted own ${i}` });
+      for (const role of ['admin', 'member'] as const) {
+        // Provisioning learns the new role from identity's event, held until the change answered.
+        const release = await hold(provisioning(), provisioningProjections);
+        const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(release);
+        try {
+          await changeRole(owner.client, orgId, member.id, role);
+          const rename = await member.client.call('PATCH', `/api/devices/${othersDevice}`, { name: `By ${role} ${i}` });
+          if (role === 'admin') {
+            expect(rename.statusCode, `try ${i}: ${rename.body}`).toBe(200);
+            const forOther = await addDevice(member.client, orgId, { name: `By admin ${i}`, assignee_id: other.id });
+            expect(forOther.statusCode, `try ${i}: ${forOther.body}`).toBe(201);
+            // The other member may have 5 organization devices: one is removed again each time.
+            expect((await member.client.call('DELETE', `/api/devices/${forOther.data.device.id}`)).statusCode).toBe(
+              204,
+            );
+          } else expect(rename.statusCode, `try ${i}: ${rename.body}`).toBe(404);
+        } finally {
+          await releasing;
+        }
+      }
+    }
+  }, 180_000);
+
+  it("a member removed: their devices are gone from the organization's list at once (8 of 8)", async () => {
+    const owner = await paidBuyer('removing-owner@example.com', 'business50');
+    expect(
+      (await owner.client.call('POST', '/api/checkout/claim', { session_id: owner.sessionId, email: owner.email }))
+        .statusCode,
+    ).toBe(200);
+    const orgId = await ownOrganization(owner.client);
+    for (let i = 0; i < 8; i++) {
+      const member = await person(`removed-${i}@example.com`);
+      await joinOrganization(stack, orgId, owner.client, member);
+      await added(member.client, orgId, { name: `Removed ${i}` });
+      // Provisioning deletes their devices when identity's event comes, held until the removal answered.
       const release = await hold(provisioning(), provisioningProjections);
+      const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(release);
       try {
-        await changeRole(owner.client, orgId, member.id, 'admin');
-        const forOther = await addDevice(member.client, orgId, { name: `By admin ${i}`, assignee_id: other.id });
-        expect(forOther.statusCode, `try ${i}: ${forOther.body}`).toBe(201);
-        // The other member may have 5 organization devices: one is removed again each time.
-        await member.client.call('DELETE', `/api/devices/${forOther.data.device.id}`);
+        const leaving = i % 2 === 0;
+        if (leaving) await leaveOrganization(member.client, orgId);
+        else await removeMember(owner.client, orgId, member.id);
+        const listed = await owner.client.call('GET', `/api/orgs/${orgId}/devices`);
+        const theirs = (listed.data.devices as Array<{ user_id: string }>).filter((d) => d.user_id === member.id);
+        expect(theirs, `try ${i} (${leaving ? 'left' : 'removed'})`).toEqual([]);
       } finally {
-        await release();
+        await releasing;
       }
     }
   }, 180_000);

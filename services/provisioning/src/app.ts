@@ -73,7 +73,15 @@ export function provisioningService(
     rpc: (context) => {
       const { devices } = partsFor(context);
       const fleet = new FleetAdmin({ db: context.db, rpc: context.rpc, devices });
-      return provisioningEndpoints({ db: context.db, bus: context.bus, devices, fleet, dns, clock: devices.clock });
+      return provisioningEndpoints({
+        db: context.db,
+        bus: context.bus,
+        rpc: context.rpc,
+        devices,
+        fleet,
+        dns,
+        clock: devices.clock,
+      });
     },
     consumers: (context) => [
       {

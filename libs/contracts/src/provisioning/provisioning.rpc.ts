@@ -213,3 +213,17 @@ export const desiredPeersRpc = defineRpc(
   }),
   Type.Object({ peers: Type.Array(DesiredPeerSchema), next: Type.Union([Type.String(), Type.Null()]) }),
 );
+
+/**
+ * Read-your-writes (issue #20): a person's role in an organization as provisioning's copy of
+ * identity's events has it now (null: not a member there). The gateway asks it after identity
+ * answered a change of a membership, and answers only once provisioning acts on the change. For
+ * the person concerned, or a member of the organization; anyone else gets "Organization not found."
+ */
+export const copiedMembershipRpc = defineRpc(
+  'provisioning.rpc.org-membership',
+  Type.Object({ org_id: Uuid, user_id: Uuid }),
+  Type.Object({
+    role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member'), Type.Null()]),
+  }),
+);

@@ -24,10 +24,13 @@ import {
   renameOrganizationRpc,
   revokeInvitationRoute,
   revokeInvitationRpc,
+  requireUserId,
+  type OrganizationRole,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { requireSignedIn } from '../auth/caller.ts';
 import { addRoute } from '../http/add-route.ts';
+import { untilProvisioningFollows } from './provisioning-follows.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -43,7 +46,7 @@ const invitationId = (raw: string) => idOr404(raw, 'Invitation not found.');
 /**
  * The organization itself, its people, invitations and audit log: each route is one request to
  * identity, which decides from the verified caller who may (404 for strangers, 403 for members
- * where only owners and admins may).
+ * where only owners and admins may). A change of a membership answers once provisioning follows it.
  */
 export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
   const { rpc } = deps;
@@ -67,26 +70,29 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
 
   addRoute(app, changeMemberRoleRoute, async (request) => {
     const caller = requireSignedIn(request);
-    return rpc.request(
+    const membership = { orgId: orgId(request.params.id), userId: memberId(request.params.userId) };
+    const changed = await rpc.request(
       changeMemberRoleRpc,
-      { org_id: orgId(request.params.id), user_id: memberId(request.params.userId), role: request.body.role },
+      { org_id: membership.orgId, user_id: membership.userId, role: request.body.role },
       caller,
     );
+    await untilProvisioningFollows(rpc, caller, { ...membership, role: changed.user.role });
+    return changed;
   });
 
   addRoute(app, removeMemberRoute, async (request, reply) => {
     const caller = requireSignedIn(request);
-    await rpc.request(
-      removeMemberRpc,
-      { org_id: orgId(request.params.id), user_id: memberId(request.params.userId) },
-      caller,
-    );
+    const membership = { orgId: orgId(request.params.id), userId: memberId(request.params.userId) };
+    await rpc.request(removeMemberRpc, { org_id: membership.orgId, user_id: membership.userId }, caller);
+    await untilProvisioningFollows(rpc, caller, { ...membership, role: null });
     return reply.status(204).send();
   });
 
   addRoute(app, leaveOrganizationRoute, async (request, reply) => {
     const caller = requireSignedIn(request);
-    await rpc.request(leaveOrganizationRpc, { org_id: orgId(request.params.id) }, caller);
+    const left = orgId(request.params.id);
+    await rpc.request(leaveOrganizationRpc, { org_id: left }, caller);
+    await untilProvisioningFollows(rpc, caller, { orgId: left, userId: requireUserId(caller), role: null });
     return reply.status(204).send();
   });
 
@@ -136,7 +142,15 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
     reply.header('cache-control', 'no-store').send(await rpc.request(previewInvitationRpc, request.body)),
   );
 
-  addRoute(app, acceptInvitationRoute, async (request) =>
-    rpc.request(acceptInvitationRpc, request.body, requireSignedIn(request)),
-  );
+  addRoute(app, acceptInvitationRoute, async (request) => {
+    const caller = requireSignedIn(request);
+    const accepted = await rpc.request(acceptInvitationRpc, request.body, caller);
+    const { id, role } = accepted.organization;
+    await untilProvisioningFollows(rpc, caller, {
+      orgId: id,
+      userId: requireUserId(caller),
+      role: role as OrganizationRole,
+    });
+    return accepted;
+  });
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { AppError, type Envelope, type OrganizationRole } from '@qw/contracts';
+import { AppError, requireUserId, type Caller, type Envelope, type OrganizationRole } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { ProvisioningDatabase } from '../database.ts';
 import { recordActivated, recordRemoved, recordSuspended, type SuspensionReason } from '../devices/device-events.ts';
@@ -74,6 +74,23 @@ export async function membershipIn(db: Db, rpc: RpcClient, orgId: string, userId
   if (projected) return projected;
   await askIdentity(db, rpc, orgId, userId);
   return projectedMembership(db, orgId, userId);
+}
+
+/**
+ * Read-your-writes (issue #20): the role the copy gives a person now (null: not a member), which
+ * the gateway waits on after identity answered a change of it. For the person, or a member (asked
+ * of identity when the copy does not know them yet); to anyone else the organization does not exist.
+ */
+export async function copiedRole(
+  db: Db,
+  rpc: RpcClient,
+  caller: Caller,
+  query: { org_id: string; user_id: string },
+): Promise<OrganizationRole | null> {
+  const callerId = requireUserId(caller);
+  if (callerId !== query.user_id && !(await membershipIn(db, rpc, query.org_id, callerId)))
+    throw organizationNotFound();
+  return (await projectedMembership(db, query.org_id, query.user_id))?.role ?? null;
 }
 
 /**

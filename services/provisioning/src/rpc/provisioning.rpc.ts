@@ -9,6 +9,7 @@ import {
   advanceProvisioningClockRpc,
   AppError,
   configByLinkRpc,
+  copiedMembershipRpc,
   createDeviceRpc,
   createOrgDeviceRpc,
   deviceOverviewRpc,
@@ -26,23 +27,25 @@ import {
   updateDeviceRpc,
 } from '@qw/contracts';
 import { advanceClock, type Clock } from '../clock.ts';
-import { endpoint, type BusConnection, type RpcEndpoint } from '@qw/platform/bus';
+import { endpoint, type BusConnection, type RpcClient, type RpcEndpoint } from '@qw/platform/bus';
 import { ensureNodeConsumer } from '../nodes/node-consumer.ts';
 import type { Kysely } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import type { FleetAdmin } from '../admin/fleet.service.ts';
 import { desiredPeers, registerNode } from '../nodes/nodes.service.ts';
+import { copiedRole } from '../organizations/organizations.service.ts';
 
 export function provisioningEndpoints(deps: {
   db: Kysely<ProvisioningDatabase>;
   bus: BusConnection;
+  rpc: RpcClient;
   devices: DevicesService;
   fleet: FleetAdmin;
   dns: string[];
   clock: Clock;
 }): RpcEndpoint[] {
-  const { devices, db, fleet } = deps;
+  const { devices, db, fleet, rpc } = deps;
   return [
     // The operator console (platform admins only; each checks the caller's admin flag itself).
     endpoint(adminDevicesRpc, (data, caller) => fleet.listDevices(caller, data)),
@@ -57,6 +60,7 @@ export function provisioningEndpoints(deps: {
     endpoint(createDeviceRpc, async (data, caller) => ({ device: await devices.create(caller, data) })),
     endpoint(listOrgDevicesRpc, (data, caller) => devices.listOrganization(caller, data.org_id)),
     endpoint(orgDeviceOverviewRpc, (data, caller) => devices.organizationOverview(caller, data.org_id)),
+    endpoint(copiedMembershipRpc, async (data, caller) => ({ role: await copiedRole(db, rpc, caller, data) })),
     endpoint(createOrgDeviceRpc, async (data, caller) => ({
       device: await devices.createInOrganization(caller, data),
     })),
