@@ -282,14 +282,16 @@ export class DevicesService {
     const userId = requireUserId(caller);
     const device = await tx.selectFrom('devices').selectAll().where('id', '=', deviceId).forUpdate().executeTakeFirst();
     if (!device) throw notFound();
+    // Roles from the copy only, never an RPC under the device's lock: identity's membership changes
+    // answer once the copy has them (read-your-writes), and a member is in it before anyone after them.
     const role =
       device.org_id && device.user_id !== userId
-        ? ((await membershipIn(tx, this.deps.rpc, device.org_id, userId))?.role ?? null)
+        ? ((await projectedMembership(tx, device.org_id, userId))?.role ?? null)
         : null;
     // An admin manages no owner's device: the assignee's role matters only to an admin.
     const assigneeRole =
       device.org_id && role === 'admin'
-        ? ((await membershipIn(tx, this.deps.rpc, device.org_id, device.user_id))?.role ?? null)
+        ? ((await projectedMembership(tx, device.org_id, device.user_id))?.role ?? null)
         : null;
     const access = deviceAccess(device, caller, role, assigneeRole);
     const refusal = deviceRefusal(access, operation);
