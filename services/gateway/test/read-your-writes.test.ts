@@ -26,8 +26,9 @@ import { subscriptionConsumers } from '../../provisioning/src/consumers/subscrip
  * Read-your-writes between services (issue #20, item 5): right after one service answers a change,
  * the service that depends on it acts on it. Each pair makes the change and IMMEDIATELY asks the
  * dependent service, with the events that carry the change held back (the dependent's durable
- * consumers stopped until the dependent request has its answer), so the test does not depend on
- * how fast the bus is: the dependent must ask the owner, or the owner's answer must wait for it.
+ * consumers stopped until the dependent request has its answer, or for 300 ms after the change
+ * where the owner's answer waits for the dependent), so the test does not depend on how fast the
+ * bus is: the dependent must ask the owner, or the owner's answer must wait for it.
  */
 let stack: Stack;
 const password = 'correct horse battery';
