@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { generateKeyPair } from '@qw/wireguard';
 import { analyticsRoutes, httpRoutes } from '@qw/contracts';
 import { analyticsService } from '@qw/analytics';
+import { authorityMaxAgeMs } from '../src/auth/authority-cache.ts';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
@@ -13,7 +15,21 @@ import { joinOrganization, organizationEventsHandled, ownOrganization, userIdOf 
  * refusals change nothing. The routes come from the gateway's own table (libs/contracts http):
  * a route without a row here fails the test, so every new route states who may call it.
  */
-type Principal = 'anonymous' | 'personal' | 'other' | 'orgMember' | 'orgAdmin' | 'orgOwner' | 'admin' | 'configLink';
+type Principal =
+  | 'anonymous'
+  | 'personal'
+  | 'other'
+  | 'orgMember'
+  | 'orgAdmin'
+  | 'orgOwner'
+  | 'admin'
+  | 'configLink'
+  | 'removedAdmin';
+/**
+ * `removedAdmin`: a platform admin whose address an operator took off the admin list a moment ago,
+ * still holding the access token that said admin (issue #20: authority changes count within a
+ * second, whatever the token's remaining life). They are a signed-in person with no plan.
+ */
 const principals: Principal[] = [
   'anonymous',
   'personal',
@@ -23,6 +39,7 @@ const principals: Principal[] = [
   'orgOwner',
   'admin',
   'configLink',
+  'removedAdmin',
 ];
 
 /**
@@ -34,9 +51,10 @@ const principals: Principal[] = [
  * - ok: allowed and done (a 2xx), where the caller's own thing exists to be done;
  * - no_entitlement: signed in, but the account has no plan for this (a business rule, not a gate);
  * - forbidden: 403 forbidden, signed in but not allowed: a member of the organization asking what
- *   only its owners and admins may, or anyone but a platform admin in the admin console.
+ *   only its owners and admins may, or anyone but a platform admin in the admin console;
+ * - held: 403 suspended_by_higher_level, a device switched off at a level above the caller's.
  */
-type Outcome = 'allow' | 'ok' | 'same' | 'signin' | 'token' | 'hidden' | 'no_entitlement' | 'forbidden';
+type Outcome = 'allow' | 'ok' | 'same' | 'signin' | 'token' | 'hidden' | 'no_entitlement' | 'forbidden' | 'held';
 
 type Request = { url: string; body?: unknown };
 type Row = { request: (p: Principal) => Promise<Request> | Request; expect: Record<Principal, Outcome> };
@@ -135,7 +153,8 @@ const matrix: Record<string, Row> = {
   // (nobody signed in is no error).
   'POST /api/auth/refresh': {
     request: () => ({ url: '/api/auth/refresh' }),
-    expect: { ...all('allow'), anonymous: 'ok', configLink: 'token' },
+    // The removed admin's sessions ended with their removal: their cookie is no session any more.
+    expect: { ...all('allow'), anonymous: 'ok', configLink: 'token', removedAdmin: 'token' },
   },
   'POST /api/auth/logout': { request: () => ({ url: '/api/auth/logout' }), expect: anyone() },
   'POST /api/auth/verify': {
@@ -190,6 +209,7 @@ const matrix: Record<string, Row> = {
       orgAdmin: 'no_entitlement',
       orgOwner: 'no_entitlement',
       admin: 'no_entitlement',
+      removedAdmin: 'no_entitlement',
     },
   },
   'PATCH /api/devices/:id': {
@@ -414,6 +434,8 @@ const matrix: Record<string, Row> = {
 
 /** An address on the admin list that every refused removal aims at. */
 const keptAdminAddress = 'kept-admin@quietwire.test';
+/** The removedAdmin principal's address: on the admin list for a moment during the set-up. */
+const removedAdminAddress = 'gone-admin@quietwire.test';
 
 /** An address the operator adds to the admin list, to be removed. */
 async function operatorAddress(): Promise<string> {
@@ -476,6 +498,8 @@ function judge(expected: Outcome, answer: Answer, anonymous: Answer): Outcome | 
       return status === 403 && code === 'no_entitlement' ? 'no_entitlement' : `${status} ${code ?? ''}`;
     case 'forbidden':
       return status === 403 && code === 'forbidden' ? 'forbidden' : `${status} ${code ?? ''}`;
+    case 'held':
+      return status === 403 && code === 'suspended_by_higher_level' ? 'held' : `${status} ${code ?? ''}`;
   }
 }
 
@@ -540,6 +564,20 @@ beforeAll(async () => {
   survivorInvitation = await openInvitation();
   const kept = await clients.admin.call('POST', '/api/admin/admin-emails', { email: keptAdminAddress });
   if (kept.statusCode !== 201) throw new Error(`admin email: ${kept.statusCode} ${kept.body}`);
+  // An admin of the operator's adding, holding a token that says admin, then taken off the list.
+  clients.removedAdmin = await verified(removedAdminAddress, 8);
+  const promoted = await clients.admin.call('POST', '/api/admin/admin-emails', { email: removedAdminAddress });
+  if (promoted.statusCode !== 201) throw new Error(`admin email: ${promoted.statusCode} ${promoted.body}`);
+  await clients.removedAdmin.call('POST', '/api/auth/refresh');
+  const console = await clients.removedAdmin.call('GET', '/api/admin/overview');
+  if (console.statusCode !== 200) throw new Error(`the added admin has no console: ${console.statusCode}`);
+  const demoted = await clients.admin.call(
+    'DELETE',
+    `/api/admin/admin-emails/${encodeURIComponent(removedAdminAddress)}`,
+  );
+  if (demoted.statusCode !== 204) throw new Error(`admin removal: ${demoted.statusCode} ${demoted.body}`);
+  // The longest the gateway may still believe an answer about them from before the removal.
+  await new Promise((resolve) => setTimeout(resolve, authorityMaxAgeMs));
   // The second organization, from its own owner's business purchase.
   leaveOrgOwner = await customerWithPlan(stack, 'lea@example.com', 'business10');
   leaveOrg = await ownOrganization(leaveOrgOwner);
@@ -653,10 +691,11 @@ describe('permission matrix: the operator console left as the operator made it',
     expect(new Set(audit.map((entry) => entry.actor_id))).toEqual(new Set([adminId]));
     const counts: Record<string, number> = {};
     for (const entry of audit) counts[entry.kind] = (counts[entry.kind] ?? 0) + 1;
-    // The kept address, the POST row's, and the one the DELETE row added and removed.
+    // The kept address, the removed admin's (added and removed in the set-up), the POST row's, and
+    // the one the DELETE row added and removed.
     expect(counts).toEqual({
-      'admin_email.added': 3,
-      'admin_email.removed': 1,
+      'admin_email.added': 4,
+      'admin_email.removed': 2,
       'organization.suspended': 1,
       'organization.reactivated': 1,
     });
@@ -773,4 +812,168 @@ describe('permission matrix: an organization device through /api/devices/:id', (
     expect(after.is_active).toBe(true);
     await as('orgOwner').call('DELETE', `/api/devices/${id}`);
   });
+});
+
+/**
+ * Devices held off at a level, and the owner's device (issue #20): a suspension is lifted only at
+ * its own level or a higher one (operator > the organization's owners and admins > the device's
+ * person), and an organization's admin does nothing to its owner's devices. Before each caller the
+ * device is put back as it was (adding a fresh one each time would meet the fair-use add limit).
+ */
+describe('permission matrix: devices held off at a level, and the owner’s device', () => {
+  /** `other`'s: personal's plan was cancelled by a row of the first matrix. */
+  const person = async (): Promise<string> => {
+    const created = await as('other').call('POST', '/api/devices', { name: 'Held', platform: 'linux' });
+    if (created.statusCode !== 201) throw new Error(`device: ${created.statusCode} ${created.body}`);
+    return created.data.device.id;
+  };
+  const orgDevice = async (assignee?: string): Promise<string> => {
+    const created = await as('orgOwner').call('POST', `/api/orgs/${orgId}/devices`, {
+      name: 'Held',
+      ...(assignee ? { assignee_id: assignee } : {}),
+    });
+    if (created.statusCode !== 201) throw new Error(`org device: ${created.statusCode} ${created.body}`);
+    return created.data.device.id;
+  };
+  const provisioningDevice = (id: string) =>
+    stack.services
+      .provisioning!.db.selectFrom('devices')
+      .select(['is_active', 'suspended_by'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  const suspendAs = async (principal: Principal, id: string): Promise<void> => {
+    const answer =
+      principal === 'admin'
+        ? await as('admin').call('POST', '/api/admin-device', { action: 'suspend', deviceId: id })
+        : await as(principal).call('PATCH', `/api/devices/${id}`, { is_active: false });
+    if (answer.statusCode !== 200) throw new Error(`suspend as ${principal}: ${answer.statusCode} ${answer.body}`);
+  };
+  /** Off at `level`'s hand, whatever a caller before did to it (the operator lifts any suspension). */
+  const holdAs = async (level: Principal, id: string): Promise<void> => {
+    const device = await provisioningDevice(id);
+    if (device?.is_active === false) {
+      const lifted = await as('admin').call('POST', '/api/admin-device', { action: 'activate', deviceId: id });
+      if (lifted.statusCode !== 200) throw new Error(`activate: ${lifted.statusCode} ${lifted.body}`);
+    }
+    await suspendAs(level, id);
+  };
+
+  type Kind = {
+    make: () => Promise<string>;
+    heldBy: Principal;
+    removeAs: Principal;
+    expect: Record<Principal, Outcome>;
+  };
+  /** Nobody outside the device's organization (or its person) finds it; the operator sees every device. */
+  const nobody = (): Record<Principal, Outcome> => ({ ...all('hidden'), anonymous: 'signin', configLink: 'token' });
+  const kinds: Record<string, Kind> = {
+    'a personal device, suspended by an operator': {
+      make: person,
+      heldBy: 'admin',
+      removeAs: 'other',
+      expect: { ...nobody(), other: 'held', admin: 'ok' },
+    },
+    "orgMember's device, suspended by an operator": {
+      make: () => orgDevice(userIds.orgMember),
+      heldBy: 'admin',
+      removeAs: 'orgOwner',
+      expect: { ...nobody(), orgMember: 'held', orgAdmin: 'held', orgOwner: 'held', admin: 'ok' },
+    },
+    "orgMember's device, suspended by the organization's admin": {
+      make: () => orgDevice(userIds.orgMember),
+      heldBy: 'orgAdmin',
+      removeAs: 'orgOwner',
+      expect: { ...nobody(), orgMember: 'held', orgAdmin: 'ok', orgOwner: 'ok', admin: 'ok' },
+    },
+  };
+
+  for (const [name, kind] of Object.entries(kinds)) {
+    for (const [verb, body] of [
+      ['activate', { is_active: true }],
+      ['suspend again', { is_active: false }],
+    ] as const) {
+      it(`${name}: ${verb}, each caller allowed or refused as intended`, async () => {
+        const id = await kind.make();
+        const answers = {} as Record<Principal, Answer>;
+        for (const principal of principals) {
+          await holdAs(kind.heldBy, id);
+          const response = await as(principal).call('PATCH', `/api/devices/${id}`, body);
+          answers[principal] = { status: response.statusCode, code: response.data?.error?.code };
+          // A refusal changed nothing: the device is still off at its level.
+          if (response.statusCode >= 400) {
+            expect(await provisioningDevice(id), principal).toEqual({
+              is_active: false,
+              suspended_by: kind.heldBy === 'admin' ? 'operator' : 'organization',
+            });
+          }
+        }
+        await as(kind.removeAs).call('DELETE', `/api/devices/${id}`);
+        const seen = Object.fromEntries(
+          principals.map((p) => [p, judge(kind.expect[p], answers[p], answers.anonymous)]),
+        );
+        expect(seen).toEqual(kind.expect);
+      });
+    }
+  }
+
+  /** Every device route on orgOwner's own device: its admin is refused each (403), its person does each. */
+  const ownerDeviceRoutes: Record<
+    string,
+    { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: (id: string) => string; body?: () => unknown; operator?: true }
+  > = {
+    rename: { method: 'PATCH', path: (id) => `/api/devices/${id}`, body: () => ({ name: 'Taken over' }) },
+    suspend: {
+      method: 'PATCH',
+      path: (id) => `/api/devices/${id}`,
+      body: () => ({ is_active: false }),
+      operator: true,
+    },
+    activate: {
+      method: 'PATCH',
+      path: (id) => `/api/devices/${id}`,
+      body: () => ({ is_active: true }),
+      operator: true,
+    },
+    'request key': { method: 'POST', path: (id) => `/api/devices/${id}/key`, body: () => ({}) },
+    'key rotation': {
+      method: 'PATCH',
+      path: (id) => `/api/devices/${id}/key-rotation`,
+      body: () => ({ every_days: 90 }),
+    },
+    config: { method: 'GET', path: (id) => `/api/device/${id}/config` },
+    'config link': { method: 'POST', path: (id) => `/api/devices/${id}/config-link` },
+    'peer info': { method: 'GET', path: (id) => `/api/devices/${id}/peer-info` },
+    // After the routes that need the key the server holds (a chosen key leaves it none).
+    'choose key': {
+      method: 'POST',
+      path: (id) => `/api/devices/${id}/key`,
+      body: () => ({ public_key: generateKeyPair().publicKey }),
+    },
+    remove: { method: 'DELETE', path: (id) => `/api/devices/${id}` },
+  };
+  let ownerDevice: string | undefined;
+  for (const [name, route] of Object.entries(ownerDeviceRoutes)) {
+    it(`orgOwner's device, ${name}: orgAdmin refused, each caller as intended`, async () => {
+      const expected: Record<Principal, Outcome> = {
+        ...nobody(),
+        orgOwner: 'ok',
+        orgAdmin: 'forbidden',
+        admin: route.operator ? 'ok' : 'hidden',
+      };
+      const answers = {} as Record<Principal, Answer>;
+      for (const principal of principals) {
+        // Put back as the owner keeps it: there, and on.
+        const device = ownerDevice ? await provisioningDevice(ownerDevice) : undefined;
+        if (!device) ownerDevice = await orgDevice();
+        else if (!device.is_active)
+          await as('admin').call('POST', '/api/admin-device', { action: 'activate', deviceId: ownerDevice });
+        const before = await provisioningDevice(ownerDevice!);
+        const response = await as(principal).call(route.method, route.path(ownerDevice!), route.body?.());
+        answers[principal] = { status: response.statusCode, code: response.data?.error?.code };
+        if (response.statusCode >= 400) expect(await provisioningDevice(ownerDevice!), principal).toEqual(before);
+      }
+      const seen = Object.fromEntries(principals.map((p) => [p, judge(expected[p], answers[p], answers.anonymous)]));
+      expect(seen).toEqual(expected);
+    });
+  }
 });
