@@ -232,7 +232,8 @@ describe('admin console: Devices', () => {
     const device37 = rows.find((row) => row[0]?.startsWith('device-37'));
     expect(device37?.slice(2, 5)).toEqual(['Org 07 Ltd', 'fra-1', 'Yes']);
     expect(device37?.[5]).toMatch(/^Online/);
-    expect(rows.find((row) => row[0]?.startsWith('device-38'))?.[4]).toBe('No');
+    // device-38 (index 37): held off by an operator, and its row says so under Active.
+    expect(rows.find((row) => row[0]?.startsWith('device-38'))?.[4]).toBe('NoSuspended by an operator');
 
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => api.requestsTo('/api/admin/devices').at(-1)?.query.page).toBe('2');

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,7 +47,12 @@ let testCertificates: NatsTlsFiles | undefined;
 
 /** The test CA and the certificate of every test NATS server (127.0.0.1, localhost), made once per process. */
 export function testNatsCertificates(): NatsTlsFiles {
-  testCertificates ??= ensureNatsCertificates(mkdtempSync(path.join(tmpdir(), 'qw-nats-tls-')), { days: 2 });
+  if (!testCertificates) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'qw-nats-tls-'));
+    // The servers that use them end with this process; so does the folder (one per test file otherwise piles up).
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    testCertificates = ensureNatsCertificates(dir, { days: 2 });
+  }
   return testCertificates;
 }
 

@@ -66,12 +66,12 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   );
   // Rights come from identity (at most a second old), not from the access token alone; an
   // assertion lives as long as a request may take (its RPC timeout) plus a margin for clocks.
-  const authority = new AuthorityCache((userId) => deps.rpc.request(authorityRpc, { user_id: userId }));
+  const authority = new AuthorityCache((question) => deps.rpc.request(authorityRpc, question));
   const assertionSeconds = Math.ceil(config.RPC_TIMEOUT_MS / 1000) + 5;
   app.addHook(
     'preHandler',
-    identifyCaller(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY, assertionSeconds), (userId, token) =>
-      authority.get(userId, token),
+    identifyCaller(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY, assertionSeconds), (claims, token) =>
+      authority.get({ user_id: claims.sub, ...(claims.sid ? { session_id: claims.sid } : {}) }, token),
     ),
   );
 

@@ -15,7 +15,7 @@ function counting(answers: Record<string, Authority>) {
   const asked: string[] = [];
   return {
     asked,
-    ask: async (userId: string) => {
+    ask: async ({ user_id: userId }: { user_id: string }) => {
       asked.push(userId);
       const answer = answers[userId];
       if (!answer) throw new AppError('unavailable', 'identity.rpc.authority: no service is answering');
@@ -30,13 +30,13 @@ describe('AuthorityCache', () => {
     const answers = { a: admin };
     const identity = counting(answers);
     const cache = new AuthorityCache(identity.ask, { now: () => now });
-    expect(await cache.get('a')).toEqual(admin);
+    expect(await cache.get({ user_id: 'a' })).toEqual(admin);
     now += 999;
-    expect(await cache.get('a')).toEqual(admin);
+    expect(await cache.get({ user_id: 'a' })).toEqual(admin);
     expect(identity.asked).toEqual(['a']);
     answers.a = customer;
     now += 1;
-    expect(await cache.get('a')).toEqual(customer);
+    expect(await cache.get({ user_id: 'a' })).toEqual(customer);
     expect(identity.asked).toEqual(['a', 'a']);
   });
 
@@ -45,17 +45,21 @@ describe('AuthorityCache', () => {
     const answers = { a: unverified };
     const identity = counting(answers);
     const cache = new AuthorityCache(identity.ask);
-    expect(await cache.get('a', 'first-token')).toEqual(unverified);
+    expect(await cache.get({ user_id: 'a' }, 'first-token')).toEqual(unverified);
     // The address verified, a new session: its token's first request must not read the old answer.
     answers.a = { ...customer, email_verified: true };
-    expect((await cache.get('a', 'second-token')).email_verified).toBe(true);
-    expect((await cache.get('a', 'first-token')).email_verified).toBe(false);
+    expect((await cache.get({ user_id: 'a' }, 'second-token')).email_verified).toBe(true);
+    expect((await cache.get({ user_id: 'a' }, 'first-token')).email_verified).toBe(false);
   });
 
   it('asks once for requests that arrive while the question is open', async () => {
     const identity = counting({ a: admin });
     const cache = new AuthorityCache(identity.ask);
-    const answers = await Promise.all([cache.get('a'), cache.get('a'), cache.get('a')]);
+    const answers = await Promise.all([
+      cache.get({ user_id: 'a' }),
+      cache.get({ user_id: 'a' }),
+      cache.get({ user_id: 'a' }),
+    ]);
     expect(answers).toEqual([admin, admin, admin]);
     expect(identity.asked).toEqual(['a']);
   });
@@ -64,22 +68,22 @@ describe('AuthorityCache', () => {
     const answers: Record<string, Authority> = {};
     const identity = counting(answers);
     const cache = new AuthorityCache(identity.ask);
-    await expect(cache.get('a')).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(cache.get({ user_id: 'a' })).rejects.toMatchObject({ code: 'unavailable' });
     answers.a = admin;
-    expect(await cache.get('a')).toEqual(admin);
+    expect(await cache.get({ user_id: 'a' })).toEqual(admin);
     expect(identity.asked).toEqual(['a', 'a']);
   });
 
   it('keeps at most `size` people, dropping the least recently asked about', async () => {
     const identity = counting({ a: admin, b: admin, c: admin });
     const cache = new AuthorityCache(identity.ask, { size: 2 });
-    await cache.get('a');
-    await cache.get('b');
-    await cache.get('a');
-    await cache.get('c');
+    await cache.get({ user_id: 'a' });
+    await cache.get({ user_id: 'b' });
+    await cache.get({ user_id: 'a' });
+    await cache.get({ user_id: 'c' });
     expect(cache.size).toBe(2);
-    await cache.get('a');
-    await cache.get('b');
+    await cache.get({ user_id: 'a' });
+    await cache.get({ user_id: 'b' });
     expect(identity.asked).toEqual(['a', 'b', 'c', 'b']);
   });
 });

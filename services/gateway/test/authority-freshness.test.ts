@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsService } from '@qw/analytics';
 import { eventually } from '@qw/testkit';
+import { authorityMaxAgeMs } from '../src/auth/authority-cache.ts';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
@@ -83,18 +84,41 @@ describe('an admin taken off the admin list', () => {
     expect(claims.adm).toBe(true);
     expect(claims.exp * 1000).toBeGreaterThan(Date.now() + 60_000);
 
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const refused = { status: 403, code: 'forbidden' };
+    await new Promise((resolve) => setTimeout(resolve, authorityMaxAgeMs));
+    // Her sessions ended, and the access token with the session it belongs to.
+    const refused = { status: 401, code: 'invalid_token' };
     expect(await consoleAnswers(betty)).toEqual([refused, refused, refused, refused]);
-
-    // Her sessions ended: the refresh token she held is refused.
+    expect(status(await betty.call('GET', '/api/me'))).toEqual(refused);
+    // The refresh token she held is refused too.
     betty.cookies = refreshCookies;
-    expect(status(await betty.call('POST', '/api/auth/refresh'))).toEqual({ status: 401, code: 'invalid_token' });
-    // She is still a customer: her own pages answer with the token she holds.
+    expect(status(await betty.call('POST', '/api/auth/refresh'))).toEqual(refused);
+    // She is still a customer: signed in again, she has her account and no console.
+    betty.accessToken = undefined;
+    const again = await betty.call('POST', '/api/auth/login', { email: bettyEmail, password });
+    expect(again.statusCode).toBe(200);
     expect((await betty.call('GET', '/api/me')).data).toMatchObject({ is_admin: false, role: 'client' });
+    expect((await consoleAnswers(betty)).map((answer) => answer.status)).toEqual([403, 403, 403, 403]);
   });
 
   it('the remover keeps the console', async () => {
     expect((await consoleAnswers(root)).slice(0, 3).map((answer) => answer.status)).toEqual([200, 200, 200]);
+  });
+});
+
+describe('a session that ends', () => {
+  it("takes its access tokens with it within a second; the person's other sessions go on", async () => {
+    const email = 'dora@example.com';
+    const laptop = await confirmEmail(stack, email, password, await signUp(email, '198.51.100.33'));
+    const phone = new Client(stack.app, '198.51.100.34');
+    expect((await phone.call('POST', '/api/auth/login', { email, password })).statusCode).toBe(200);
+    expect((await laptop.call('GET', '/api/me')).statusCode).toBe(200);
+    const laptopToken = laptop.accessToken;
+
+    expect((await laptop.call('POST', '/api/auth/logout')).statusCode).toBeLessThan(300);
+    await new Promise((resolve) => setTimeout(resolve, authorityMaxAgeMs));
+    // The token is fifteen minutes from expiring, and refused: its session is over.
+    laptop.accessToken = laptopToken;
+    expect(status(await laptop.call('GET', '/api/me'))).toEqual({ status: 401, code: 'invalid_token' });
+    expect((await phone.call('GET', '/api/me')).statusCode).toBe(200);
   });
 });

@@ -12,7 +12,7 @@ import { defineRpc } from '../rpc.ts';
  * say so.
  */
 export const AuthoritySchema = Type.Object({
-  /** False: the account no longer exists; its tokens are refused. */
+  /** False: the account no longer exists, or the session asked about has ended; its tokens are refused. */
   active: Type.Boolean(),
   is_admin: Type.Boolean(),
   email_verified: Type.Boolean(),
@@ -22,6 +22,10 @@ export type Authority = Static<typeof AuthoritySchema>;
 
 export const authorityRpc = defineRpc(
   'identity.rpc.authority',
-  Type.Object({ user_id: Type.String({ format: 'uuid' }) }),
+  Type.Object({
+    user_id: Type.String({ format: 'uuid' }),
+    /** The access token's session: once it has ended (signed out, or ended by an operator), the answer is not active. */
+    session_id: Type.Optional(Type.String({ format: 'uuid' })),
+  }),
   AuthoritySchema,
 );

@@ -21,6 +21,8 @@ export type SessionUser = Static<typeof SessionUserSchema>;
 
 export const IssuedSessionSchema = Type.Object({
   user: SessionUserSchema,
+  /** The sign-in this session continues (its refresh tokens' family): access tokens carry it, so ending it ends them. */
+  session_id: Uuid,
   refresh_token: Type.String(),
   refresh_expires_at: Type.String({ format: 'date-time' }),
 });

@@ -1,5 +1,8 @@
 import type { Authority } from '@qw/contracts';
 
+/** Whom identity is asked about: the person, and the session their access token belongs to. */
+export type AuthorityQuestion = { user_id: string; session_id?: string };
+
 /** How old an answer may be: authority changes take effect within a second everywhere. */
 export const authorityMaxAgeMs = 1_000;
 /** Answers remembered at once; the least recently used go first. */
@@ -20,13 +23,13 @@ export class AuthorityCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly ask: (userId: string) => Promise<Authority>,
+    private readonly ask: (question: AuthorityQuestion) => Promise<Authority>,
     private readonly options: { maxAgeMs?: number; size?: number; now?: () => number } = {},
   ) {}
 
   /** `token` tells one access token of the person from another (its signature will do). */
-  get(userId: string, token = ''): Promise<Authority> {
-    const key = `${userId} ${token}`;
+  get(question: AuthorityQuestion, token = ''): Promise<Authority> {
+    const key = `${question.user_id} ${question.session_id ?? ''} ${token}`;
     const now = (this.options.now ?? Date.now)();
     const found = this.entries.get(key);
     this.entries.delete(key);
@@ -35,7 +38,7 @@ export class AuthorityCache {
       this.entries.set(key, found);
       return found.answer;
     }
-    const entry: Entry = { askedAt: now, answer: this.ask(userId) };
+    const entry: Entry = { askedAt: now, answer: this.ask(question) };
     entry.answer.catch(() => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });

@@ -11,7 +11,8 @@ import {
 } from '@qw/contracts';
 import { ipv6NetworkKey } from './client-address.ts';
 
-export type AccessClaims = { sub: string; acct: string; role: string; adm: boolean; ver: boolean };
+/** `sid`: the session the token belongs to; when it ends (sign-out, an operator's removal), so does the token. */
+export type AccessClaims = { sub: string; sid?: string; acct: string; role: string; adm: boolean; ver: boolean };
 
 /** Access tokens name their purpose; a token signed for anything else is refused where they are read. */
 export const accessTokenAudience = 'quietwire-access';
@@ -31,8 +32,15 @@ declare module 'fastify' {
   }
 }
 
-export function claimsFor(user: SessionUser): AccessClaims {
-  return { sub: user.id, acct: user.account_type, role: user.role, adm: user.is_admin, ver: user.email_verified };
+export function claimsFor(user: SessionUser, sessionId: string): AccessClaims {
+  return {
+    sub: user.id,
+    sid: sessionId,
+    acct: user.account_type,
+    role: user.role,
+    adm: user.is_admin,
+    ver: user.email_verified,
+  };
 }
 
 /**
@@ -60,7 +68,7 @@ export function callerOf(claims: AccessClaims, authority: Authority): Omit<Calle
  */
 export function identifyCaller(
   assert: (caller: Caller) => Caller,
-  authority: (userId: string, token: string) => Promise<Authority>,
+  authority: (claims: AccessClaims, token: string) => Promise<Authority>,
 ) {
   return async (request: FastifyRequest): Promise<void> => {
     request.caller = anonymousCaller;
@@ -76,7 +84,7 @@ export function identifyCaller(
     }
     let now: Authority;
     try {
-      now = await authority(claims.sub, header.slice(header.lastIndexOf('.') + 1));
+      now = await authority(claims, header.slice(header.lastIndexOf('.') + 1));
     } catch (error) {
       if (!(error instanceof AppError) || !['unavailable', 'timeout'].includes(error.code)) throw error;
       request.log.warn({ code: error.code }, 'identity did not answer for rights; serving without admin rights');

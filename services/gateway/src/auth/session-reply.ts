@@ -19,7 +19,9 @@ export async function sendSession(
 
 /** Sets the refresh cookie and answers the body of a session, for replies that carry more than a session. */
 export async function startSession(reply: FastifyReply, session: IssuedSession, settings: SessionSettings) {
-  const accessToken = await reply.jwtSign(claimsFor(session.user), { expiresIn: settings.accessTokenSeconds });
+  const accessToken = await reply.jwtSign(claimsFor(session.user, session.session_id), {
+    expiresIn: settings.accessTokenSeconds,
+  });
   reply.setCookie(refreshCookie, session.refresh_token, {
     httpOnly: true,
     sameSite: 'strict',

@@ -219,7 +219,8 @@ export async function syncAdminEmails(db: Db, emails: readonly string[]): Promis
  * person once a second): the account, its profile, its admin-list entry and whether two-factor
  * sign-in is on. Undefined when the account is gone.
  */
-export function findAuthorityFacts(db: Db, userId: string) {
+/** `sessionId`: also whether that session (a refresh-token family of the person's) is still going. */
+export function findAuthorityFacts(db: Db, userId: string, sessionId?: string) {
   return db
     .selectFrom('users as u')
     .innerJoin('profiles as p', 'p.id', 'u.id')
@@ -235,6 +236,20 @@ export function findAuthorityFacts(db: Db, userId: string) {
             .where('f.confirmed_at', 'is not', null),
         )
         .as('two_factor'),
+    )
+    .select((eb) =>
+      (sessionId === undefined
+        ? eb.val(true)
+        : eb.exists(
+            eb
+              .selectFrom('refresh_tokens as r')
+              .select('r.family_id')
+              .where('r.family_id', '=', sessionId)
+              .whereRef('r.user_id', '=', 'u.id')
+              .where('r.revoked_at', 'is', null)
+              .where('r.expires_at', '>', new Date()),
+          )
+      ).as('session_alive'),
     )
     .where('u.id', '=', userId)
     .executeTakeFirst();

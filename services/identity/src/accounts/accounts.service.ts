@@ -128,15 +128,17 @@ export class AccountsService {
     const token = newSecretToken();
     const expiresAt = addDays(refreshTokenDays);
     const twoFactor = options.twoFactorPassed ?? false;
+    const familyId = options.familyId ?? randomUUID();
     await repo.insertRefreshToken(db, {
       tokenHash: hashSecretToken(token),
-      familyId: options.familyId ?? randomUUID(),
+      familyId,
       userId,
       expiresAt,
       twoFactor,
     });
     return {
       user: await this.sessionUser(db, userId, twoFactor),
+      session_id: familyId,
       refresh_token: token,
       refresh_expires_at: expiresAt.toISOString(),
     };
