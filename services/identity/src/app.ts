@@ -6,6 +6,9 @@ import { ConfigError } from '@qw/platform/config';
 import { demoToolsProblems } from './config.ts';
 import type { IdentityDatabase } from './database.ts';
 import { AccountsService } from './accounts/accounts.service.ts';
+import { SessionsService } from './sessions/sessions.service.ts';
+import { EmailLinksService } from './email-links/email-links.service.ts';
+import { ProfilesService } from './profiles/profiles.service.ts';
 import { syncAdminEmails } from './accounts/accounts.repository.ts';
 import { MfaService } from './mfa/mfa.service.ts';
 import { ContactService } from './contact/contact.service.ts';
@@ -85,7 +88,16 @@ export function identityService(
       await syncAdminEmails(db, admins);
     },
     rpc: ({ db, logger }) => {
-      const accounts = new AccountsService({ db, mailer: mailerFor(logger), logger, publicUrl: settings.PUBLIC_URL });
+      const sessions = new SessionsService({ db, logger });
+      const emailLinks = new EmailLinksService({
+        db,
+        mailer: mailerFor(logger),
+        logger,
+        publicUrl: settings.PUBLIC_URL,
+        sessions,
+      });
+      const accounts = new AccountsService({ db, logger, sessions, emailLinks });
+      const profiles = new ProfilesService({ db, sessions });
       const mfa = new MfaService(db);
       contact = new ContactService({ db, mailer: mailerFor(logger), logger, supportEmail: settings.SUPPORT_EMAIL });
       const invitations = new InvitationsService({
@@ -95,8 +107,8 @@ export function identityService(
         publicUrl: settings.PUBLIC_URL,
       });
       return [
-        ...accountsEndpoints(accounts, mfa, db),
-        ...mfaEndpoints(mfa, accounts),
+        ...accountsEndpoints({ db, accounts, sessions, emailLinks, profiles, mfa }),
+        ...mfaEndpoints(mfa, sessions),
         ...contactEndpoints(contact),
         mailAddressEndpoint(db),
         authorityEndpoint(db),

@@ -97,6 +97,16 @@ export function findRefreshTokenForUpdate(db: Db, tokenHash: string) {
   return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
 }
 
+/** The sign-in a refresh token belongs to (used, expired or revoked alike), or undefined. */
+export async function findRefreshTokenFamily(db: Db, tokenHash: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('family_id')
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row?.family_id;
+}
+
 export async function markRefreshTokenUsed(db: Db, tokenHash: string): Promise<void> {
   await db
     .updateTable('refresh_tokens')

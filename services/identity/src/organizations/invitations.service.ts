@@ -16,7 +16,7 @@ import { takeRateLimited } from '@qw/platform/limits';
 import type { Mailer } from '@qw/platform/mailer';
 import type { IdentityDatabase, InvitationRow } from '../database.ts';
 import { findUserByEmail, findUserById, setEmailVerified } from '../accounts/accounts.repository.ts';
-import { validateEmail } from '../accounts/accounts.service.ts';
+import { validateEmail } from '../accounts/account-rules.ts';
 import { hashSecretToken, newSecretToken } from '../accounts/secret-tokens.ts';
 import { addAuditEntry } from '../audit/audit.repository.ts';
 import { invitationMail } from '../mail/identity-mail.ts';

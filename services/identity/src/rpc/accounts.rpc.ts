@@ -19,44 +19,59 @@ import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
 import type { Kysely } from 'kysely';
 import type { IdentityDatabase } from '../database.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { EmailLinksService } from '../email-links/email-links.service.ts';
+import type { ProfilesService } from '../profiles/profiles.service.ts';
+import type { SessionsService } from '../sessions/sessions.service.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
 import { listOrganizationsOf } from '../organizations/organizations.service.ts';
 
-export function accountsEndpoints(
-  accounts: AccountsService,
-  mfa: MfaService,
-  db: Kysely<IdentityDatabase>,
-): RpcEndpoint[] {
+export type AccountsEndpointsDeps = {
+  db: Kysely<IdentityDatabase>;
+  accounts: AccountsService;
+  sessions: SessionsService;
+  emailLinks: EmailLinksService;
+  profiles: ProfilesService;
+  mfa: MfaService;
+};
+
+export function accountsEndpoints({
+  db,
+  accounts,
+  sessions,
+  emailLinks,
+  profiles,
+  mfa,
+}: AccountsEndpointsDeps): RpcEndpoint[] {
   return [
     endpoint(signUpRpc, (data) => accounts.signUp(data)),
     endpoint(signInRpc, async (data) => {
       const { userId } = await accounts.signIn(data);
       if (await mfa.isEnabled(userId))
         return { status: 'mfa_required' as const, mfa_token: await mfa.startChallenge(userId) };
-      return { status: 'signed_in' as const, session: await accounts.issueSession(db, userId) };
+      return { status: 'signed_in' as const, session: await sessions.issueSession(db, userId) };
     }),
     endpoint(signInMfaRpc, async (data) =>
-      accounts.issueSession(db, await mfa.completeChallenge(data.mfa_token, data.code), { twoFactorPassed: true }),
+      sessions.issueSession(db, await mfa.completeChallenge(data.mfa_token, data.code), { twoFactorPassed: true }),
     ),
-    endpoint(refreshRpc, (data) => accounts.refresh(data.refresh_token)),
+    endpoint(refreshRpc, (data) => sessions.refresh(data.refresh_token)),
     endpoint(signOutRpc, async (data) => {
-      await accounts.signOut(data.refresh_token);
+      await sessions.signOut(data.refresh_token);
       return {};
     }),
-    endpoint(verifyEmailRpc, (data) => accounts.verifyEmail(data.token)),
-    endpoint(setPasswordRpc, (data) => accounts.setPassword(data)),
-    endpoint(resendVerificationRpc, (data, caller) => accounts.resendVerification(caller, data.address_key)),
+    endpoint(verifyEmailRpc, (data) => emailLinks.verifyEmail(data.token)),
+    endpoint(setPasswordRpc, (data) => emailLinks.setPassword(data)),
+    endpoint(resendVerificationRpc, (data, caller) => emailLinks.resendVerification(caller, data.address_key)),
     endpoint(forgotPasswordRpc, async (data) => {
-      await accounts.forgotPassword(data);
+      await emailLinks.forgotPassword(data);
       return {};
     }),
     endpoint(resetPasswordRpc, async (data) => {
-      await accounts.resetPassword(data);
+      await emailLinks.resetPassword(data);
       return {};
     }),
-    endpoint(getMeRpc, (_data, caller) => accounts.me(caller, (userId) => mfa.isEnabled(userId))),
-    endpoint(adminStatusRpc, (_data, caller) => accounts.adminStatus(caller)),
-    endpoint(updateProfileRpc, (data, caller) => accounts.updateProfile(caller, data)),
+    endpoint(getMeRpc, (_data, caller) => profiles.me(caller, (userId) => mfa.isEnabled(userId))),
+    endpoint(adminStatusRpc, (_data, caller) => sessions.adminStatus(caller)),
+    endpoint(updateProfileRpc, (data, caller) => profiles.updateProfile(caller, data)),
     endpoint(listMyOrgsRpc, async (_data, caller) => ({
       organizations: await listOrganizationsOf(db, requireUserId(caller)),
     })),
