@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDatabase, captureLogs, type TestDatabase } from '@qw/testkit';
-import { connectDatabase, migrateToLatest, type Database } from '../src/db/index.ts';
+import { connectDatabase, inTransaction, migrateToLatest, type Database } from '../src/db/index.ts';
 import {
   MailQueue,
+  mailClaimSeconds,
   mailMaxAttempts,
   mailRetryDelaySeconds,
   queueMail,
@@ -111,5 +112,28 @@ describe('the mail queue', () => {
     ]);
     expect(logs.text()).toContain('mail given up');
     expect(server.taken).toEqual([]);
+  });
+
+  it('renders and sends outside any transaction, holding its claimed jobs from other passes meanwhile', async () => {
+    await sql`delete from mail_jobs`.execute(db.db);
+    const server = flakyMailer();
+    server.up();
+    const seen: Array<{ inTransaction: boolean; due_in: number }> = [];
+    const queue = new MailQueue({
+      db: db.db,
+      mailer: server.mailer,
+      logger: logs.logger,
+      renderers: {
+        // A renderer may ask another service (provisioning asks identity for the address): never under a lock.
+        hello: async () => {
+          seen.push({ inTransaction: inTransaction(), due_in: (await jobs()).rows[0]!.due_in });
+          return { to: 'a@example.com', subject: 'claimed', text: 'x' };
+        },
+      },
+    });
+    await db.db.transaction().execute((tx) => queueMail(tx, 'hello', {}));
+    expect(await queue.wake()).toBe(1);
+    expect(seen).toEqual([{ inTransaction: false, due_in: mailClaimSeconds }]);
+    expect((await jobs()).rows[0]).toMatchObject({ sent: true });
   });
 });

@@ -26,6 +26,7 @@ export {
   endpoint,
   RpcClient,
   refuseEveryCallerToken,
+  refuseRpcInTransactions,
   type CallerVerifier,
   type RpcEndpoint,
   type RpcHandler,

@@ -18,6 +18,7 @@ import type { Static, TSchema } from 'typebox';
 import { inboxOwnerOf, type BusConnection } from './connection.ts';
 import { describeProblems } from './validation.ts';
 import { busMetrics } from './metrics.ts';
+import { inTransaction } from '../db/transaction-scope.ts';
 
 /**
  * `params` are the parameters of the subject the request came on (`{node}`): for node agents'
@@ -155,6 +156,18 @@ export async function serveRpc(
   };
 }
 
+/**
+ * An RPC is asked before a transaction starts, never inside one (a network call under a lock holds
+ * the lock and a connection while the other service answers). Tests refuse one (the testkit
+ * switches this on); production runs without the check's cost.
+ */
+let refuseInTransaction = false;
+
+/** Makes `RpcClient.request` throw when asked inside an open transaction (the testkit calls it). */
+export function refuseRpcInTransactions(on = true): void {
+  refuseInTransaction = on;
+}
+
 /** Calls other services. Errors come back as AppError with the callee's code. */
 export class RpcClient {
   constructor(
@@ -172,6 +185,10 @@ export class RpcClient {
     caller: Caller = anonymousCaller,
     options: { timeoutMs?: number; params?: SubjectParams } = {},
   ): Promise<Static<Res>> {
+    if (refuseInTransaction && inTransaction())
+      throw new Error(
+        `${contract.subject}: asked inside an open transaction (ask before it starts, or read a local copy)`,
+      );
     const problems = describeProblems(contract.request, data);
     if (problems.length > 0) throw new AppError('validation_failed', problems.join('; '));
     if (caller.userId && !caller.assertion) {

@@ -7,6 +7,7 @@ import { platformMigrations } from './platform-migrations.ts';
 import { OutboxCommitSignal, signallingPostgresDialect } from './outbox-signal.ts';
 
 export { OutboxCommitSignal } from './outbox-signal.ts';
+export { inTransaction } from './transaction-scope.ts';
 
 export { sql, type Kysely, type Transaction } from 'kysely';
 

@@ -70,6 +70,7 @@ export {
   mailNotYet,
   mailRetryDelaySeconds,
   mailWaitDays,
+  mailClaimSeconds,
   mailWaitSeconds,
   queueMail,
   type MailRenderer,

@@ -22,6 +22,8 @@ export type MailRenderer = (payload: Record<string, unknown>) => Promise<MailMes
 export const mailNotYet = 'not_yet' as const;
 export const mailWaitSeconds = 3600;
 export const mailWaitDays = 30;
+/** How long a pass holds the jobs it claimed: longer than a render and a mail server's answer take. */
+export const mailClaimSeconds = 600;
 
 export async function queueMail(tx: Kysely<any>, kind: string, payload: Record<string, unknown>): Promise<string> {
   const id = uuidv7();
@@ -89,49 +91,59 @@ export class MailQueue {
     return this.draining;
   }
 
-  /** One pass: lock due jobs (replicas skip each other's), render, send, record. Returns how many were sent. */
+  /**
+   * One pass: claim due jobs (replicas skip each other's), then render and send each outside any
+   * transaction, then record. Rendering may ask another service and sending waits for the mail
+   * server: neither holds a lock or a connection. A claimed job is not due for `mailClaimSeconds`,
+   * so a process that dies mid-pass leaves it to the next pass after that. Returns how many were sent.
+   */
   async drainOnce(): Promise<number> {
     const { db, logger } = this.options;
-    return db.transaction().execute(async (tx) => {
-      const jobs = await sql<MailJob>`
+    const jobs = await db.transaction().execute(async (tx) => {
+      const due = await sql<MailJob>`
         select id, kind, payload, attempts from mail_jobs
         where sent_at is null and given_up_at is null and next_attempt_at <= now()
         order by id limit ${this.options.batchSize ?? 20} for update skip locked`.execute(tx);
-      let sent = 0;
-      for (const job of jobs.rows) {
-        try {
-          const render = this.options.renderers[job.kind];
-          if (!render) throw new Error(`no renderer for mail kind ${job.kind}`);
-          const message = await render(job.payload);
-          if (message === mailNotYet) {
-            await sql`update mail_jobs set
-                        next_attempt_at = now() + make_interval(secs => ${mailWaitSeconds}),
-                        given_up_at = case when created_at < now() - make_interval(days => ${mailWaitDays})
-                                           then now() end,
-                        last_error = 'waiting for the recipient'
-                      where id = ${job.id}`.execute(tx);
-            continue;
-          }
-          if (message) await this.options.mailer.send(message);
-          await sql`update mail_jobs set sent_at = now(), last_error = null where id = ${job.id}`.execute(tx);
-          if (message) sent += 1;
-        } catch (error) {
-          const attempts = job.attempts + 1;
-          const reason = String((error as Error)?.message ?? error).slice(0, 500);
-          if (attempts >= mailMaxAttempts) {
-            logger.error({ kind: job.kind, jobId: job.id, attempts, reason }, 'mail given up');
-            await sql`update mail_jobs set attempts = ${attempts}, last_error = ${reason}, given_up_at = now()
-                      where id = ${job.id}`.execute(tx);
-          } else {
-            logger.warn({ kind: job.kind, jobId: job.id, attempts }, 'mail not sent; will retry');
-            await sql`update mail_jobs set attempts = ${attempts}, last_error = ${reason},
-                        next_attempt_at = now() + make_interval(secs => ${mailRetryDelaySeconds(attempts)})
-                      where id = ${job.id}`.execute(tx);
-          }
+      const ids = due.rows.map((job) => job.id);
+      if (ids.length > 0)
+        await sql`update mail_jobs set next_attempt_at = now() + make_interval(secs => ${mailClaimSeconds})
+                  where id = any(${ids}::uuid[])`.execute(tx);
+      return due.rows;
+    });
+    let sent = 0;
+    for (const job of jobs) {
+      try {
+        const render = this.options.renderers[job.kind];
+        if (!render) throw new Error(`no renderer for mail kind ${job.kind}`);
+        const message = await render(job.payload);
+        if (message === mailNotYet) {
+          await sql`update mail_jobs set
+                      next_attempt_at = now() + make_interval(secs => ${mailWaitSeconds}),
+                      given_up_at = case when created_at < now() - make_interval(days => ${mailWaitDays})
+                                         then now() end,
+                      last_error = 'waiting for the recipient'
+                    where id = ${job.id}`.execute(db);
+          continue;
+        }
+        if (message) await this.options.mailer.send(message);
+        await sql`update mail_jobs set sent_at = now(), last_error = null where id = ${job.id}`.execute(db);
+        if (message) sent += 1;
+      } catch (error) {
+        const attempts = job.attempts + 1;
+        const reason = String((error as Error)?.message ?? error).slice(0, 500);
+        if (attempts >= mailMaxAttempts) {
+          logger.error({ kind: job.kind, jobId: job.id, attempts, reason }, 'mail given up');
+          await sql`update mail_jobs set attempts = ${attempts}, last_error = ${reason}, given_up_at = now()
+                    where id = ${job.id}`.execute(db);
+        } else {
+          logger.warn({ kind: job.kind, jobId: job.id, attempts }, 'mail not sent; will retry');
+          await sql`update mail_jobs set attempts = ${attempts}, last_error = ${reason},
+                      next_attempt_at = now() + make_interval(secs => ${mailRetryDelaySeconds(attempts)})
+                    where id = ${job.id}`.execute(db);
         }
       }
-      return sent;
-    });
+    }
+    return sent;
   }
 
   /**

@@ -65,7 +65,7 @@ import {
   projectedMembership,
   usableOrganizationPlan,
 } from '../organizations/organizations.service.ts';
-import { afterAskingOwners, askOrganizationOwners } from '../organizations/owner-answers.ts';
+import { afterAskingOwners, askBilling, askOrganizationOwners } from '../organizations/owner-answers.ts';
 import {
   assignmentRefusal,
   organizationQuota,
@@ -333,9 +333,8 @@ export class DevicesService {
 
   /**
    * The plan that entitles a device's owner (a person's personal plan, or an organization's) to
-   * active devices. Provisioning keeps billing's subscriptions from events, which arrive a few
-   * milliseconds after a purchase is claimed; when it knows of none yet, it asks billing, so a
-   * person can use at once what they just bought.
+   * active devices, for a page (never inside a transaction): the copy of billing's subscriptions,
+   * or billing's answer while the copy knows of none yet.
    */
   private async entitledPlan(db: Db, owner: { userId: string; orgId: string | null }): Promise<string | null> {
     return (
@@ -346,14 +345,52 @@ export class DevicesService {
     );
   }
 
+  /** The same from the copy alone, inside a transaction; a refusal is corrected by `afterAskingBilling`. */
   private async requireEntitlement(db: Db, owner: { userId: string; orgId: string | null }): Promise<string> {
-    const plan = await this.entitledPlan(db, owner);
+    const plan = await activePlanOf(db, owner);
     if (plan) return plan;
     if (owner.orgId) throw suspendedOrganization();
     throw new AppError(
       'no_entitlement',
       'Devices come with an active Personal or Gaming plan. Choose a plan in Billing to add devices.',
     );
+  }
+
+  /**
+   * Billing's events arrive a few milliseconds after a purchase is claimed, so a refusal for want
+   * of a plan may only be the copy behind: billing is asked (between transactions, never inside
+   * one), its answer kept, and `work` runs once more when it knew of a plan the copy did not. So a
+   * person can use at once what they just bought.
+   */
+  private async afterAskingBilling<T>(
+    work: () => Promise<T>,
+    ownerOf: () => Promise<{ userId: string | null; orgId: string | null } | null>,
+  ): Promise<T> {
+    try {
+      return await work();
+    } catch (refusal) {
+      if (!(refusal instanceof AppError && refusal.code === 'no_entitlement')) throw refusal;
+      let corrected = false;
+      try {
+        const owner = await ownerOf();
+        corrected = owner !== null && (await askBilling(this.deps.db, this.deps.rpc, owner));
+      } catch (error) {
+        this.deps.logger.warn({ err: error }, 'billing could not be asked; the refusal of the local copy stands');
+      }
+      if (!corrected) throw refusal;
+      return work();
+    }
+  }
+
+  /** Whose plan entitles the device (its organization's, or its person's personal plan), for `afterAskingBilling`. */
+  private async entitledOwnerOf(deviceId: string): Promise<{ userId: string | null; orgId: string | null } | null> {
+    const device = await this.deps.db
+      .selectFrom('devices')
+      .select(['user_id', 'org_id'])
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
+    if (!device) return null;
+    return device.org_id ? { userId: null, orgId: device.org_id } : { userId: device.user_id, orgId: null };
   }
 
   /**
@@ -454,20 +491,24 @@ export class DevicesService {
         field: 'public_key',
       });
     }
-    const created = await this.deps.db.transaction().execute(async (tx) => {
-      const plan = await this.requireEntitlement(tx, { userId, orgId: null });
-      await this.withinFairUse(tx, userId);
-      return this.placeDevice(tx, {
-        id: randomUUID(),
-        userId,
-        orgId: null,
-        name,
-        platform,
-        publicKey: input.public_key,
-        plan,
-        actorId: userId,
-      });
-    });
+    const created = await this.afterAskingBilling(
+      () =>
+        this.deps.db.transaction().execute(async (tx) => {
+          const plan = await this.requireEntitlement(tx, { userId, orgId: null });
+          await this.withinFairUse(tx, userId);
+          return this.placeDevice(tx, {
+            id: randomUUID(),
+            userId,
+            orgId: null,
+            name,
+            platform,
+            publicKey: input.public_key,
+            plan,
+            actorId: userId,
+          });
+        }),
+      async () => ({ userId, orgId: null }),
+    );
     this.deps.mailQueue.wake();
     return view(created.device, created.node);
   }
@@ -565,7 +606,18 @@ export class DevicesService {
     caller: Caller,
     input: { device_id: string; name?: string | undefined; is_active?: boolean | undefined },
   ): Promise<DeviceView> {
-    const result = await this.deps.db.transaction().execute(async (tx) => {
+    const result = await this.afterAskingBilling(
+      () => this.updateOnCopies(caller, input),
+      () => this.entitledOwnerOf(input.device_id),
+    );
+    return this.viewOf(result);
+  }
+
+  private updateOnCopies(
+    caller: Caller,
+    input: { device_id: string; name?: string | undefined; is_active?: boolean | undefined },
+  ): Promise<Device> {
+    return this.deps.db.transaction().execute(async (tx) => {
       const operations: DeviceOperation[] = [];
       if (input.name !== undefined) operations.push('rename');
       if (input.is_active !== undefined) operations.push(input.is_active ? 'activate' : 'suspend');
@@ -595,7 +647,6 @@ export class DevicesService {
       await recordSuspensionChange(tx, device, after, caller.userId);
       return after;
     });
-    return this.viewOf(result);
   }
 
   /**
@@ -612,6 +663,18 @@ export class DevicesService {
     const actorId = requireAdmin(caller);
     const deviceId = input.deviceId.toLowerCase();
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(deviceId)) throw notFound();
+    return this.afterAskingBilling(
+      () => this.operateOnCopies(actorId, input.action, deviceId),
+      () => this.entitledOwnerOf(deviceId),
+    );
+  }
+
+  private operateOnCopies(
+    actorId: string,
+    action: 'activate' | 'suspend' | 'revoke_keys',
+    deviceId: string,
+  ): Promise<Device> {
+    const input = { action };
     return this.deps.db.transaction().execute(async (tx) => {
       const device = await tx
         .selectFrom('devices')

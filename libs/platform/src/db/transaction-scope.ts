@@ -1,0 +1,38 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { TransactionBuilder } from 'kysely';
+
+/**
+ * Knows whether the code running now is inside an open transaction, so that a call to another
+ * service made there can be caught (RpcClient.request): a network call under a lock holds the
+ * lock and a pooled connection for as long as the other service takes, and with replicas a slow
+ * or restarting service becomes held locks and an exhausted pool everywhere.
+ *
+ * Every `db.transaction().execute(callback)` runs its callback in a scope that closes when the
+ * transaction ends; work the callback starts and that outlives it (a woken queue) sees it closed.
+ */
+type Scope = { open: boolean };
+
+const scopes = new AsyncLocalStorage<Scope>();
+const patched = Symbol.for('qw.transaction-scope');
+
+type Execute = TransactionBuilder<unknown>['execute'];
+const prototype = TransactionBuilder.prototype as unknown as { execute: Execute; [patched]?: true };
+if (!prototype[patched]) {
+  const execute = prototype.execute;
+  prototype.execute = function (this: TransactionBuilder<unknown>, callback) {
+    return execute.call(this, async (tx) => {
+      const scope: Scope = { open: true };
+      try {
+        return await scopes.run(scope, () => callback(tx));
+      } finally {
+        scope.open = false;
+      }
+    });
+  } as Execute;
+  prototype[patched] = true;
+}
+
+/** Whether a transaction is open in the current async context. */
+export function inTransaction(): boolean {
+  return scopes.getStore()?.open === true;
+}
