@@ -25,6 +25,8 @@ export type BillingSettings = {
   NODE_ENV?: string;
   /** How often refunds left pending (provider down, crash before recording) are asked for again. */
   refundRetryEveryMs?: number;
+  /** How often stored Stripe events whose handling failed are looked at again (each waits its backoff). */
+  webhookRetryEveryMs?: number;
   /** Checkouts per client address (default `checkoutLimit`); browser tests all come from one address. */
   checkoutLimit?: RateLimit;
 };
@@ -87,9 +89,24 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
         testClock: provider.name === 'test' && settings.BILLING_TEST_CLOCK && settings.NODE_ENV !== 'production',
       });
     },
+    // Stripe events stored before a restart (or by a replica that stopped) are applied at start.
+    workers: (context) => {
+      const { webhooks } = servicesFor(context);
+      if (!webhooks) return [];
+      return [{ name: 'stripe-webhooks', start: async () => void webhooks.handleDue(), stop: () => webhooks.stop() }];
+    },
     tasks: (context) => {
-      const { subscriptions, refunds } = servicesFor(context);
+      const { subscriptions, refunds, webhooks } = servicesFor(context);
       return [
+        ...(webhooks
+          ? [
+              {
+                name: 'apply-stripe-events',
+                everyMs: settings.webhookRetryEveryMs ?? 5_000,
+                run: async () => void (await webhooks.handleDue()),
+              },
+            ]
+          : []),
         { name: 'renew-test-subscriptions', everyMs: 60_000, run: async () => void (await subscriptions.renewDue()) },
         {
           name: 'retry-pending-refunds',

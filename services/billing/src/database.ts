@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { PlatformTables } from '@qw/platform/db';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -106,6 +107,13 @@ export interface WebhookEventsTable {
   id: string;
   type: string;
   received_at: Timestamp;
+  /** The verified event, kept until it is applied (then null: it names the buyer's e-mail). */
+  payload: ColumnType<unknown, string | null | undefined, string | null>;
+  /** When the worker applied it; null: waiting, or failed and due again at `next_attempt_at`. */
+  handled_at: NullableTimestamp;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface TestClocksTable {
   id: string;
@@ -114,7 +122,8 @@ export interface TestClocksTable {
   created_at: Timestamp;
 }
 
-export interface BillingDatabase {
+/** The platform's tables (outbox, inbox, rate events, mail jobs) come with `PlatformTables`. */
+export interface BillingDatabase extends PlatformTables {
   customers: CustomersTable;
   subscriptions: SubscriptionsTable;
   checkout_sessions: CheckoutSessionsTable;
@@ -122,7 +131,6 @@ export interface BillingDatabase {
   refunds: RefundsTable;
   webhook_events: WebhookEventsTable;
   test_clocks: TestClocksTable;
-  outbox: { id: string; subject: string; envelope: unknown };
 }
 
 export type Subscription = Selectable<SubscriptionsTable>;

@@ -170,13 +170,28 @@ function event(type: string, object: Record<string, unknown>, created = Math.flo
   return { id: `evt_${eventSeq}`, object: 'event', type, created, api_version: '2025-01-01', data: { object } };
 }
 
-async function deliver(payload: object, options: { secret?: string; client?: Client } = {}) {
+/** Posts a signed event and answers as soon as the webhook does (its effect may still be to come). */
+async function post(payload: object, options: { secret?: string; client?: Client } = {}) {
   const body = JSON.stringify(payload);
   const header = signer.webhooks.generateTestHeaderString({ payload: body, secret: options.secret ?? webhookSecret });
   return (options.client ?? new Client(stack.app)).call('POST', '/api/billing/webhook', body, {
     'content-type': 'application/json',
     'stripe-signature': header,
   });
+}
+
+/** Whether billing has applied the stored event (the webhook only records it; a worker applies it). */
+async function handled(eventId: string): Promise<boolean> {
+  const { rows } = await sql<{ handled: boolean }>`select handled_at is not null as handled from webhook_events
+    where id = ${eventId}`.execute(billingDb());
+  return rows[0]?.handled === true;
+}
+
+/** Posts a signed event and, when it was accepted, waits until billing has applied it. */
+async function deliver(payload: { id: string }, options: { secret?: string; client?: Client } = {}) {
+  const response = await post(payload, options);
+  if (response.statusCode === 200) await eventually(() => handled(payload.id));
+  return response;
 }
 
 const completed = (sessionId: string, subscription: string, email: string, paymentStatus = 'paid') => ({
@@ -255,6 +270,7 @@ beforeAll(async () => {
         STRIPE_API_URL: standInUrl,
         BILLING_TEST_CLOCK: false,
         refundRetryEveryMs: 200,
+        webhookRetryEveryMs: 200,
       }),
     ],
   });
@@ -471,6 +487,8 @@ describe('Stripe', () => {
     await deliver(
       event('customer.subscription.updated', subscriptionObject('sub_4', 'active', { cancel_at_period_end: true })),
     );
+    // Issued after the event was applied and committed: waited for.
+    await eventually(async () => (await refundOf(subscriptionId)).status === 'issued');
     const refund = await refundOf(subscriptionId);
     expect(refund).toMatchObject({ status: 'issued', amount_cents: 799 });
     const made = refundsFor('pi_in_4');
@@ -499,10 +517,18 @@ describe('Stripe', () => {
   it('gives the money back once per customer: buying again and cancelling within 7 days runs to the period end', async () => {
     const first = await paidAndClaimed('sub_7', 'in_7', 'gil@example.com');
     await deliver(event('customer.subscription.deleted', subscriptionObject('sub_7', 'canceled')));
-    expect(await refundOf(first.subscriptionId)).toMatchObject({ status: 'issued' });
+    await eventually(async () => (await refundOf(first.subscriptionId)).status === 'issued');
     expect(refundsFor('pi_in_7')).toHaveLength(1);
 
     await verifyEmail(stack, 'gil@example.com');
+    // Setting the password ended the person's other sessions; the purchase below is now claimed
+    // more than the gateway's 1 s authority cache later (its webhooks are applied after they
+    // answer), so the first client signs in again.
+    const login = await first.client.call('POST', '/api/auth/login', {
+      email: 'gil@example.com',
+      password: 'correct horse battery',
+    });
+    expect(login.statusCode).toBe(200);
     const again = await paidAndClaimed('sub_8', 'in_8', 'gil@example.com', first.client);
     await deliver(
       event('customer.subscription.updated', subscriptionObject('sub_8', 'active', { cancel_at_period_end: true })),
@@ -560,6 +586,8 @@ describe('Stripe', () => {
       event('customer.subscription.updated', subscriptionObject('sub_10', 'active', { cancel_at_period_end: true })),
     );
     expect(delivered.statusCode).toBe(200);
+    // Stripe is asked after the event was applied and committed: waited for.
+    await eventually(() => refundsFor('pi_in_10').length === 1);
     const pending = await refundOf(subscriptionId);
     expect(pending.status).toBe('pending');
     expect(refundsFor('pi_in_10')).toHaveLength(1);
@@ -632,6 +660,104 @@ describe('Stripe', () => {
     expect(sub).toMatchObject({ status: 'active', cancel_at_period_end: false });
     expect(refundsMade).toHaveLength(refundsBefore);
   });
+  describe('webhooks recorded, then handled', () => {
+    const sessionStatus = async (id: string) =>
+      (
+        await billingDb()
+          .selectFrom('checkout_sessions')
+          .select('status')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).status;
+
+    it('answers 200 once the verified event is stored, before its effect is applied', async () => {
+      const started = await buyer().call('POST', '/api/checkout', { plan_code: 'personal', quantity: 1 });
+      const sessionId: string = started.data.session_id;
+      const payload = event('checkout.session.completed', completed(sessionId, 'sub_12', 'hal@example.com'));
+      // Another connection holds the checkout's row: whatever applies the event waits for it. (A
+      // connection of its own, not a kysely transaction: the webhook's own RPC is not asked inside it.)
+      await billingDb()
+        .connection()
+        .execute(async (connection) => {
+          await sql`begin`.execute(connection);
+          try {
+            await sql`select id from checkout_sessions where id = ${sessionId} for update`.execute(connection);
+            const answer = await Promise.race([
+              post(payload),
+              new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 3000)),
+            ]);
+            expect(answer).not.toBe('still waiting');
+            expect(answer).toMatchObject({ statusCode: 200, data: { received: true, duplicate: false } });
+            expect(await handled(payload.id)).toBe(false);
+            expect(await sessionStatus(sessionId)).toBe('open');
+          } finally {
+            await sql`commit`.execute(connection);
+          }
+        });
+      await eventually(() => handled(payload.id));
+      expect(await sessionStatus(sessionId)).toBe('paid');
+    });
+
+    it('retries an event whose handling failed until it applies, and applies it once', async () => {
+      const started = await buyer().call('POST', '/api/checkout', { plan_code: 'personal', quantity: 1 });
+      const sessionId: string = started.data.session_id;
+      const payload = event('checkout.session.completed', completed(sessionId, 'sub_13', 'jo@example.com'));
+      // The database refuses the checkout's change, as a crash or an outage in the middle of applying would.
+      await sql`create function fail_checkout_paid() returns trigger language plpgsql as
+        $$ begin raise exception 'simulated failure while applying'; end $$`.execute(billingDb());
+      await sql`create trigger fail_checkout_paid before update on checkout_sessions for each row
+        when (new.status = 'paid') execute function fail_checkout_paid()`.execute(billingDb());
+      try {
+        const first = await post(payload);
+        expect(first.statusCode).toBe(200);
+        await eventually(async () => {
+          const { rows } = await sql<{ attempts: number }>`select attempts from webhook_events
+            where id = ${payload.id}`.execute(billingDb());
+          return (rows[0]?.attempts ?? 0) >= 1;
+        });
+        expect(await handled(payload.id)).toBe(false);
+        expect(await sessionStatus(sessionId)).toBe('open');
+        // Stripe delivers it again meanwhile: recorded once, still waiting for its retry.
+        expect((await post(payload)).data).toEqual({ received: true, duplicate: true });
+      } finally {
+        await sql`drop trigger fail_checkout_paid on checkout_sessions`.execute(billingDb());
+        await sql`drop function fail_checkout_paid()`.execute(billingDb());
+      }
+      await eventually(() => handled(payload.id));
+      expect(await sessionStatus(sessionId)).toBe('paid');
+      expect(
+        await count(
+          sql<{ n: number }>`select count(*)::int as n from subscriptions where provider_subscription_id = 'sub_13'`,
+        ),
+      ).toBe(1);
+      expect(
+        await count(sql<{ n: number }>`select count(*)::int as n from webhook_events where id = ${payload.id}`),
+      ).toBe(1);
+    });
+
+    it('a cancellation delivered several times at once refunds once', async () => {
+      const { subscriptionId } = await paidAndClaimed('sub_14', 'in_14', 'kit@example.com');
+      const payload = event(
+        'customer.subscription.updated',
+        subscriptionObject('sub_14', 'active', { cancel_at_period_end: true }),
+      );
+      const answers = await Promise.all(Array.from({ length: 5 }, () => post(payload)));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      expect(answers.filter((a) => a.data.duplicate === false)).toHaveLength(1);
+      await eventually(() => handled(payload.id));
+      await eventually(async () => (await refundOf(subscriptionId)).status === 'issued');
+      expect(refundsFor('pi_in_14')).toHaveLength(1);
+      expect(
+        await count(sql<{ n: number }>`select count(*)::int as n from refunds
+        where subscription_id = ${subscriptionId}`),
+      ).toBe(1);
+      // Stored only until applied: the event's body (e-mail addresses) is not kept.
+      const { rows } = await sql<{ payload: unknown }>`select payload from webhook_events
+        where id = ${payload.id}`.execute(billingDb());
+      expect(rows[0]!.payload).toBeNull();
+    });
+  });
+
   describe('plan changes', () => {
     const changePlan = (client: Client, subscriptionId: string, planCode: string) =>
       client.call('POST', '/api/billing/change-plan', { subscription_id: subscriptionId, plan_code: planCode });

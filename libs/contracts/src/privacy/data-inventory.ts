@@ -287,9 +287,16 @@ export const inventoryTables: readonly InventoryTable[] = [
   {
     service: 'billing',
     table: 'webhook_events',
-    purpose: "Ids of the payment provider's notifications already handled.",
-    personal: [],
-    retention: 'Kept.',
+    purpose: "The payment provider's notifications: each recorded once by its id, then applied to the ledger.",
+    personal: [
+      {
+        column: 'payload',
+        holds: "the notification until it is applied (it names the buyer's e-mail address)",
+        kinds: ['email'],
+      },
+    ],
+    retention:
+      'The notification until it is applied (minutes at most, unless applying it keeps failing); its id and type kept.',
   },
   {
     service: 'billing',

@@ -13,15 +13,26 @@ import {
 } from '../subscriptions/ledger.ts';
 import { checkoutPayment } from './stripe-rules.ts';
 import { applyStripeInvoice, applyStripeSubscription, idOf } from './stripe-ledger.ts';
+import { claimEvent, dueEventIds, markFailed, markHandled, recordEvent } from './webhook-events.repository.ts';
+import { webhookAlarmAttempts, webhookRetryDelaySeconds } from './webhook-retry-rules.ts';
 
 type Tx = Kysely<BillingDatabase>;
 
 /**
- * Verifies Stripe's signature, records each event id once, and applies it to the normalized
- * ledger. Events may come twice or out of order: ids and event times keep the result right. Money
- * moves only after the transaction: a refund is recorded here and issued after commit.
+ * Stripe's webhook, recorded then handled. `receive` verifies the signature, stores the event once
+ * per event id and answers: Stripe hears 200 in one insert, whatever applying it costs. `handle`
+ * applies a stored event to the normalized ledger in one transaction with the mark that it was
+ * applied, so a crash in between leaves it waiting and applying it twice is impossible; a failure
+ * is retried with backoff (`handleDue`, woken after each new event and on billing's timer). Events
+ * may come twice or out of order: ids and event times keep the result right. Money moves only after
+ * the transaction: a refund is recorded with the change and issued after commit, its id the
+ * idempotency key (and `retryPending` asks again if the process died in between).
  */
 export class StripeWebhookService {
+  private draining: Promise<number> | undefined;
+  private again = false;
+  private stopped = false;
+
   constructor(
     private readonly deps: {
       db: Kysely<BillingDatabase>;
@@ -39,21 +50,78 @@ export class StripeWebhookService {
     } catch {
       throw new AppError('bad_request', 'The webhook signature does not match.');
     }
-    const outcome = await this.deps.db.transaction().execute(async (tx) => {
-      const fresh = await tx
-        .insertInto('webhook_events')
-        .values({ id: event.id, type: event.type })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!fresh) return { duplicate: true, refundId: null };
-      return { duplicate: false, refundId: await this.apply(tx, event) };
-    });
-    if (outcome.refundId) await this.deps.refunds.issue(outcome.refundId);
-    return { received: true, duplicate: outcome.duplicate };
+    const fresh = await recordEvent(this.deps.db, { id: event.id, type: event.type, payload: JSON.stringify(event) });
+    // Committed: applied next, after the answer (the answer never waits for it).
+    if (fresh) void this.handleDue();
+    return { received: true, duplicate: !fresh };
   }
 
-  /** Applies one event; answers the id of a refund it recorded, for `receive` to issue after commit. */
+  /**
+   * Applies every stored event that is due, one transaction each (one failing holds up no other).
+   * Never rejects; a pass asked for during a pass runs once more after it, for what it did not see.
+   */
+  handleDue(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
+    if (this.draining) {
+      this.again = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      let applied = 0;
+      do {
+        this.again = false;
+        for (const id of await dueEventIds(this.deps.db, 50)) if (await this.handle(id)) applied++;
+      } while (this.again && !this.stopped);
+      return applied;
+    })()
+      .catch((error: unknown) => {
+        if (!this.stopped) this.deps.logger.warn({ err: error }, 'stripe events not applied yet; will retry');
+        return 0;
+      })
+      .finally(() => {
+        this.draining = undefined;
+      });
+    return this.draining;
+  }
+
+  /** No pass starts from now on; the one under way is waited for (billing stops it before its database). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.draining;
+  }
+
+  /** Applies one stored event unless it was applied already or another worker holds it; true if this did. */
+  async handle(eventId: string): Promise<boolean> {
+    let attempts = 0;
+    let type = 'unknown';
+    let refundId: string | null = null;
+    try {
+      const applied = await this.deps.db.transaction().execute(async (tx) => {
+        const row = await claimEvent(tx, eventId);
+        if (!row) return false;
+        attempts = row.attempts;
+        type = row.type;
+        refundId = await this.apply(tx, row.payload as Stripe.Event);
+        await markHandled(tx, eventId);
+        return true;
+      });
+      if (!applied) return false;
+    } catch (error) {
+      attempts += 1;
+      const retryInSeconds = webhookRetryDelaySeconds(attempts);
+      // The id and type only: the event itself names the buyer.
+      const log = { err: error, eventId, type, attempts, retryInSeconds };
+      if (attempts >= webhookAlarmAttempts) this.deps.logger.error(log, 'stripe event keeps failing; will retry');
+      else this.deps.logger.warn(log, 'stripe event not applied; will retry');
+      const reason = String((error as Error)?.message ?? error).slice(0, 500);
+      await markFailed(this.deps.db, eventId, { attempts, retryInSeconds, reason });
+      return false;
+    }
+    if (refundId) await this.deps.refunds.issue(refundId);
+    return true;
+  }
+
+  /** Applies one event; answers the id of a refund it recorded, for `handle` to issue after commit. */
   private async apply(tx: Tx, event: Stripe.Event): Promise<string | null> {
     const observedAt = new Date(event.created * 1000);
     switch (event.type) {
