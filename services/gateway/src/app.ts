@@ -47,7 +47,18 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
         version: '0.1.0',
         description: 'The HTTP API of the Quietwire VPN service.',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      servers: [{ url: config.PUBLIC_URL, description: 'This gateway' }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          configLink: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'token',
+            description: "A one-time download link's token (POST /api/devices/{id}/config-link)",
+          },
+        },
+      },
     },
   });
   // Swagger UI sets its own policy on its pages (it needs inline styles the web app never does).

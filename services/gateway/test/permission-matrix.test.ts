@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { generateKeyPair } from '@qw/wireguard';
 import { analyticsRoutes, httpRoutes } from '@qw/contracts';
 import { analyticsService } from '@qw/analytics';
+import { inboxOwnerOf } from '@qw/platform';
 import { authorityMaxAgeMs } from '../src/auth/authority-cache.ts';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
@@ -605,6 +606,78 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+});
+
+/** Who the gateway is on the bus: its requests' answers come to its own inbox. */
+const gatewayUser = () => stack.testBus.env('gateway').NATS_USER;
+
+/** The subjects of the requests the gateway sent to services while `act` ran, as seen on the bus itself. */
+async function askedBy(act: () => Promise<Answer>): Promise<{ answer: Answer; asked: string[] }> {
+  const bus = await stack.connectAdmin();
+  const asked: string[] = [];
+  const subscription = bus.nc.subscribe('>', {
+    callback: (_error, message) => {
+      if (inboxOwnerOf(message.reply) === gatewayUser()) asked.push(message.subject);
+    },
+  });
+  await bus.nc.flush();
+  try {
+    const answer = await act();
+    // A request the gateway sent reached the server before its answer came back: one round trip
+    // on this connection delivers it here.
+    await bus.nc.flush();
+    return { answer, asked };
+  } finally {
+    subscription.unsubscribe();
+  }
+}
+
+const signedInPeople: Principal[] = ['personal', 'other', 'orgMember', 'orgAdmin', 'orgOwner'];
+
+/**
+ * The route table's gate, for every route from its contract: what the contract declares as access
+ * is what the matrix expects and what the gateway does before any service is asked. The matrix's
+ * own answers cannot tell a wrong declaration (the service refuses again, with the same answer);
+ * the bus can: a request refused at the gate sends nothing to any service but identity's question
+ * about who the caller is.
+ */
+describe("route access: each contract's declared access is what the gateway enforces", () => {
+  for (const route of httpRoutes) {
+    const key = `${route.method} ${route.url}`;
+    it(`${key} (${route.access})`, async () => {
+      const row = matrix[key]!;
+      const needsPerson = route.access === 'signed-in' || route.access === 'admin';
+      const needsPersonOrLink = needsPerson || route.access === 'signed-in-or-link';
+      // The matrix says the same as the contract.
+      expect(row.expect.anonymous === 'signin', 'matrix: anonymous is asked to sign in').toBe(needsPersonOrLink);
+      expect(
+        signedInPeople.every((p) => row.expect[p] === 'forbidden'),
+        'matrix: every signed-in non-admin is refused with 403',
+      ).toBe(route.access === 'admin');
+      // The request is made first (making it may create what it names, a device to remove); only
+      // sending it is watched. Each names real things of the matrix's people, so it is one their
+      // handler would serve; a refusal at the gate leaves them as they were for the matrix below.
+      const send = async (principal: Principal) => {
+        const { url, body } = await row.request(principal);
+        const headers: Record<string, string> =
+          typeof body === 'string' ? { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' } : {};
+        return askedBy(async () => {
+          const response = await as(principal).call(route.method, url, body, headers);
+          return { status: response.statusCode, code: response.data?.error?.code };
+        });
+      };
+      if (needsPersonOrLink) {
+        // No session and no link: refused before any service is asked, identity included.
+        const { answer, asked } = await send('anonymous');
+        expect({ ...answer, asked }, 'anonymous').toEqual({ status: 401, code: 'not_signed_in', asked: [] });
+      }
+      if (route.access === 'admin') {
+        const { answer, asked } = await send('personal');
+        expect(answer, 'a signed-in customer').toEqual({ status: 403, code: 'forbidden' });
+        expect(asked.filter((subject) => subject !== 'identity.rpc.authority')).toEqual([]);
+      }
+    });
+  }
 });
 
 describe('permission matrix', () => {

@@ -46,6 +46,7 @@ export const AdminOverviewSchema = Type.Object({
 export type AdminOverview = Static<typeof AdminOverviewSchema>;
 
 export const adminOverviewRoute = defineRoute({
+  operationId: 'adminOverview',
   method: 'GET',
   url: '/api/admin/overview',
   access: 'admin',
@@ -81,6 +82,7 @@ export const AdminUsersQuerySchema = Type.Object({
   ...paging,
 });
 export const adminUsersRoute = defineRoute({
+  operationId: 'adminUsers',
   method: 'GET',
   url: '/api/admin/users',
   access: 'admin',
@@ -111,6 +113,7 @@ export const AdminOrganizationsQuerySchema = Type.Object({
   ...paging,
 });
 export const adminOrganizationsRoute = defineRoute({
+  operationId: 'adminOrganizations',
   method: 'GET',
   url: '/api/admin/organizations',
   access: 'admin',
@@ -122,6 +125,7 @@ export const adminOrganizationsRoute = defineRoute({
 
 const OrgParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const suspendOrganizationRoute = defineRoute({
+  operationId: 'suspendOrganization',
   method: 'POST',
   url: '/api/admin/organizations/:id/suspend',
   access: 'admin',
@@ -131,6 +135,7 @@ export const suspendOrganizationRoute = defineRoute({
   response: { 200: AdminOrganizationSchema },
 });
 export const reactivateOrganizationRoute = defineRoute({
+  operationId: 'reactivateOrganization',
   method: 'POST',
   url: '/api/admin/organizations/:id/reactivate',
   access: 'admin',
@@ -151,6 +156,7 @@ export const AdminEmailSchema = Type.Object({
 });
 export type AdminEmail = Static<typeof AdminEmailSchema>;
 export const adminEmailsRoute = defineRoute({
+  operationId: 'adminEmails',
   method: 'GET',
   url: '/api/admin/admin-emails',
   access: 'admin',
@@ -159,6 +165,7 @@ export const adminEmailsRoute = defineRoute({
   response: { 200: Type.Object({ emails: Type.Array(AdminEmailSchema) }) },
 });
 export const addAdminEmailRoute = defineRoute({
+  operationId: 'addAdminEmail',
   method: 'POST',
   url: '/api/admin/admin-emails',
   access: 'admin',
@@ -168,6 +175,7 @@ export const addAdminEmailRoute = defineRoute({
   response: { 201: AdminEmailSchema },
 });
 export const removeAdminEmailRoute = defineRoute({
+  operationId: 'removeAdminEmail',
   method: 'DELETE',
   url: '/api/admin/admin-emails/:email',
   access: 'admin',
@@ -199,6 +207,7 @@ export type AuditCursor = Static<typeof AuditCursorSchema>;
 export const auditCursorPattern =
   '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 export const adminAuditRoute = defineRoute({
+  operationId: 'adminAudit',
   method: 'GET',
   url: '/api/admin/audit',
   access: 'admin',
@@ -252,6 +261,7 @@ export const AdminDevicesQuerySchema = Type.Object({
   ...paging,
 });
 export const adminDevicesRoute = defineRoute({
+  operationId: 'adminDevices',
   method: 'GET',
   url: '/api/admin/devices',
   access: 'admin',
@@ -277,6 +287,7 @@ export const AdminDeviceActionSchema = Type.Object(
   { additionalProperties: false },
 );
 export const adminDeviceActionRoute = defineRoute({
+  operationId: 'adminDeviceAction',
   method: 'POST',
   url: '/api/admin-device',
   access: 'admin',
@@ -323,6 +334,7 @@ export const AdminTelemetryQuerySchema = Type.Object({
   ...paging,
 });
 export const adminTelemetryRoute = defineRoute({
+  operationId: 'adminTelemetry',
   method: 'GET',
   url: '/api/admin/telemetry',
   access: 'admin',
@@ -369,6 +381,7 @@ export const AdminServerSchema = Type.Object({
 });
 export type AdminServer = Static<typeof AdminServerSchema>;
 export const adminServersRoute = defineRoute({
+  operationId: 'adminServers',
   method: 'GET',
   url: '/api/admin/servers',
   access: 'admin',
@@ -377,6 +390,7 @@ export const adminServersRoute = defineRoute({
   response: { 200: Type.Object({ servers: Type.Array(AdminServerSchema) }) },
 });
 export const drainServerRoute = defineRoute({
+  operationId: 'drainServer',
   method: 'POST',
   url: '/api/admin/servers/:id/drain',
   access: 'admin',

@@ -22,8 +22,9 @@ import { defineRoute, NoContentSchema } from './route.ts';
 const tags = ['analytics'];
 
 /** A read of the Analytics page: GET, admins only, its query the RPC's request. */
-function analyticsRead<C extends RpcContract>(path: string, summary: string, rpc: C) {
+function analyticsRead<C extends RpcContract>(operationId: string, path: string, summary: string, rpc: C) {
   return defineRoute({
+    operationId,
     method: 'GET',
     url: `/api/admin/analytics/${path}`,
     access: 'admin',
@@ -35,72 +36,86 @@ function analyticsRead<C extends RpcContract>(path: string, summary: string, rpc
 }
 
 export const revenueWindowRoute = analyticsRead(
+  'revenueWindow',
   'revenue-window',
   'Spec §7 revenue_window: revenue of the last N days (1, 7, 30, 60, 90, 182, 365, 730), refunds and net',
   revenueWindowRpc,
 );
 export const newSubscriptionsWindowRoute = analyticsRead(
+  'newSubscriptionsWindow',
   'new-subscriptions-window',
   'Spec §7 new_subscriptions_window: subscriptions started in the last N days (1, 7, 30, 60)',
   newSubscriptionsWindowRpc,
 );
 export const cancelsWindowRoute = analyticsRead(
+  'cancelsWindow',
   'cancels-window',
   'Spec §7 cancels_window: subscriptions ended in the last N days (7, 30)',
   cancelsWindowRpc,
 );
 export const mrrTotalsRoute = analyticsRead(
+  'mrrTotals',
   'mrr',
   'Spec §7 mrr_total_cents and arr_total_cents, with the paying customers',
   mrrTotalsRpc,
 );
 export const arpuRoute = analyticsRead(
   'arpu',
+  'arpu',
   'Spec §7 arpu_cents: net revenue of the last 30 days per paying customer',
   arpuRpc,
 );
 export const revenueDailyRoute = analyticsRead(
+  'revenueDaily',
   'revenue-daily',
   'Spec §3 revenue_daily_last_730: revenue per day (60 days unless asked, up to 730)',
   revenueDailyRpc,
 );
 export const subscriptionsDailyRoute = analyticsRead(
+  'subscriptionsDaily',
   'subscriptions-daily',
   'Spec §3 subscriptions_daily_last_730: new subscriptions and cancels per day',
   subscriptionsDailyRpc,
 );
 export const revenueMonthlyRoute = analyticsRead(
+  'revenueMonthly',
   'revenue-monthly',
   'Spec §3 revenue by month and plan (12 months unless asked, up to 24)',
   revenueMonthlyRpc,
 );
 export const mrrMovementsRoute = analyticsRead(
+  'mrrMovements',
   'mrr-movements',
   'MRR movements per month: new, expansion, contraction, churn, reactivation, net, MRR at the end',
   mrrMovementsRpc,
 );
 export const cohortRetentionRoute = analyticsRead(
+  'cohortRetention',
   'cohorts',
   'Spec §3 cohort_retention_monthly: the last 12 cohorts, months +0 to +11',
   cohortRetentionRpc,
 );
 export const churnMonthlyRoute = analyticsRead(
+  'churnMonthly',
   'churn',
   'Spec §3 churn_monthly_last_12m: logo and revenue churn per month',
   churnMonthlyRpc,
 );
 export const funnelRoute = analyticsRead(
   'funnel',
+  'funnel',
   'Spec §3 funnel_last_60d: visits, sign-ups and first payments per day, and the most visited pages',
   funnelRpc,
 );
 export const projectionStatusRoute = analyticsRead(
+  'projectionStatus',
   'projection',
   'The projection the figures come from, and a rebuild under way',
   projectionStatusRpc,
 );
 
 export const rebuildProjectionRoute = defineRoute({
+  operationId: 'rebuildProjection',
   method: 'POST',
   url: '/api/admin/analytics/rebuild',
   access: 'admin',
@@ -115,6 +130,7 @@ export const VisitBodySchema = Type.Object(
   { additionalProperties: false },
 );
 export const recordVisitRoute = defineRoute({
+  operationId: 'recordVisit',
   method: 'POST',
   url: '/api/visits',
   access: 'public',

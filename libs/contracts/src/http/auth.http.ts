@@ -31,6 +31,7 @@ const LinkToken = Type.String({ minLength: 1, maxLength: 200 });
 const NewPassword = Type.String({ maxLength: 1024 });
 
 export const signUpRoute = defineRoute({
+  operationId: 'signUp',
   method: 'POST',
   url: '/api/auth/signup',
   access: 'public',
@@ -46,6 +47,7 @@ export type MfaChallenge = Static<typeof MfaChallengeSchema>;
 export type SessionBody = Static<typeof SessionBodySchema>;
 
 export const signInRoute = defineRoute({
+  operationId: 'signIn',
   method: 'POST',
   url: '/api/auth/login',
   access: 'public',
@@ -56,6 +58,7 @@ export const signInRoute = defineRoute({
 });
 
 export const signInMfaRoute = defineRoute({
+  operationId: 'signInMfa',
   method: 'POST',
   url: '/api/auth/mfa',
   access: 'public',
@@ -69,6 +72,7 @@ export const signInMfaRoute = defineRoute({
 });
 
 export const refreshRoute = defineRoute({
+  operationId: 'refresh',
   method: 'POST',
   url: '/api/auth/refresh',
   access: 'public',
@@ -79,6 +83,7 @@ export const refreshRoute = defineRoute({
 });
 
 export const signOutRoute = defineRoute({
+  operationId: 'signOut',
   method: 'POST',
   url: '/api/auth/logout',
   access: 'public',
@@ -88,6 +93,7 @@ export const signOutRoute = defineRoute({
 });
 
 export const verifyEmailRoute = defineRoute({
+  operationId: 'verifyEmail',
   method: 'POST',
   url: '/api/auth/verify',
   access: 'public',
@@ -99,6 +105,7 @@ export const verifyEmailRoute = defineRoute({
 });
 
 export const setPasswordRoute = defineRoute({
+  operationId: 'setPassword',
   method: 'POST',
   url: '/api/auth/password/set',
   access: 'public',
@@ -110,6 +117,7 @@ export const setPasswordRoute = defineRoute({
 });
 
 export const resendVerificationRoute = defineRoute({
+  operationId: 'resendVerification',
   method: 'POST',
   url: '/api/auth/resend-verification',
   access: 'signed-in',
@@ -119,6 +127,7 @@ export const resendVerificationRoute = defineRoute({
 });
 
 export const forgotPasswordRoute = defineRoute({
+  operationId: 'forgotPassword',
   method: 'POST',
   url: '/api/auth/password/forgot',
   access: 'public',
@@ -129,6 +138,7 @@ export const forgotPasswordRoute = defineRoute({
 });
 
 export const resetPasswordRoute = defineRoute({
+  operationId: 'resetPassword',
   method: 'POST',
   url: '/api/auth/password/reset',
   access: 'public',
@@ -139,6 +149,7 @@ export const resetPasswordRoute = defineRoute({
 });
 
 export const meRoute = defineRoute({
+  operationId: 'me',
   method: 'GET',
   url: '/api/me',
   access: 'signed-in',
@@ -150,6 +161,7 @@ export const meRoute = defineRoute({
 export const OrganizationsAnswerSchema = Type.Object({ organizations: Type.Array(OrganizationViewSchema) });
 
 export const myOrganizationsRoute = defineRoute({
+  operationId: 'myOrganizations',
   method: 'GET',
   url: '/api/orgs',
   access: 'signed-in',
@@ -167,6 +179,7 @@ export const UpdateProfileBodySchema = Type.Object(
 );
 
 export const updateProfileRoute = defineRoute({
+  operationId: 'updateProfile',
   method: 'PATCH',
   url: '/api/me/profile',
   access: 'signed-in',
@@ -183,6 +196,7 @@ export const MfaEnrolmentSchema = Type.Object({
 });
 
 export const mfaEnrolRoute = defineRoute({
+  operationId: 'mfaEnrol',
   method: 'POST',
   url: '/api/me/mfa/enrol',
   access: 'signed-in',
@@ -199,6 +213,7 @@ export const MfaConfirmedSchema = Type.Object({
 });
 
 export const mfaConfirmRoute = defineRoute({
+  operationId: 'mfaConfirm',
   method: 'POST',
   url: '/api/me/mfa/confirm',
   access: 'signed-in',
@@ -210,6 +225,7 @@ export const mfaConfirmRoute = defineRoute({
 });
 
 export const mfaDisableRoute = defineRoute({
+  operationId: 'mfaDisable',
   method: 'POST',
   url: '/api/me/mfa/disable',
   access: 'signed-in',

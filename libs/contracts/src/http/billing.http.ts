@@ -28,6 +28,7 @@ const SessionId = Type.String({ maxLength: 255 });
 const OrgQuery = Type.Object({ org_id: Type.Optional(Type.String({ format: 'uuid' })) });
 
 export const createCheckoutRoute = defineRoute({
+  operationId: 'createCheckout',
   method: 'POST',
   url: '/api/checkout',
   access: 'public',
@@ -43,6 +44,7 @@ export const VerifyCheckoutQuerySchema = Type.Object({
 });
 
 export const verifyCheckoutRoute = defineRoute({
+  operationId: 'verifyCheckout',
   method: 'GET',
   url: '/api/checkout/verify',
   access: 'public',
@@ -53,6 +55,7 @@ export const verifyCheckoutRoute = defineRoute({
 });
 
 export const claimCheckoutRoute = defineRoute({
+  operationId: 'claimCheckout',
   method: 'POST',
   url: '/api/checkout/claim',
   access: 'signed-in',
@@ -64,6 +67,7 @@ export const claimCheckoutRoute = defineRoute({
 });
 
 export const billingOverviewRoute = defineRoute({
+  operationId: 'billingOverview',
   method: 'GET',
   url: '/api/billing',
   access: 'signed-in',
@@ -81,6 +85,7 @@ export const ManageBillingQuerySchema = Type.Object({
 });
 
 export const manageBillingRoute = defineRoute({
+  operationId: 'manageBilling',
   method: 'GET',
   url: '/api/billing/manage',
   access: 'signed-in',
@@ -94,6 +99,7 @@ export const manageBillingRoute = defineRoute({
 });
 
 export const invoiceReceiptRoute = defineRoute({
+  operationId: 'invoiceReceipt',
   method: 'GET',
   url: '/api/billing/invoices/:id',
   access: 'signed-in',
@@ -105,6 +111,7 @@ export const invoiceReceiptRoute = defineRoute({
 });
 
 export const changePlanRoute = defineRoute({
+  operationId: 'changePlan',
   method: 'POST',
   url: '/api/billing/change-plan',
   access: 'signed-in',
@@ -116,6 +123,7 @@ export const changePlanRoute = defineRoute({
 });
 
 export const previewPlanChangeRoute = defineRoute({
+  operationId: 'previewPlanChange',
   method: 'GET',
   url: '/api/billing/change-plan/preview',
   access: 'signed-in',
@@ -127,6 +135,7 @@ export const previewPlanChangeRoute = defineRoute({
 });
 
 export const resumeSubscriptionRoute = defineRoute({
+  operationId: 'resumeSubscription',
   method: 'POST',
   url: '/api/billing/resume',
   access: 'signed-in',
@@ -137,6 +146,7 @@ export const resumeSubscriptionRoute = defineRoute({
 });
 
 export const appCheckoutRoute = defineRoute({
+  operationId: 'appCheckout',
   method: 'POST',
   url: '/api/billing/checkout',
   access: 'signed-in',
@@ -148,6 +158,7 @@ export const appCheckoutRoute = defineRoute({
 });
 
 export const stripeWebhookRoute = defineRoute({
+  operationId: 'stripeWebhook',
   method: 'POST',
   url: '/api/billing/webhook',
   access: 'webhook',
@@ -159,6 +170,7 @@ export const stripeWebhookRoute = defineRoute({
 const TestCheckoutParams = Type.Object({ id: SessionId });
 
 export const testCheckoutRoute = defineRoute({
+  operationId: 'testCheckout',
   method: 'GET',
   url: '/api/billing/test-checkout/:id',
   access: 'public',
@@ -169,6 +181,7 @@ export const testCheckoutRoute = defineRoute({
 });
 
 export const testCheckoutPayRoute = defineRoute({
+  operationId: 'testCheckoutPay',
   method: 'POST',
   url: '/api/billing/test-checkout/:id/pay',
   access: 'public',
@@ -180,6 +193,7 @@ export const testCheckoutPayRoute = defineRoute({
 });
 
 export const testPortalCancelRoute = defineRoute({
+  operationId: 'testPortalCancel',
   method: 'POST',
   url: '/api/billing/test-portal/cancel',
   access: 'signed-in',

@@ -16,6 +16,7 @@ export const DeviceParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 
 const PublicKey = Type.String({ maxLength: 64, description: 'a WireGuard public key made in the browser' });
 
 export const listDevicesRoute = defineRoute({
+  operationId: 'listDevices',
   method: 'GET',
   url: '/api/devices',
   access: 'signed-in',
@@ -25,6 +26,7 @@ export const listDevicesRoute = defineRoute({
 });
 
 export const deviceOverviewRoute = defineRoute({
+  operationId: 'deviceOverview',
   method: 'GET',
   url: '/api/overview',
   access: 'signed-in',
@@ -41,6 +43,7 @@ export const CreateDeviceBodySchema = Type.Object({
 export const DeviceAnswerSchema = Type.Object({ device: DeviceViewSchema });
 
 export const createDeviceRoute = defineRoute({
+  operationId: 'createDevice',
   method: 'POST',
   url: '/api/devices',
   access: 'signed-in',
@@ -56,6 +59,7 @@ export const UpdateDeviceBodySchema = Type.Object(
 );
 
 export const updateDeviceRoute = defineRoute({
+  operationId: 'updateDevice',
   method: 'PATCH',
   url: '/api/devices/:id',
   access: 'signed-in',
@@ -67,6 +71,7 @@ export const updateDeviceRoute = defineRoute({
 });
 
 export const removeDeviceRoute = defineRoute({
+  operationId: 'removeDevice',
   method: 'DELETE',
   url: '/api/devices/:id',
   access: 'signed-in',
@@ -80,6 +85,7 @@ export const RequestKeyBodySchema = Type.Optional(Type.Object({ public_key: Type
 export const RequestKeyAnswerSchema = Type.Object({ device: DeviceViewSchema, emailed: Type.Boolean() });
 
 export const requestKeyRoute = defineRoute({
+  operationId: 'requestKey',
   method: 'POST',
   url: '/api/devices/:id/key',
   access: 'signed-in',
@@ -99,6 +105,7 @@ export const KeyRotationBodySchema = Type.Object(
 );
 
 export const setKeyRotationRoute = defineRoute({
+  operationId: 'setKeyRotation',
   method: 'PATCH',
   url: '/api/devices/:id/key-rotation',
   access: 'signed-in',
@@ -110,6 +117,7 @@ export const setKeyRotationRoute = defineRoute({
 });
 
 export const devicePeerInfoRoute = defineRoute({
+  operationId: 'devicePeerInfo',
   method: 'GET',
   url: '/api/devices/:id/peer-info',
   access: 'signed-in',
@@ -122,6 +130,7 @@ export const devicePeerInfoRoute = defineRoute({
 export const ConfigLinkSchema = Type.Object({ url: Type.String(), qr_url: Type.String(), expires_in: Type.Integer() });
 
 export const configLinkRoute = defineRoute({
+  operationId: 'configLink',
   method: 'POST',
   url: '/api/devices/:id/config-link',
   access: 'signed-in',
@@ -137,6 +146,7 @@ export const DeviceConfigQuerySchema = Type.Object({
 });
 
 export const deviceConfigRoute = defineRoute({
+  operationId: 'deviceConfig',
   method: 'GET',
   url: '/api/device/:id/config',
   access: 'signed-in-or-link',

@@ -23,6 +23,7 @@ const InvitableRole = Type.Union([Type.Literal('admin'), Type.Literal('member')]
 const InvitationToken = Type.Object({ token: Type.String({ minLength: 20, maxLength: 200 }) });
 
 export const organizationRoute = defineRoute({
+  operationId: 'organization',
   method: 'GET',
   url: '/api/orgs/:id',
   access: 'signed-in',
@@ -33,6 +34,7 @@ export const organizationRoute = defineRoute({
 });
 
 export const renameOrganizationRoute = defineRoute({
+  operationId: 'renameOrganization',
   method: 'PATCH',
   url: '/api/orgs/:id',
   access: 'signed-in',
@@ -44,6 +46,7 @@ export const renameOrganizationRoute = defineRoute({
 });
 
 export const orgOverviewRoute = defineRoute({
+  operationId: 'orgOverview',
   method: 'GET',
   url: '/api/orgs/:id/overview',
   access: 'signed-in',
@@ -59,6 +62,7 @@ export const OrgDevicesAnswerSchema = Type.Object({
 });
 
 export const orgDevicesRoute = defineRoute({
+  operationId: 'orgDevices',
   method: 'GET',
   url: '/api/orgs/:id/devices',
   access: 'signed-in',
@@ -76,6 +80,7 @@ export const CreateOrgDeviceBodySchema = Type.Object({
 });
 
 export const createOrgDeviceRoute = defineRoute({
+  operationId: 'createOrgDevice',
   method: 'POST',
   url: '/api/orgs/:id/devices',
   access: 'signed-in',
@@ -87,6 +92,7 @@ export const createOrgDeviceRoute = defineRoute({
 });
 
 export const orgUsersRoute = defineRoute({
+  operationId: 'orgUsers',
   method: 'GET',
   url: '/api/orgs/:id/users',
   access: 'signed-in',
@@ -99,6 +105,7 @@ export const orgUsersRoute = defineRoute({
 export const OrgUserParamsSchema = Type.Object({ id: Id, userId: Id });
 
 export const changeMemberRoleRoute = defineRoute({
+  operationId: 'changeMemberRole',
   method: 'PATCH',
   url: '/api/orgs/:id/users/:userId',
   access: 'signed-in',
@@ -110,6 +117,7 @@ export const changeMemberRoleRoute = defineRoute({
 });
 
 export const removeMemberRoute = defineRoute({
+  operationId: 'removeMember',
   method: 'DELETE',
   url: '/api/orgs/:id/users/:userId',
   access: 'signed-in',
@@ -120,6 +128,7 @@ export const removeMemberRoute = defineRoute({
 });
 
 export const leaveOrganizationRoute = defineRoute({
+  operationId: 'leaveOrganization',
   method: 'POST',
   url: '/api/orgs/:id/leave',
   access: 'signed-in',
@@ -130,6 +139,7 @@ export const leaveOrganizationRoute = defineRoute({
 });
 
 export const invitationsRoute = defineRoute({
+  operationId: 'invitations',
   method: 'GET',
   url: '/api/orgs/:id/invitations',
   access: 'signed-in',
@@ -140,6 +150,7 @@ export const invitationsRoute = defineRoute({
 });
 
 export const inviteMemberRoute = defineRoute({
+  operationId: 'inviteMember',
   method: 'POST',
   url: '/api/orgs/:id/invitations',
   access: 'signed-in',
@@ -152,6 +163,7 @@ export const inviteMemberRoute = defineRoute({
 });
 
 export const revokeInvitationRoute = defineRoute({
+  operationId: 'revokeInvitation',
   method: 'DELETE',
   url: '/api/orgs/:id/invitations/:invitationId',
   access: 'signed-in',
@@ -169,6 +181,7 @@ export const AuditQuerySchema = Type.Object({
 });
 
 export const auditLogRoute = defineRoute({
+  operationId: 'auditLog',
   method: 'GET',
   url: '/api/orgs/:id/audit',
   access: 'signed-in',
@@ -182,6 +195,7 @@ export const auditLogRoute = defineRoute({
 });
 
 export const previewInvitationRoute = defineRoute({
+  operationId: 'previewInvitation',
   method: 'POST',
   url: '/api/invitations/preview',
   access: 'public',
@@ -192,6 +206,7 @@ export const previewInvitationRoute = defineRoute({
 });
 
 export const acceptInvitationRoute = defineRoute({
+  operationId: 'acceptInvitation',
   method: 'POST',
   url: '/api/invitations/accept',
   access: 'signed-in',

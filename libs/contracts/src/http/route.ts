@@ -9,10 +9,14 @@ import { Type, type Static, type TSchema } from 'typebox';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
- * Who a route serves: anyone (`public`), a signed-in person (`signed-in`), a signed-in person or
- * the holder of a one-time link (`signed-in-or-link`), a platform admin (`admin`: the gateway
- * refuses anyone else before asking a service, and the service checks again), or Stripe
- * (`webhook`, signature checked by billing).
+ * Who a route serves, enforced by the gateway's route table before the handler runs (see
+ * services/gateway/src/http/route-access.ts) and declared in OpenAPI from the same value: anyone
+ * (`public`), a signed-in person (`signed-in`), a signed-in person or the holder of a one-time
+ * link (`signed-in-or-link`: the link is checked by provisioning), a platform admin (`admin`), or
+ * Stripe (`webhook`, signature checked by billing). An organization role is not known to the
+ * gateway without asking identity, so organization routes are `signed-in` and the service that
+ * owns the organization decides the role (404 to outsiders, 403 to a member asking what only
+ * managers may). Services check their own data again whatever the gate let through.
  */
 export type RouteAccess = 'public' | 'signed-in' | 'signed-in-or-link' | 'admin' | 'webhook';
 
@@ -24,6 +28,11 @@ export type HttpRoute<
   B extends TSchema | undefined = TSchema | undefined,
   R extends ResponseSchemas = ResponseSchemas,
 > = {
+  /**
+   * The operation's stable name in OpenAPI (a generated client's method name): camelCase, unique,
+   * the contract's own name without `Route`. Renaming it breaks clients, so it never changes.
+   */
+  operationId: string;
   method: HttpMethod;
   url: string;
   summary: string;

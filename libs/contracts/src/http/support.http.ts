@@ -9,6 +9,7 @@ export const ContactBodySchema = Type.Object({
 });
 
 export const contactRoute = defineRoute({
+  operationId: 'contact',
   method: 'POST',
   url: '/api/contact',
   access: 'public',
@@ -19,6 +20,7 @@ export const contactRoute = defineRoute({
 });
 
 export const healthRoute = defineRoute({
+  operationId: 'health',
   method: 'GET',
   url: '/api/health',
   access: 'public',

@@ -14,7 +14,6 @@ import {
   updateProfileRpc,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { requireSignedIn } from '../auth/caller.ts';
 import { startSession, type SessionSettings } from '../auth/session-reply.ts';
 import { addRoute } from '../http/add-route.ts';
 
@@ -22,35 +21,29 @@ export function registerAccountRoutes(app: HttpApp, deps: { rpc: RpcClient; sess
   const { rpc } = deps;
 
   addRoute(app, meRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(getMeRpc, {}, requireSignedIn(request))),
+    reply.header('cache-control', 'no-store').send(await rpc.request(getMeRpc, {}, request.caller)),
   );
 
   addRoute(app, myOrganizationsRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(listMyOrgsRpc, {}, requireSignedIn(request))),
+    reply.header('cache-control', 'no-store').send(await rpc.request(listMyOrgsRpc, {}, request.caller)),
   );
 
-  addRoute(app, updateProfileRoute, async (request) =>
-    rpc.request(updateProfileRpc, request.body, requireSignedIn(request)),
-  );
+  addRoute(app, updateProfileRoute, async (request) => rpc.request(updateProfileRpc, request.body, request.caller));
 
   addRoute(app, mfaEnrolRoute, async (request, reply) => {
-    const enrolment = await rpc.request(mfaEnrolRpc, {}, requireSignedIn(request));
+    const enrolment = await rpc.request(mfaEnrolRpc, {}, request.caller);
     const qr = await QRCode.toDataURL(enrolment.otpauth_url, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
     return reply.header('cache-control', 'no-store').send({ ...enrolment, qr_data_url: qr });
   });
 
   // Every session of the account ends; the one that confirmed goes on with a session that passed the second factor.
   addRoute(app, mfaConfirmRoute, async (request, reply) => {
-    const { recovery_codes, session: issued } = await rpc.request(
-      mfaConfirmRpc,
-      request.body,
-      requireSignedIn(request),
-    );
+    const { recovery_codes, session: issued } = await rpc.request(mfaConfirmRpc, request.body, request.caller);
     return reply.send({ ...(await startSession(reply, issued, deps.session)), recovery_codes });
   });
 
   addRoute(app, mfaDisableRoute, async (request, reply) => {
-    await rpc.request(mfaDisableRpc, request.body, requireSignedIn(request));
+    await rpc.request(mfaDisableRpc, request.body, request.caller);
     return reply.status(204).send();
   });
 }

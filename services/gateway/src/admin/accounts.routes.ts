@@ -21,7 +21,6 @@ import {
   suspendOrganizationRoute,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { requireAdmin } from '../auth/caller.ts';
 import { addRoute } from '../http/add-route.ts';
 import { mergeAuditPages, parseAuditCursor } from './merge-audit.ts';
 
@@ -35,16 +34,17 @@ function orgId(raw: string): string {
 
 /**
  * The operator console's Accounts (spec §2): people, organizations, the admin list and the
- * operators' audit (identity's and provisioning's entries in one list). Each route refuses anyone but a platform admin from the verified session
- * alone (`requireAdmin`; no header or body field counts), before any service is asked; identity
- * and billing check the caller assertion again, and identity the admin list at that moment.
+ * operators' audit (identity's and provisioning's entries in one list). Each route's contract says
+ * `access: 'admin'`, so addRoute refuses anyone but a platform admin from the verified session alone
+ * (no header or body field counts) before any service is asked; identity and billing check the
+ * caller assertion again, and identity the admin list at that moment.
  */
 export function registerAdminAccountRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
   const { rpc } = deps;
   const noStore = { 'cache-control': 'no-store' };
 
   addRoute(app, adminUsersRoute, async (request, reply) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     const people = await rpc.request(adminUsersRpc, request.query ?? {}, caller);
     // Each person's own plan is billing's: one question for the page.
     const { plans } = await rpc.request(adminUserPlansRpc, { user_ids: people.rows.map((row) => row.id) }, caller);
@@ -54,32 +54,32 @@ export function registerAdminAccountRoutes(app: HttpApp, deps: { rpc: RpcClient 
   });
 
   addRoute(app, adminOrganizationsRoute, async (request, reply) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     return reply.headers(noStore).send(await rpc.request(adminOrganizationsRpc, request.query ?? {}, caller));
   });
 
   addRoute(app, suspendOrganizationRoute, async (request) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     return rpc.request(adminSuspendOrganizationRpc, { org_id: orgId(request.params.id) }, caller);
   });
 
   addRoute(app, reactivateOrganizationRoute, async (request) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     return rpc.request(adminReactivateOrganizationRpc, { org_id: orgId(request.params.id) }, caller);
   });
 
   addRoute(app, adminEmailsRoute, async (request, reply) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     return reply.headers(noStore).send(await rpc.request(adminEmailsRpc, {}, caller));
   });
 
   addRoute(app, addAdminEmailRoute, async (request, reply) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     return reply.status(201).send(await rpc.request(addAdminEmailRpc, { email: request.body.email }, caller));
   });
 
   addRoute(app, removeAdminEmailRoute, async (request, reply) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     await rpc.request(removeAdminEmailRpc, { email: request.params.email }, caller);
     return reply.status(204).send();
   });
@@ -87,7 +87,7 @@ export function registerAdminAccountRoutes(app: HttpApp, deps: { rpc: RpcClient 
   // One list of the operators' own actions from its two owners: identity's (the admin list,
   // organizations) and provisioning's (devices, nodes), merged newest first.
   addRoute(app, adminAuditRoute, async (request, reply) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     const perPage = request.query?.per_page ?? adminPageSizes.default;
     const before = request.query?.before ? parseAuditCursor(request.query.before) : undefined;
     const asked = { per_page: perPage, ...(before ? { before } : {}) };

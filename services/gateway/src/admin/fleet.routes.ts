@@ -15,7 +15,6 @@ import {
   drainServerRoute,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { requireAdmin } from '../auth/caller.ts';
 import { addRoute } from '../http/add-route.ts';
 
 /**
@@ -29,7 +28,7 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
   const { rpc } = deps;
 
   addRoute(app, adminOverviewRoute, async (request, reply) => {
-    const caller = requireAdmin(request);
+    const { caller } = request;
     const [people, devices, traffic] = await Promise.all([
       rpc.request(adminPeopleCountsRpc, {}, caller),
       rpc.request(adminDeviceCountRpc, {}, caller),
@@ -47,30 +46,26 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
   addRoute(app, adminDevicesRoute, async (request, reply) =>
     reply
       .header('cache-control', 'no-store')
-      .send(await rpc.request(adminDevicesRpc, request.query ?? {}, requireAdmin(request))),
+      .send(await rpc.request(adminDevicesRpc, request.query ?? {}, request.caller)),
   );
 
   // Spec §7: `{action, deviceId}`; `x-admin-email` is ignored (admin comes from the session only).
   addRoute(app, adminDeviceActionRoute, async (request) => {
-    const { device } = await rpc.request(adminDeviceActionRpc, request.body, requireAdmin(request));
+    const { device } = await rpc.request(adminDeviceActionRpc, request.body, request.caller);
     return { ok: true as const, device };
   });
 
   addRoute(app, adminTelemetryRoute, async (request, reply) =>
     reply
       .header('cache-control', 'no-store')
-      .send(await rpc.request(adminLatestRpc, request.query ?? {}, requireAdmin(request))),
+      .send(await rpc.request(adminLatestRpc, request.query ?? {}, request.caller)),
   );
 
   addRoute(app, adminServersRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(adminServersRpc, {}, requireAdmin(request))),
+    reply.header('cache-control', 'no-store').send(await rpc.request(adminServersRpc, {}, request.caller)),
   );
 
   addRoute(app, drainServerRoute, async (request) =>
-    rpc.request(
-      adminDrainNodeRpc,
-      { node_id: request.params.id, draining: request.body.draining },
-      requireAdmin(request),
-    ),
+    rpc.request(adminDrainNodeRpc, { node_id: request.params.id, draining: request.body.draining }, request.caller),
   );
 }

@@ -23,7 +23,7 @@ import {
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
-import { addressKey, requireSignedIn } from './caller.ts';
+import { addressKey } from './caller.ts';
 import { clearSessionCookie, refreshCookie, sendSession, type SessionSettings } from './session-reply.ts';
 
 export type AuthRouteDeps = { rpc: RpcClient; session: SessionSettings; addressHashKey: string };
@@ -79,7 +79,7 @@ export function registerAuthRoutes(app: HttpApp, deps: AuthRouteDeps): void {
   );
 
   addRoute(app, resendVerificationRoute, async (request) =>
-    rpc.request(resendVerificationRpc, { address_key: address(request) }, requireSignedIn(request)),
+    rpc.request(resendVerificationRpc, { address_key: address(request) }, request.caller),
   );
 
   addRoute(app, forgotPasswordRoute, async (request, reply) => {

@@ -1,14 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  AppError,
-  anonymousCaller,
-  requireAdmin as requireAdminCaller,
-  requireUserId,
-  type Authority,
-  type Caller,
-  type SessionUser,
-} from '@qw/contracts';
+import { AppError, anonymousCaller, type Authority, type Caller, type SessionUser } from '@qw/contracts';
 import { ipv6NetworkKey } from './client-address.ts';
 
 /** `sid`: the session the token belongs to; when it ends (sign-out, an operator's removal), so does the token. */
@@ -62,9 +54,9 @@ export function callerOf(claims: AccessClaims, authority: Authority): Omit<Calle
 /**
  * Reads the bearer token, if any, and turns it into the Caller that services will believe (see
  * `callerOf`), with the gateway's signed assertion of it. A missing token leaves the caller
- * anonymous (routes that need a person say so); a bad or expired one is refused, so the web app
- * knows to refresh. When identity cannot answer, the person is served as their token says, but
- * never as an admin (the console answers 503 then, see `requireAdmin`).
+ * anonymous (routes that need a person say so in their contract's `access`); a bad or expired one
+ * is refused, so the web app knows to refresh. When identity cannot answer, the person is served
+ * as their token says, but never as an admin (the console answers 503 then, see `accessRefusal` in http/route-access.ts).
  */
 export function identifyCaller(
   assert: (caller: Caller) => Caller,
@@ -95,11 +87,6 @@ export function identifyCaller(
   };
 }
 
-export function requireSignedIn(request: FastifyRequest): Caller {
-  requireUserId(request.caller);
-  return request.caller;
-}
-
 /**
  * The client's address, reduced to a keyed hash: enough to count attempts, useless to identify
  * anyone. An IPv6 client counts by its /64, the block one subscriber line gets, so hopping
@@ -122,15 +109,4 @@ export function checkOrigin(publicUrl: string, exempt: (path: string) => boolean
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== allowed) throw new AppError('forbidden', 'Cross-site request refused.');
   };
-}
-
-/**
- * The admin console's gate: a signed-in platform admin, or 401/403 before any service is asked
- * (503 while identity cannot say whether the person still is one).
- */
-export function requireAdmin(request: FastifyRequest): Caller {
-  requireUserId(request.caller);
-  if (request.authorityUnknown) throw request.authorityUnknown;
-  requireAdminCaller(request.caller);
-  return request.caller;
 }

@@ -32,9 +32,9 @@ import {
   verifyCheckoutRpc,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { addressKey, requireSignedIn } from '../auth/caller.ts';
+import { addressKey } from '../auth/caller.ts';
 import type { GatewayConfig } from '../config.ts';
-import { addRoute } from '../http/add-route.ts';
+import { addRoute, type RouteRequest } from '../http/add-route.ts';
 import { untilIdentityShows } from './identity-follows.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -68,7 +68,7 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
   });
 
   addRoute(app, claimCheckoutRoute, async (request) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const claimed = await rpc.request(claimCheckoutRpc, request.body, caller);
     if (claimed.org_id) await untilIdentityShows(rpc, caller, claimed.org_id, (org) => org.status === 'Active');
     return claimed;
@@ -81,28 +81,39 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
         await rpc.request(
           billingOverviewRpc,
           request.query.org_id ? { org_id: request.query.org_id } : {},
-          requireSignedIn(request),
+          request.caller,
         ),
       ),
   );
 
-  addRoute(app, manageBillingRoute, async (request, reply) => {
+  const manageReturnPath = (request: RouteRequest<typeof manageBillingRoute>) => {
     const returnPath =
       request.query.return === undefined ? '/app/personal/billing' : safeNextPath(request.query.return);
     if (!returnPath) throw new AppError('validation_failed', 'The return path must be a path of this site.');
-    const wantsPage = request.headers.accept?.includes('text/html') ?? false;
-    if (!request.caller.userId) {
-      if (wantsPage) return reply.redirect(`/login?next=${encodeURIComponent(returnPath)}`);
-      throw new AppError('not_signed_in', 'Not signed in');
-    }
-    const { url } = await rpc.request(
-      manageBillingRpc,
-      { return_path: returnPath, ...(request.query.org_id ? { org_id: request.query.org_id } : {}) },
-      request.caller,
-    );
-    if (wantsPage) return reply.redirect(url);
-    return { url };
-  });
+    return returnPath;
+  };
+  const wantsPage = (request: RouteRequest<typeof manageBillingRoute>) =>
+    request.headers.accept?.includes('text/html') ?? false;
+  addRoute(
+    app,
+    manageBillingRoute,
+    async (request, reply) => {
+      const { url } = await rpc.request(
+        manageBillingRpc,
+        { return_path: manageReturnPath(request), ...(request.query.org_id ? { org_id: request.query.org_id } : {}) },
+        request.caller,
+      );
+      if (wantsPage(request)) return reply.redirect(url);
+      return { url };
+    },
+    {
+      // A bad return path is refused first, as for anyone; a browser that is signed out goes to sign in.
+      signedOut: (request, reply) => {
+        const returnPath = manageReturnPath(request);
+        return wantsPage(request) ? reply.redirect(`/login?next=${encodeURIComponent(returnPath)}`) : undefined;
+      },
+    },
+  );
 
   addRoute(app, invoiceReceiptRoute, async (request, reply) => {
     // A malformed id names nobody's invoice: the same 404 as someone else's.
@@ -110,13 +121,13 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
     const receipt = await rpc.request(
       invoiceReceiptRpc,
       { invoice_id: request.params.id.toLowerCase() },
-      requireSignedIn(request),
+      request.caller,
     );
     return reply.header('cache-control', 'no-store').send(receipt);
   });
 
   addRoute(app, changePlanRoute, async (request) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const changed = await rpc.request(changePlanRpc, request.body, caller);
     const { org_id: orgId, plan } = changed.subscription;
     if (orgId && changed.takes_effect === 'now')
@@ -127,15 +138,15 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
   addRoute(app, previewPlanChangeRoute, async (request, reply) =>
     reply
       .header('cache-control', 'no-store')
-      .send(await rpc.request(previewPlanChangeRpc, request.query, requireSignedIn(request))),
+      .send(await rpc.request(previewPlanChangeRpc, request.query, request.caller)),
   );
 
   addRoute(app, resumeSubscriptionRoute, async (request) =>
-    rpc.request(resumeSubscriptionRpc, request.body, requireSignedIn(request)),
+    rpc.request(resumeSubscriptionRpc, request.body, request.caller),
   );
 
   addRoute(app, appCheckoutRoute, async (request) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     return rpc.request(
       appCheckoutRpc,
       { ...request.body, address_key: addressKey(request, deps.addressHashKey) },
@@ -151,7 +162,7 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
       rpc.request(testCheckoutPayRpc, { session_id: request.params.id, ...request.body }),
     );
     addRoute(app, testPortalCancelRoute, async (request) =>
-      rpc.request(testPortalCancelRpc, request.body, requireSignedIn(request)),
+      rpc.request(testPortalCancelRpc, request.body, request.caller),
     );
   }
 

@@ -24,7 +24,6 @@ import {
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { configQrPng } from '@qw/wireguard';
-import { requireSignedIn } from '../auth/caller.ts';
 import { addRoute } from '../http/add-route.ts';
 import { sendSignInPage, wantsPage } from '../http/sign-in-page.ts';
 
@@ -49,49 +48,45 @@ export function registerDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): vo
   const { rpc } = deps;
 
   addRoute(app, listDevicesRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(listDevicesRpc, {}, requireSignedIn(request))),
+    reply.header('cache-control', 'no-store').send(await rpc.request(listDevicesRpc, {}, request.caller)),
   );
 
   addRoute(app, deviceOverviewRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(deviceOverviewRpc, {}, requireSignedIn(request))),
+    reply.header('cache-control', 'no-store').send(await rpc.request(deviceOverviewRpc, {}, request.caller)),
   );
 
   addRoute(app, createDeviceRoute, async (request, reply) =>
-    reply.status(201).send(await rpc.request(createDeviceRpc, request.body, requireSignedIn(request))),
+    reply.status(201).send(await rpc.request(createDeviceRpc, request.body, request.caller)),
   );
 
   addRoute(app, updateDeviceRoute, async (request) =>
-    rpc.request(updateDeviceRpc, { device_id: deviceId(request.params.id), ...request.body }, requireSignedIn(request)),
+    rpc.request(updateDeviceRpc, { device_id: deviceId(request.params.id), ...request.body }, request.caller),
   );
 
   addRoute(app, removeDeviceRoute, async (request, reply) => {
-    await rpc.request(removeDeviceRpc, { device_id: deviceId(request.params.id) }, requireSignedIn(request));
+    await rpc.request(removeDeviceRpc, { device_id: deviceId(request.params.id) }, request.caller);
     return reply.status(204).send();
   });
 
   addRoute(app, requestKeyRoute, async (request) =>
-    rpc.request(
-      requestKeyRpc,
-      { device_id: deviceId(request.params.id), ...(request.body ?? {}) },
-      requireSignedIn(request),
-    ),
+    rpc.request(requestKeyRpc, { device_id: deviceId(request.params.id), ...(request.body ?? {}) }, request.caller),
   );
 
   addRoute(app, setKeyRotationRoute, async (request) =>
     rpc.request(
       setKeyRotationRpc,
       { device_id: deviceId(request.params.id), every_days: request.body.every_days },
-      requireSignedIn(request),
+      request.caller,
     ),
   );
 
   addRoute(app, devicePeerInfoRoute, async (request) =>
-    rpc.request(devicePeerInfoRpc, { device_id: deviceId(request.params.id) }, requireSignedIn(request)),
+    rpc.request(devicePeerInfoRpc, { device_id: deviceId(request.params.id) }, request.caller),
   );
 
   addRoute(app, configLinkRoute, async (request) => {
     const id = deviceId(request.params.id);
-    const links = await rpc.request(issueConfigLinksRpc, { device_id: id }, requireSignedIn(request));
+    const links = await rpc.request(issueConfigLinksRpc, { device_id: id }, request.caller);
     return {
       url: `/api/device/${id}/config?token=${links.conf_token}`,
       qr_url: `/api/device/${id}/config?format=qr&token=${links.qr_token}`,

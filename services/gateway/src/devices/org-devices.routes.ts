@@ -8,7 +8,6 @@ import {
   orgOverviewRoute,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { requireSignedIn } from '../auth/caller.ts';
 import { addRoute } from '../http/add-route.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,17 +40,17 @@ export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }):
   addRoute(app, orgOverviewRoute, async (request, reply) =>
     reply
       .header('cache-control', 'no-store')
-      .send(await rpc.request(orgDeviceOverviewRpc, { org_id: orgId(request.params.id) }, requireSignedIn(request))),
+      .send(await rpc.request(orgDeviceOverviewRpc, { org_id: orgId(request.params.id) }, request.caller)),
   );
 
   addRoute(app, orgDevicesRoute, async (request, reply) =>
     reply
       .header('cache-control', 'no-store')
-      .send(await rpc.request(listOrgDevicesRpc, { org_id: orgId(request.params.id) }, requireSignedIn(request))),
+      .send(await rpc.request(listOrgDevicesRpc, { org_id: orgId(request.params.id) }, request.caller)),
   );
 
   addRoute(app, createOrgDeviceRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const { assignee_id, ...body } = request.body;
     const assignee = assigneeId(assignee_id);
     const device = await rpc.request(

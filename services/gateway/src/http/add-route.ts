@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { ErrorResponseSchema, type HttpRoute } from '@qw/contracts';
 import type { HttpApp } from '@qw/platform';
+import { accessRefusal, openApiSecurity } from './route-access.ts';
 
 type Shape<T> = T extends TSchema ? Static<T> : undefined;
 
@@ -53,25 +54,43 @@ declare module 'fastify' {
 /**
  * Registers a route from its contract: the schemas of its params, query, body and answers are the
  * contract's own objects (the gateway declares none inline), errors answer the shared error body,
- * and routes that need a person are marked for OpenAPI's bearer security.
+ * and its declared access is both enforced and stated in OpenAPI (`security`, `operationId`).
+ * The access check is the route's own preHandler, which fastify runs after the app's (the one
+ * that identifies the caller) and before the handler: a refused request asks no service, and a
+ * handler only ever meets a caller the route admits.
  */
 export function addRoute<R extends HttpRoute>(
   app: HttpApp,
   route: R,
   handler: (request: RouteRequest<R>, reply: FastifyReply) => Promise<RouteResult<R>>,
+  options: {
+    /**
+     * How this route answers someone who is not signed in, when not with the 401 (a browser
+     * opening a page-like route is sent to sign in); undefined keeps the 401.
+     */
+    signedOut?: (request: RouteRequest<R>, reply: FastifyReply) => FastifyReply | undefined;
+  } = {},
 ): void {
   app.route({
     method: route.method,
     url: route.url,
     config: { contract: route },
     schema: {
+      operationId: route.operationId,
       tags: [...route.tags],
       summary: route.summary,
-      ...(route.access === 'signed-in' || route.access === 'signed-in-or-link' ? { security: [{ bearer: [] }] } : {}),
+      security: openApiSecurity(route.access),
       ...(route.params ? { params: route.params } : {}),
       ...(route.querystring ? { querystring: route.querystring } : {}),
       ...(route.body ? { body: route.body } : {}),
       response: { ...route.response, '4xx': ErrorResponseSchema, '5xx': ErrorResponseSchema },
+    },
+    preHandler: async (request, reply) => {
+      const refused = accessRefusal(route.access, request);
+      if (!refused) return;
+      const answered = refused.code === 'not_signed_in' ? options.signedOut?.(request as never, reply) : undefined;
+      if (answered) return answered;
+      throw refused;
     },
     // The request's types come from the contract above; fastify's own inference cannot see through it.
     handler: handler as never,

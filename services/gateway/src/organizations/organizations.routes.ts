@@ -28,7 +28,6 @@ import {
   type OrganizationRole,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { requireSignedIn } from '../auth/caller.ts';
 import { addRoute } from '../http/add-route.ts';
 import { untilProvisioningFollows } from './provisioning-follows.ts';
 
@@ -52,24 +51,24 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
   const { rpc } = deps;
 
   addRoute(app, organizationRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const detail = await rpc.request(getOrganizationRpc, { org_id: orgId(request.params.id) }, caller);
     return reply.header('cache-control', 'no-store').send(detail);
   });
 
   addRoute(app, renameOrganizationRoute, async (request) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     return rpc.request(renameOrganizationRpc, { org_id: orgId(request.params.id), name: request.body.name }, caller);
   });
 
   addRoute(app, orgUsersRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const users = await rpc.request(listOrgUsersRpc, { org_id: orgId(request.params.id) }, caller);
     return reply.header('cache-control', 'no-store').send(users);
   });
 
   addRoute(app, changeMemberRoleRoute, async (request) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const membership = { orgId: orgId(request.params.id), userId: memberId(request.params.userId) };
     const changed = await rpc.request(
       changeMemberRoleRpc,
@@ -81,7 +80,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
   });
 
   addRoute(app, removeMemberRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const membership = { orgId: orgId(request.params.id), userId: memberId(request.params.userId) };
     await rpc.request(removeMemberRpc, { org_id: membership.orgId, user_id: membership.userId }, caller);
     await untilProvisioningFollows(rpc, caller, { ...membership, role: null });
@@ -89,7 +88,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
   });
 
   addRoute(app, leaveOrganizationRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const left = orgId(request.params.id);
     await rpc.request(leaveOrganizationRpc, { org_id: left }, caller);
     await untilProvisioningFollows(rpc, caller, { orgId: left, userId: requireUserId(caller), role: null });
@@ -97,19 +96,19 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
   });
 
   addRoute(app, invitationsRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const invitations = await rpc.request(listInvitationsRpc, { org_id: orgId(request.params.id) }, caller);
     return reply.header('cache-control', 'no-store').send(invitations);
   });
 
   addRoute(app, inviteMemberRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const invited = await rpc.request(inviteMemberRpc, { org_id: orgId(request.params.id), ...request.body }, caller);
     return reply.status(201).send(invited);
   });
 
   addRoute(app, revokeInvitationRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     await rpc.request(
       revokeInvitationRpc,
       { org_id: orgId(request.params.id), invitation_id: invitationId(request.params.invitationId) },
@@ -119,7 +118,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
   });
 
   addRoute(app, auditLogRoute, async (request, reply) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const { kind, person, before, limit } = request.query;
     if (person !== undefined && !uuidPattern.test(person))
       throw new AppError('validation_failed', 'person must be the id of a user.', { field: 'person' });
@@ -143,7 +142,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
   );
 
   addRoute(app, acceptInvitationRoute, async (request) => {
-    const caller = requireSignedIn(request);
+    const { caller } = request;
     const accepted = await rpc.request(acceptInvitationRpc, request.body, caller);
     const { id, role } = accepted.organization;
     await untilProvisioningFollows(rpc, caller, {
