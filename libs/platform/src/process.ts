@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { loadConfig, loadConfigOrExit, productionRequires, type ConfigRule } from './config/index.ts';
 import { createLogger } from './logger/index.ts';
 import { startService, type ServiceConfig, type ServiceDefinition } from './service.ts';
+import type { PlatformTables } from './db/platform-tables.ts';
 
 type ProcessConfig = ServiceConfig & { HTTP_HOST: string; HTTP_PORT: number };
 
@@ -31,7 +32,7 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
  * production it refuses to start without its NATS password, and, when it sends mail, without an
  * SMTP server (mail written to files would hold reset links and device keys).
  */
-export async function runServiceProcess<S extends TObject, DB>(
+export async function runServiceProcess<S extends TObject, DB extends PlatformTables>(
   name: string,
   schema: S,
   build: (config: Readonly<Static<S>>) => ServiceDefinition<DB>,

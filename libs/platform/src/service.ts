@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { busAccess, healthRpc, isBusPrincipal, ownerOf, type BackendService, type EventContract } from '@qw/contracts';
 import type { TSchema } from 'typebox';
 import { connectDatabase, migrateToLatest, pingDatabase } from './db/index.ts';
+import { platformTables, type PlatformTables } from './db/platform-tables.ts';
 import { connectBus, type BusConnection } from './bus/connection.ts';
 import { ensureStream } from './bus/streams.ts';
 import { OutboxRelay } from './bus/outbox.ts';
@@ -135,7 +136,7 @@ export type StartOptions = {
  * streams it needs, start the outbox relay and the consumers, answer its RPCs (always including
  * `<service>.rpc.health`), and build (not listen) its HTTP app for health and metrics.
  */
-export async function startService<DB>(
+export async function startService<DB extends PlatformTables>(
   definition: ServiceDefinition<DB>,
   config: ServiceConfig,
   options: StartOptions = {},
@@ -143,6 +144,7 @@ export async function startService<DB>(
   const logger = options.logger ?? createLogger({ service: definition.name, level: config.LOG_LEVEL });
   const schema = definition.name.replace(/-/g, '_');
   const database = connectDatabase<DB>(config.DATABASE_URL, schema);
+  const platform = platformTables(database.db);
   const startedAt = Date.now();
   const cleanups: Array<() => Promise<void>> = [() => database.db.destroy()];
   const stop = async () => {
@@ -152,7 +154,7 @@ export async function startService<DB>(
   try {
     const folder =
       typeof definition.migrations === 'string' ? definition.migrations : fileURLToPath(definition.migrations);
-    const applied = await migrateToLatest(database.db as Kysely<any>, schema, folder);
+    const applied = await migrateToLatest(database.db, schema, folder);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
     const bus = await connectBus({
@@ -176,7 +178,7 @@ export async function startService<DB>(
     await definition.onStart?.(context);
 
     const relay = new OutboxRelay({
-      db: database.db as Kysely<any>,
+      db: platform,
       commits: database.outboxCommits,
       schema,
       bus,
@@ -194,7 +196,7 @@ export async function startService<DB>(
           `${definition.name}'s consumer ${spec.name} is not among its durables on ${ownerOf(spec.contract)}'s stream in libs/contracts/src/bus-access.ts`,
         );
       const stream = bus.ns.stream(ownerOf(spec.contract));
-      const running = new IdempotentConsumer({ ...spec, stream, db: database.db as Kysely<any>, bus, logger });
+      const running = new IdempotentConsumer({ ...spec, stream, db: platform, bus, logger });
       await running.start();
       consumers.push(running);
       cleanups.push(() => running.stop());
@@ -209,7 +211,7 @@ export async function startService<DB>(
     const rateEventsPrune: PeriodicTask = {
       name: 'rate-events-prune',
       everyMs: 15 * 60_000,
-      run: async () => void (await pruneRateEvents(database.db)),
+      run: async () => void (await pruneRateEvents(platform)),
     };
     cleanups.push(startPeriodicTask(rateEventsPrune, logger));
     if (consumers.length > 0) {
@@ -218,7 +220,7 @@ export async function startService<DB>(
         name: 'inbox-prune',
         everyMs: 3600_000,
         run: async () => {
-          const deleted = await pruneInbox(database.db as Kysely<any>, durables);
+          const deleted = await pruneInbox(platform, durables);
           if (deleted > 0) logger.info({ deleted }, 'inbox rows past retention removed');
         },
       };
@@ -226,7 +228,7 @@ export async function startService<DB>(
     }
 
     const health = endpoint(healthRpc(definition.name as BackendService), async () => {
-      await pingDatabase(database.db as Kysely<any>);
+      await pingDatabase(database.db);
       return { service: definition.name, uptimeSeconds: (Date.now() - startedAt) / 1000, database: 'ok' as const };
     });
     const service = await serveRpc(bus, {
@@ -242,7 +244,7 @@ export async function startService<DB>(
     const http = createHttpApp({
       logger,
       readiness: [
-        { name: 'postgres', check: () => pingDatabase(database.db as Kysely<any>) },
+        { name: 'postgres', check: () => pingDatabase(database.db) },
         { name: 'nats', check: async () => void (await bus.nc.flush()) },
       ],
     });

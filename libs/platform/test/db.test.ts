@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '@qw/testkit';
-import { connectDatabase, migrateToLatest } from '../src/db/index.ts';
+import { connectDatabase, migrateToLatest, type PlatformDb } from '../src/db/index.ts';
 import {
   giveBackRateEvents,
   longestRetryAfter,
@@ -178,7 +178,7 @@ describe('rate limits', () => {
 });
 
 describe('rate limits under parallel requests', () => {
-  const count = async (db: Kysely<any>, key: string) =>
+  const count = async (db: PlatformDb, key: string) =>
     (await sql<{ n: number }>`select count(*)::int as n from rate_events where key = ${key}`.execute(db)).rows[0]!.n;
   const allowed = (outcomes: PromiseSettledResult<unknown>[]) =>
     outcomes.filter((o) => o.status === 'fulfilled').length;

@@ -1,4 +1,10 @@
-import { startService, type RunningService, type ServiceDefinition, type StartOptions } from '@qw/platform';
+import {
+  startService,
+  type PlatformTables,
+  type RunningService,
+  type ServiceDefinition,
+  type StartOptions,
+} from '@qw/platform';
 import type { TestDatabase } from './database.ts';
 import type { BusPrincipal } from '@qw/contracts';
 import { sharedNatsUrl } from './nats.ts';
@@ -15,7 +21,7 @@ export type TestEnvironment = { database: TestDatabase } & (
 );
 
 /** Starts a real service in this process against the test's own database and bus. */
-export async function launchService<DB>(
+export async function launchService<DB extends PlatformTables>(
   definition: ServiceDefinition<DB>,
   env: TestEnvironment,
   options: StartOptions = {},

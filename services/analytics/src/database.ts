@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { PlatformTables } from '@qw/platform/db';
 
 /** Analytics' own schema: the registry of projection generations (their tables live beside it). */
 export interface GenerationsTable {
@@ -11,6 +12,7 @@ export interface GenerationsTable {
   dropped_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-export interface AnalyticsDatabase {
+/** The platform's tables (outbox, inbox, rate events, mail jobs) come with `PlatformTables`. */
+export interface AnalyticsDatabase extends PlatformTables {
   generations: GenerationsTable;
 }

@@ -21,7 +21,7 @@ let orgId: string;
 
 /** What a request could write, across the services: row counts, and a digest of what can be edited. */
 async function footprint(): Promise<Record<string, string>> {
-  const one = async (db: Kysely<any>, query: ReturnType<typeof sql<{ v: string }>>) =>
+  const one = async (db: Kysely<unknown>, query: ReturnType<typeof sql<{ v: string }>>) =>
     (await query.execute(db)).rows[0]?.v ?? '';
   const { identity, billing, provisioning } = stack.services;
   return {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { PlatformTables } from '@qw/platform/db';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -158,42 +159,6 @@ export interface ContactMessagesTable {
   forwarded_at: NullableTimestamp;
 }
 
-export interface RateEventsTable {
-  seq: Generated<string>;
-  key: string;
-  at: Timestamp;
-}
-
-/** The platform's bus tables in this schema (libs/platform/src/db/platform-migrations.ts). */
-export interface OutboxTable {
-  seq: Generated<string>;
-  id: string;
-  subject: string;
-  envelope: unknown;
-  created_at: Timestamp;
-  attempts: Generated<number>;
-  last_error: string | null;
-}
-
-export interface InboxTable {
-  consumer: string;
-  event_id: string;
-  processed_at: Timestamp;
-}
-
-/** The platform's mail queue (libs/platform/src/mailer/mail-queue.ts): billing's receipts and notices. */
-export interface MailJobsTable {
-  id: string;
-  kind: string;
-  payload: ColumnType<Record<string, unknown>, string, string>;
-  attempts: Generated<number>;
-  next_attempt_at: Timestamp;
-  sent_at: NullableTimestamp;
-  given_up_at: NullableTimestamp;
-  last_error: string | null;
-  created_at: Timestamp;
-}
-
 /** A billing notice mailed once per subscription and moment (`kind`, `key`: the period's end). */
 export interface BillingNoticesTable {
   subscription_id: string;
@@ -202,7 +167,8 @@ export interface BillingNoticesTable {
   created_at: Timestamp;
 }
 
-export interface IdentityDatabase {
+/** The platform's tables (outbox, inbox, rate events, mail jobs) come with `PlatformTables`. */
+export interface IdentityDatabase extends PlatformTables {
   users: UsersTable;
   profiles: ProfilesTable;
   admin_emails: AdminEmailsTable;
@@ -218,10 +184,6 @@ export interface IdentityDatabase {
   org_subscriptions: OrgSubscriptionsTable;
   admin_audit: AdminAuditTable;
   contact_messages: ContactMessagesTable;
-  rate_events: RateEventsTable;
-  outbox: OutboxTable;
-  inbox: InboxTable;
-  mail_jobs: MailJobsTable;
   billing_notices: BillingNoticesTable;
 }
 

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { OrganizationRole, SuspensionLevel } from '@qw/contracts';
+import type { PlatformTables } from '@qw/platform/db';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -113,7 +114,8 @@ export interface OperatorActionsTable {
   details: ColumnType<Record<string, unknown>, string, string>;
 }
 
-export interface ProvisioningDatabase {
+/** The platform's tables (outbox, inbox, rate events, mail jobs) come with `PlatformTables`. */
+export interface ProvisioningDatabase extends PlatformTables {
   operator_actions: OperatorActionsTable;
   config_links: ConfigLinksTable;
   nodes: NodesTable;
@@ -123,7 +125,6 @@ export interface ProvisioningDatabase {
   entitlements: EntitlementsTable;
   organizations: OrganizationsTable;
   org_members: OrgMembersTable;
-  outbox: { id: string; subject: string; envelope: unknown };
 }
 
 export type Device = Selectable<DevicesTable>;

@@ -1,4 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely';
+import type { PlatformTables } from '@qw/platform/db';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** bigint columns come back from pg as strings. */
@@ -53,7 +54,8 @@ export interface NodesTable {
   name: string;
 }
 
-export interface TelemetryDatabase {
+/** The platform's tables (outbox, inbox, rate events, mail jobs) come with `PlatformTables`. */
+export interface TelemetryDatabase extends PlatformTables {
   device_keys: DeviceKeysTable;
   device_latest_telemetry: DeviceLatestTelemetryTable;
   telemetry: TelemetryTable;

@@ -1,12 +1,13 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import { subjectParams, wildcardSubject, type Envelope, type EventContract, type SubjectParams } from '@qw/contracts';
 import type { Static, TSchema } from 'typebox';
 import type { BusConnection } from './connection.ts';
 import { decodeEnvelope } from './envelope.ts';
 import { busMetrics } from './metrics.ts';
+import type { PlatformDb } from '../db/platform-tables.ts';
 import { ensureDeadLetterStream, isAlreadyDeclared, isNotFound } from './streams.ts';
 
 /**
@@ -46,7 +47,7 @@ export type ConsumerOptions<S extends TSchema> = {
   /** One event at a time, or (`handleMany`) every new event of a delivery batch at once. */
   handler?: EventHandler<S> | undefined;
   handleMany?: BatchHandler<S> | undefined;
-  db: Kysely<any>;
+  db: PlatformDb;
   bus: BusConnection;
   logger: Logger;
   /** Deliveries before a failing event is dead-lettered. */
@@ -417,7 +418,7 @@ export function uuidV7Floor(ms: number): string {
  * Returns the number of rows deleted.
  */
 export async function pruneInbox(
-  db: Kysely<any>,
+  db: PlatformDb,
   consumers: readonly string[],
   olderThanMs = inboxRetentionMs,
   now = Date.now(),

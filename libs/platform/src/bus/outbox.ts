@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { fillSubject, type EventContract, type SubjectParams } from '@qw/contracts';
 import type { Static, TSchema } from 'typebox';
@@ -6,13 +6,14 @@ import type { BusConnection } from './connection.ts';
 import { createEnvelope } from './envelope.ts';
 import { busMetrics } from './metrics.ts';
 import type { OutboxCommitSignal } from '../db/outbox-signal.ts';
+import type { PlatformDb } from '../db/platform-tables.ts';
 
 /**
  * Adds an event to the outbox inside the caller's transaction. It leaves the service only if
  * that transaction commits; the relay then publishes it. Returns the event id.
  */
 export async function addToOutbox<S extends TSchema>(
-  tx: Kysely<any>,
+  tx: PlatformDb,
   contract: EventContract<S>,
   data: Static<S>,
   params?: SubjectParams,
@@ -27,7 +28,7 @@ export async function addToOutbox<S extends TSchema>(
  * Returns the event ids in the payloads' order.
  */
 export async function addManyToOutbox<S extends TSchema>(
-  tx: Kysely<any>,
+  tx: PlatformDb,
   contract: EventContract<S>,
   data: readonly Static<S>[],
 ): Promise<string[]> {
@@ -43,7 +44,7 @@ export async function addManyToOutbox<S extends TSchema>(
  * on its own subject): every event names the `{node}` of its subject.
  */
 export async function addEventsToOutbox<S extends TSchema>(
-  tx: Kysely<any>,
+  tx: PlatformDb,
   contract: EventContract<S>,
   events: ReadonlyArray<{ data: Static<S>; params?: SubjectParams | undefined }>,
 ): Promise<string[]> {
@@ -62,7 +63,7 @@ export async function addEventsToOutbox<S extends TSchema>(
 type OutboxRow = { seq: string; id: string; subject: string; envelope: unknown };
 
 export type RelayOptions = {
-  db: Kysely<any>;
+  db: PlatformDb;
   /** Commits of outbox rows through `db` in this process; each wakes the relay at once. */
   commits?: OutboxCommitSignal;
   schema: string;

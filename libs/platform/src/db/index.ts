@@ -7,6 +7,7 @@ import { platformMigrations } from './platform-migrations.ts';
 import { OutboxCommitSignal, signallingPostgresDialect } from './outbox-signal.ts';
 
 export { OutboxCommitSignal } from './outbox-signal.ts';
+export * from './platform-tables.ts';
 export { inTransaction } from './transaction-scope.ts';
 
 export { sql, type Kysely, type Transaction } from 'kysely';
@@ -137,7 +138,7 @@ export class MigrationError extends Error {
 }
 
 /** Brings the service's schema to the newest migration: the platform's bus tables, then its own files. */
-export async function migrateToLatest(db: Kysely<any>, schema: string, folder?: string): Promise<string[]> {
+export async function migrateToLatest<DB>(db: Kysely<DB>, schema: string, folder?: string): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: new ServiceMigrationProvider(folder),
@@ -153,6 +154,6 @@ export async function migrateToLatest(db: Kysely<any>, schema: string, folder?: 
     .map((r: { migrationName: string }) => r.migrationName);
 }
 
-export async function pingDatabase(db: Kysely<any>): Promise<void> {
+export async function pingDatabase<DB>(db: Kysely<DB>): Promise<void> {
   await sql`select 1`.execute(db);
 }

@@ -4,7 +4,6 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
-  type Kysely,
   type QueryCompiler,
   type QueryResult,
   type TransactionSettings,
@@ -143,7 +142,7 @@ export function signallingPostgresDialect(
   return {
     createAdapter: () => base.createAdapter(),
     createDriver: () => new SignallingDriver(base.createDriver(), signal),
-    createIntrospector: (db: Kysely<any>) => base.createIntrospector(db),
+    createIntrospector: (db) => base.createIntrospector(db),
     createQueryCompiler: () => base.createQueryCompiler(),
   };
 }

@@ -1,5 +1,6 @@
 import { AppError } from '@qw/contracts';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { PlatformDb } from '../db/platform-tables.ts';
 
 /** At most `max` events per key within `windowSeconds`. */
 export type RateLimit = { max: number; windowSeconds: number };
@@ -22,7 +23,7 @@ export type RateTaken = { seqs: string[] };
  * reading the same count before any of them records. Given a transaction, the take happens in it
  * and its locks last until it ends, so the count others see is the committed one.
  */
-type Db = Kysely<any>;
+type Db = PlatformDb;
 
 /** Seconds until the key may act again, or 0 when it is under its limit. Reads only. */
 export async function retryAfterSeconds(db: Db, key: string, limit: RateLimit, now = new Date()): Promise<number> {

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import type { Mailer, MailMessage } from './index.ts';
+import type { PlatformDb } from '../db/platform-tables.ts';
 
 /**
  * Mail that matters (a device's configuration, receipts, invitations) is not sent after the
@@ -25,7 +25,7 @@ export const mailWaitDays = 30;
 /** How long a pass holds the jobs it claimed: longer than a render and a mail server's answer take. */
 export const mailClaimSeconds = 600;
 
-export async function queueMail(tx: Kysely<any>, kind: string, payload: Record<string, unknown>): Promise<string> {
+export async function queueMail(tx: PlatformDb, kind: string, payload: Record<string, unknown>): Promise<string> {
   const id = uuidv7();
   await tx
     .insertInto('mail_jobs')
@@ -51,7 +51,7 @@ export class MailQueue {
 
   constructor(
     private readonly options: {
-      db: Kysely<any>;
+      db: PlatformDb;
       mailer: Mailer;
       logger: Logger;
       renderers: Record<string, MailRenderer>;

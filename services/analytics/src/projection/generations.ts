@@ -240,7 +240,7 @@ export class Projections implements Worker {
         stream: bus.ns.stream(source.owner),
         contract: source.contract,
         events: source.events,
-        db: db as Kysely<unknown>,
+        db,
         bus,
         logger,
         batchSize: 500,

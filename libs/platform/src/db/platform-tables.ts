@@ -1,0 +1,71 @@
+import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** Events waiting for the relay (bus/outbox.ts); a row leaves once JetStream has it. */
+export interface OutboxTable {
+  /** bigserial: pg returns it as a string. */
+  seq: Generated<string>;
+  id: string;
+  subject: string;
+  envelope: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+  attempts: Generated<number>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Events a durable consumer has handled (bus/consumer.ts), so a redelivery has no second effect. */
+export interface InboxTable {
+  consumer: string;
+  event_id: string;
+  processed_at: Timestamp;
+}
+
+/** One row per counted attempt (limits/rate-limits.ts). */
+export interface RateEventsTable {
+  seq: Generated<string>;
+  key: string;
+  at: Timestamp;
+}
+
+/** Mail that matters, sent with retries (mailer/mail-queue.ts). */
+export interface MailJobsTable {
+  id: string;
+  kind: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  sent_at: NullableTimestamp;
+  given_up_at: NullableTimestamp;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+}
+
+/**
+ * The tables the platform's migrations (db/platform-migrations.ts) make in every service's
+ * schema. Each service's database type extends this, so the platform's code and the service's
+ * own queries read them with one type.
+ */
+export interface PlatformTables {
+  outbox: OutboxTable;
+  inbox: InboxTable;
+  rate_events: RateEventsTable;
+  mail_jobs: MailJobsTable;
+}
+
+/**
+ * A handle the platform's functions take: a service's database or a transaction on it. Both
+ * arms are needed: kysely's `Transaction<ServiceDatabase>` is not assignable to
+ * `Kysely<PlatformTables>`, though `Transaction<PlatformTables>` and `Kysely<ServiceDatabase>` are.
+ */
+export type PlatformDb = Kysely<PlatformTables> | Transaction<PlatformTables>;
+
+/**
+ * A service's handle seen as its platform tables. Sound because `DB extends PlatformTables`;
+ * TypeScript cannot see through kysely's generic methods that `Kysely<DB>` for a type
+ * parameter `DB` is one, so the one cast of the platform lives here.
+ */
+export function platformTables<DB extends PlatformTables>(db: Kysely<DB>): Kysely<PlatformTables> {
+  return db as unknown as Kysely<PlatformTables>;
+}
