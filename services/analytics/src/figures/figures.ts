@@ -1,51 +1,28 @@
 import { sql, type Kysely } from 'kysely';
-import {
-  AppError,
-  type Arpu,
-  type ChurnMonth,
-  type CohortRetention,
-  type CountWindow,
-  cohortOffsets,
-  type Funnel,
-  type MrrMonth,
-  type MrrTotals,
-  monthsBetween,
-  type RevenueDay,
-  type RevenueMonthPlan,
-  type RevenueWindow,
-  shiftDay,
-  shiftMonth,
-  type SubscriptionsDay,
-  utcDay,
+import type {
+  Arpu,
+  ChurnMonth,
+  CohortRetention,
+  CountWindow,
+  Funnel,
+  MrrMonth,
+  MrrTotals,
+  RevenueDay,
+  RevenueMonthPlan,
+  RevenueWindow,
+  SubscriptionsDay,
 } from '@qw/contracts';
+import { cohortOffsets } from '@qw/contracts';
 import { generationTable, type GenerationTables } from '../projection/tables.ts';
+import { cohortTable, endDay, monthSpan, percent, runningMonths, toNumber, type Window } from './figure-rules.ts';
 
 /**
  * The figures of the Analytics page, read from one generation of the projection. Every figure is
  * a sum of the projection's daily or monthly counters (docs/analytics.md says what each means);
  * a window of N days ends with the day asked about (today, UTC, unless `as_of` says otherwise).
+ * The queries are here; what their rows add up to is decided in figure-rules.ts.
  */
 type Db = Kysely<unknown>;
-type Window = { from: string; to: string; days: number };
-
-const toNumber = (value: unknown) => Number(value ?? 0);
-
-/** Percent with one decimal, or null where there is nothing to divide by. */
-function percent(part: number, whole: number): number | null {
-  return whole > 0 ? Math.round((part * 1000) / whole) / 10 : null;
-}
-
-/** The last day the figures cover: `as_of`, which may not be in the future, or today. */
-export function endDay(asOf: string | undefined, today = utcDay(new Date())): string {
-  if (!asOf) return today;
-  if (asOf > today) throw new AppError('validation_failed', 'as_of cannot be in the future.', { field: 'as_of' });
-  return asOf;
-}
-
-export function windowOf(days: number, asOf: string | undefined): Window {
-  const to = endDay(asOf);
-  return { days, from: shiftDay(to, days - 1), to };
-}
 
 export class Figures {
   private readonly t: (table: keyof GenerationTables) => ReturnType<typeof sql.id>;
@@ -137,17 +114,11 @@ export class Figures {
     };
   }
 
-  /** Whole months: from the first day of the month `months - 1` before the end's to the end's month. */
-  monthSpan(months: number, asOf: string | undefined): { from: string; to: string; lastMonth: string } {
-    const to = endDay(asOf);
-    return { from: shiftMonth(to, months - 1), to, lastMonth: shiftMonth(to, 0) };
-  }
-
   async revenueMonthly(
     months: number,
     asOf: string | undefined,
   ): Promise<{ from: string; to: string; rows: RevenueMonthPlan[] }> {
-    const span = this.monthSpan(months, asOf);
+    const span = monthSpan(months, asOf);
     const { rows } = await sql<{ month_start: string; plan_code: string; amount: string; refunded: string }>`
       select month::text as month_start, plan_code, amount_cents as amount, refunded_cents as refunded
       from ${this.t('revenue_monthly_plan')}
@@ -167,7 +138,7 @@ export class Figures {
 
   /** Movements per month up to the end day, with MRR and paying customers at each month's start and end. */
   private async monthlyMovements(months: number, asOf: string | undefined) {
-    const span = this.monthSpan(months, asOf);
+    const span = monthSpan(months, asOf);
     const { rows } = await sql<Record<string, string>>`
       with months as (
         select m::date as month from generate_series(${span.from}::date, ${span.lastMonth}::date, interval '1 month') as m
@@ -194,20 +165,8 @@ export class Figures {
              base.mrr as base_mrr, base.customers as base_customers
       from months left join moves using (month) cross join base
       order by months.month`.execute(this.db);
-    let mrr = toNumber(rows[0]?.base_mrr);
-    let customers = toNumber(rows[0]?.base_customers);
-    return {
-      span,
-      months: rows.map((row) => {
-        const n = (name: string) => toNumber(row[name]);
-        const net =
-          n('new_cents') + n('expansion_cents') + n('reactivation_cents') - n('contraction_cents') - n('churn_cents');
-        const start = { mrr, customers };
-        mrr += net;
-        customers += n('new_customers') + n('reactivated_customers') - n('churned_customers');
-        return { month_start: row.month_start!, n, net, start, end: { mrr, customers } };
-      }),
-    };
+    const base = { mrr: toNumber(rows[0]?.base_mrr), customers: toNumber(rows[0]?.base_customers) };
+    return { span, months: runningMonths(rows as Array<{ month_start: string }>, base) };
   }
 
   async mrrMovements(
@@ -254,7 +213,7 @@ export class Figures {
 
   /** The cohorts of the span, each with the months +0 to +11 that have begun by the end day. */
   async cohorts(months: number, asOf: string | undefined): Promise<CohortRetention> {
-    const span = this.monthSpan(months, asOf);
+    const span = monthSpan(months, asOf);
     const { rows } = await sql<{ cohort_month: string; month_offset: number; customers: number }>`
       select cohort_month::text as cohort_month, month_offset, customers
       from ${this.t('cohort_cells')}
@@ -262,20 +221,7 @@ export class Figures {
       this.db,
     );
     const cells = new Map(rows.map((row) => [`${row.cohort_month}|${row.month_offset}`, toNumber(row.customers)]));
-    const cohorts: CohortRetention['cohorts'] = [];
-    const out: CohortRetention['rows'] = [];
-    for (let back = months - 1; back >= 0; back--) {
-      const cohort = shiftMonth(span.to, back);
-      const size = cells.get(`${cohort}|0`) ?? 0;
-      cohorts.push({ cohort_month: cohort, customers: size });
-      if (size === 0) continue;
-      const begun = Math.min(cohortOffsets - 1, monthsBetween(cohort, span.lastMonth));
-      for (let offset = 0; offset <= begun; offset++) {
-        const customers = cells.get(`${cohort}|${offset}`) ?? 0;
-        out.push({ cohort_month: cohort, month_offset: offset, customers, retention_pct: percent(customers, size)! });
-      }
-    }
-    return { from: span.from, to: span.to, cohorts, rows: out };
+    return cohortTable(cells, months, span);
   }
 
   async funnel(window: Window): Promise<Funnel> {

@@ -5,7 +5,8 @@ import { type BusConnection, IdempotentConsumer, isNotFound, type ReceivedEvent 
 import { startPeriodicTask, type Worker } from '@qw/platform';
 import type { TSchema } from 'typebox';
 import type { AnalyticsDatabase } from '../database.ts';
-import { ProjectionBatch, type ProjectionEvent } from './model.ts';
+import { ProjectionBatch } from './projection-batch.ts';
+import type { ProjectionEvent } from './rows.ts';
 import { sources, toProjectionEvent } from './sources.ts';
 import { PostgresProjectionStore, writeChanges } from './store.ts';
 import { createGenerationTables, currentDefinition, dropGenerationTables } from './tables.ts';

@@ -11,7 +11,7 @@ import {
 } from '@qw/contracts';
 import type { ReceivedEvent } from '@qw/platform/bus';
 import type { Static } from 'typebox';
-import type { ProjectionEvent } from './model.ts';
+import type { ProjectionEvent } from './rows.ts';
 
 /**
  * Where the projection's events come from: one durable consumer per source and generation.

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { BatchChanges, CustomerRow, InvoiceRow, ProjectionStore, SubscriptionRow } from './model.ts';
+import type { BatchChanges, CustomerRow, InvoiceRow, ProjectionStore, SubscriptionRow } from './rows.ts';
 import { generationTable, type GenerationTables } from './tables.ts';
 
 /** The rows of one generation's tables, read inside the batch's transaction. */

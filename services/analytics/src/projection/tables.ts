@@ -2,8 +2,9 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The definition of the figures the code computes now. Raise it with any change to the rules in
- * model.ts or to these tables: on start, the service rebuilds a projection of the new definition
- * from the streams' history beside the live one and switches to it once it has caught up.
+ * projection-batch.ts, cohort-rules.ts and counters.ts or to these tables: on start, the service
+ * rebuilds a projection of the new definition from the streams' history beside the live one and
+ * switches to it once it has caught up.
  */
 export const currentDefinition = 1;
 

@@ -23,7 +23,8 @@ import {
 import { endpoint, type RpcEndpoint } from '@qw/platform';
 import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
-import { Figures, windowOf } from '../figures/figures.ts';
+import { windowOf } from '../figures/figure-rules.ts';
+import { Figures } from '../figures/figures.ts';
 import type { Projections } from '../projection/generations.ts';
 
 /** Every analytics RPC: platform admins only, figures from the live generation. */

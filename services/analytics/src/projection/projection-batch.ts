@@ -1,142 +1,30 @@
+import { countsTowardMrr, monthlyPriceCents, mrrMovement, utcDay, utcMonth } from '@qw/contracts';
+import { attributePayment } from './cohort-rules.ts';
 import {
-  countsTowardMrr,
-  monthlyPriceCents,
-  monthsBetween,
-  mrrMovement,
-  type MrrMovementKind,
-  utcDay,
-  utcMonth,
-} from '@qw/contracts';
+  addCohortCell,
+  addFunnel,
+  addMrrMovement,
+  addRevenueDaily,
+  addRevenueMonthly,
+  addSubscriptionsDaily,
+  addVisits,
+  emptyCounters,
+} from './counters.ts';
+import type {
+  BatchChanges,
+  CustomerRow,
+  InvoiceRow,
+  ProjectionEvent,
+  ProjectionStore,
+  SubscriptionRow,
+} from './rows.ts';
 
 /**
- * The rules of the analytics projection (definition 1), on rows held in memory for one batch of
- * events. `ProjectionBatch` reads the rows it needs through a `ProjectionStore`, applies events
- * in stream order, and hands back what changed: rows to write and counters to add. The figures
- * are sums of those counters (see docs/analytics.md for what each one means).
+ * One batch of the analytics projection (definition 1), on rows held in memory. It reads the rows
+ * it needs through a `ProjectionStore`, applies events in stream order, and hands back what
+ * changed: rows to write and counters to add. What a payment does to a cohort is decided in
+ * cohort-rules.ts, what an MRR change is by contracts' `mrrMovement`.
  */
-
-/** A subscription as analytics knows it; `mrr_cents` is what it adds to its customer's MRR now. */
-export type SubscriptionRow = {
-  subscription_id: string;
-  customer_key: string | null;
-  plan_code: string;
-  monthly_cents: number;
-  status: string;
-  mrr_cents: number;
-  counted_new: boolean;
-  canceled_day: string | null;
-  /** The newest state applied (ISO time); an older state arriving late changes nothing. */
-  last_effective_at: string | null;
-};
-
-/** A customer: a person's personal plans, or an organization's plans. */
-export type CustomerRow = {
-  customer_key: string;
-  mrr_cents: number;
-  /** Had MRR above 0 at some time: a new start after a stop is a reactivation, not new. */
-  ever_subscribed: boolean;
-  first_paid_day: string | null;
-  cohort_month: string | null;
-};
-
-export type InvoiceRow = {
-  invoice_id: string;
-  subscription_id: string | null;
-  customer_key: string | null;
-  plan_code: string;
-  amount_cents: number;
-  paid_day: string;
-};
-
-export type SubscriptionState = {
-  subscriptionId: string;
-  userId: string | null;
-  orgId: string | null;
-  planCode: string;
-  status: string;
-  startedAt?: string | undefined;
-  effectiveAt?: string | undefined;
-  monthlyCents?: number | undefined;
-};
-
-/** The events the projection takes, from billing, identity and the gateway. */
-export type ProjectionEvent =
-  | {
-      kind: 'subscription';
-      occurredAt: string;
-      state: SubscriptionState;
-      /** Set on billing's canceled event: the subscription ended then. */
-      canceledAt?: string | undefined;
-    }
-  | {
-      kind: 'invoice';
-      invoiceId: string;
-      subscriptionId: string | null;
-      owner: string | null;
-      planCode: string;
-      amountCents: number;
-      paidAt: string;
-    }
-  | { kind: 'refund'; invoiceId: string; amountCents: number; issuedAt: string }
-  | { kind: 'signup'; registeredAt: string }
-  | { kind: 'visits'; day: string; path: string; views: number };
-
-export interface ProjectionStore {
-  subscriptions(ids: readonly string[]): Promise<SubscriptionRow[]>;
-  customers(keys: readonly string[]): Promise<CustomerRow[]>;
-  /** The months in which each customer paid something. */
-  customerMonths(keys: readonly string[]): Promise<Array<{ customer_key: string; month: string }>>;
-  invoices(ids: readonly string[]): Promise<InvoiceRow[]>;
-  /** Paid invoices of these subscriptions whose owner was not known when they were paid. */
-  unattributedInvoices(subscriptionIds: readonly string[]): Promise<InvoiceRow[]>;
-}
-
-type MrrCounter = Record<`${MrrMovementKind}_cents`, number> & {
-  new_customers: number;
-  reactivated_customers: number;
-  churned_customers: number;
-};
-
-/** Amounts to add, per table and key. They may be negative when a late event moves a count. */
-export type Counters = {
-  revenue_daily: Map<string, { amount_cents: number; refunded_cents: number; invoices: number }>;
-  revenue_monthly_plan: Map<string, { month: string; plan_code: string; amount_cents: number; refunded_cents: number }>;
-  subscriptions_daily: Map<string, { new_subs: number; cancels: number }>;
-  mrr_daily: Map<string, MrrCounter>;
-  cohort_cells: Map<string, { cohort_month: string; month_offset: number; customers: number }>;
-  funnel_daily: Map<string, { signups: number; first_paid: number }>;
-  web_traffic_daily: Map<string, { day: string; path: string; views: number }>;
-};
-
-export type BatchChanges = {
-  subscriptions: SubscriptionRow[];
-  customers: CustomerRow[];
-  invoices: InvoiceRow[];
-  customerMonths: Array<{ customer_key: string; month: string }>;
-  counters: Counters;
-};
-
-function emptyCounters(): Counters {
-  return {
-    revenue_daily: new Map(),
-    revenue_monthly_plan: new Map(),
-    subscriptions_daily: new Map(),
-    mrr_daily: new Map(),
-    cohort_cells: new Map(),
-    funnel_daily: new Map(),
-    web_traffic_daily: new Map(),
-  };
-}
-
-function bump<K, V extends Record<string, unknown>>(map: Map<K, V>, key: K, make: () => V, add: Partial<V>): void {
-  let row = map.get(key);
-  if (!row) {
-    row = make();
-    map.set(key, row);
-  }
-  const target = row as Record<string, unknown>;
-  for (const [name, value] of Object.entries(add)) target[name] = (target[name] as number) + (value as number);
-}
 
 const later = (a: string, b: string) => new Date(a).getTime() > new Date(b).getTime();
 
@@ -200,15 +88,10 @@ export class ProjectionBatch {
       case 'refund':
         return this.applyRefund(event);
       case 'signup':
-        this.funnel(utcDay(event.registeredAt), { signups: 1 });
+        addFunnel(this.counters, utcDay(event.registeredAt), { signups: 1 });
         return;
       case 'visits':
-        bump(
-          this.counters.web_traffic_daily,
-          `${event.day}|${event.path}`,
-          () => ({ day: event.day, path: event.path, views: 0 }),
-          { views: event.views },
-        );
+        addVisits(this.counters, event.day, event.path, event.views);
         return;
     }
   }
@@ -260,18 +143,19 @@ export class ProjectionBatch {
     if (!sub.counted_new && contribution > 0) {
       sub.counted_new = true;
       movementAt = state.startedAt ?? at;
-      this.subscriptionsDaily(utcDay(movementAt), { new_subs: 1 });
+      addSubscriptionsDaily(this.counters, utcDay(movementAt), { new_subs: 1 });
     }
     if (event.canceledAt && sub.canceled_day === null && sub.counted_new) {
       sub.canceled_day = utcDay(event.canceledAt);
-      this.subscriptionsDaily(sub.canceled_day, { cancels: 1 });
+      addSubscriptionsDaily(this.counters, sub.canceled_day, { cancels: 1 });
     }
     if (customerKey && contribution !== sub.mrr_cents) {
       const customer = await this.customer(customerKey);
       const before = customer.mrr_cents;
       const after = before - sub.mrr_cents + contribution;
       const movement = mrrMovement(before, after, customer.ever_subscribed);
-      if (movement) this.recordMovement(utcDay(event.canceledAt ?? movementAt), movement.kind, movement.cents);
+      if (movement)
+        addMrrMovement(this.counters, utcDay(event.canceledAt ?? movementAt), movement.kind, movement.cents);
       customer.mrr_cents = after;
       if (after > 0) customer.ever_subscribed = true;
       this.dirtyCustomers.add(customerKey);
@@ -287,11 +171,8 @@ export class ProjectionBatch {
     await this.loadInvoices([event.invoiceId]);
     if (this.invoicesById.get(event.invoiceId)) return;
     const day = utcDay(event.paidAt);
-    bump(this.counters.revenue_daily, day, () => ({ amount_cents: 0, refunded_cents: 0, invoices: 0 }), {
-      amount_cents: event.amountCents,
-      invoices: 1,
-    });
-    this.revenueMonthly(utcMonth(event.paidAt), event.planCode, { amount_cents: event.amountCents });
+    addRevenueDaily(this.counters, day, { amount_cents: event.amountCents, invoices: 1 });
+    addRevenueMonthly(this.counters, utcMonth(event.paidAt), event.planCode, { amount_cents: event.amountCents });
     let owner = event.owner;
     if (!owner && event.subscriptionId) {
       await this.loadSubscriptions([event.subscriptionId]);
@@ -312,12 +193,10 @@ export class ProjectionBatch {
 
   private async applyRefund(event: Extract<ProjectionEvent, { kind: 'refund' }>): Promise<void> {
     const day = utcDay(event.issuedAt);
-    bump(this.counters.revenue_daily, day, () => ({ amount_cents: 0, refunded_cents: 0, invoices: 0 }), {
-      refunded_cents: event.amountCents,
-    });
+    addRevenueDaily(this.counters, day, { refunded_cents: event.amountCents });
     await this.loadInvoices([event.invoiceId]);
     const plan = this.invoicesById.get(event.invoiceId)?.plan_code ?? 'unknown';
-    this.revenueMonthly(utcMonth(event.issuedAt), plan, { refunded_cents: event.amountCents });
+    addRevenueMonthly(this.counters, utcMonth(event.issuedAt), plan, { refunded_cents: event.amountCents });
   }
 
   /** The invoices paid before the subscription had an owner (a purchase claimed after paying). */
@@ -337,92 +216,20 @@ export class ProjectionBatch {
     }
   }
 
-  /**
-   * A customer paid on `day`: the month counts for its cohort. The cohort is the month of the first
-   * payment; an earlier payment learnt late moves the customer to the earlier cohort.
-   */
+  /** A customer paid on `day`: its cohort and funnel move as cohort-rules.ts decides. */
   private async attribute(customerKey: string, day: string): Promise<void> {
     const customer = await this.customer(customerKey);
     const months = await this.monthsOf(customerKey);
-    const month = utcMonth(day);
-    if (customer.first_paid_day && day < customer.first_paid_day) {
-      this.funnel(customer.first_paid_day, { first_paid: -1 });
-      this.funnel(day, { first_paid: 1 });
-      customer.first_paid_day = day;
-      this.dirtyCustomers.add(customerKey);
+    const result = attributePayment(customer, months, day);
+    customer.cohort_month = result.customer.cohort_month;
+    customer.first_paid_day = result.customer.first_paid_day;
+    if (result.changed) this.dirtyCustomers.add(customerKey);
+    if (result.newMonth) {
+      months.add(result.newMonth);
+      this.newMonths.push({ customer_key: customerKey, month: result.newMonth });
     }
-    if (months.has(month)) return;
-    months.add(month);
-    this.newMonths.push({ customer_key: customerKey, month });
-    this.dirtyCustomers.add(customerKey);
-    if (customer.cohort_month === null) {
-      customer.cohort_month = month;
-      customer.first_paid_day = day;
-      this.funnel(day, { first_paid: 1 });
-      this.cohortCell(month, 0, 1);
-      return;
-    }
-    if (month < customer.cohort_month) {
-      const previous = customer.cohort_month;
-      for (const paid of months) {
-        if (paid === month) continue;
-        this.cohortCell(previous, monthsBetween(previous, paid), -1);
-        this.cohortCell(month, monthsBetween(month, paid), 1);
-      }
-      this.cohortCell(month, 0, 1);
-      customer.cohort_month = month;
-      return;
-    }
-    this.cohortCell(customer.cohort_month, monthsBetween(customer.cohort_month, month), 1);
-  }
-
-  private recordMovement(day: string, kind: MrrMovementKind, cents: number): void {
-    bump(
-      this.counters.mrr_daily,
-      day,
-      () => ({
-        new_cents: 0,
-        expansion_cents: 0,
-        contraction_cents: 0,
-        churn_cents: 0,
-        reactivation_cents: 0,
-        new_customers: 0,
-        reactivated_customers: 0,
-        churned_customers: 0,
-      }),
-      {
-        [`${kind}_cents`]: cents,
-        ...(kind === 'new' ? { new_customers: 1 } : {}),
-        ...(kind === 'reactivation' ? { reactivated_customers: 1 } : {}),
-        ...(kind === 'churn' ? { churned_customers: 1 } : {}),
-      },
-    );
-  }
-
-  private subscriptionsDaily(day: string, add: { new_subs?: number; cancels?: number }): void {
-    bump(this.counters.subscriptions_daily, day, () => ({ new_subs: 0, cancels: 0 }), add);
-  }
-
-  private funnel(day: string, add: { signups?: number; first_paid?: number }): void {
-    bump(this.counters.funnel_daily, day, () => ({ signups: 0, first_paid: 0 }), add);
-  }
-
-  private revenueMonthly(month: string, plan: string, add: { amount_cents?: number; refunded_cents?: number }): void {
-    bump(
-      this.counters.revenue_monthly_plan,
-      `${month}|${plan}`,
-      () => ({ month, plan_code: plan, amount_cents: 0, refunded_cents: 0 }),
-      add,
-    );
-  }
-
-  private cohortCell(cohort: string, offset: number, customers: number): void {
-    bump(
-      this.counters.cohort_cells,
-      `${cohort}|${offset}`,
-      () => ({ cohort_month: cohort, month_offset: offset, customers: 0 }),
-      { customers },
-    );
+    for (const move of result.funnel) addFunnel(this.counters, move.day, { first_paid: move.first_paid });
+    for (const cell of result.cells) addCohortCell(this.counters, cell.cohort, cell.offset, cell.customers);
   }
 
   private async customer(key: string): Promise<CustomerRow> {
