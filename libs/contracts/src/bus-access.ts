@@ -362,6 +362,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       provisioning: [
         'telemetry.node-registered',
         'telemetry.device-created',
+        'telemetry.device-suspended',
+        'telemetry.device-activated',
         'telemetry.key-rotated',
         'telemetry.device-removed',
         'telemetry.keys-revoked',

@@ -52,6 +52,43 @@ export function isConnected(
   return latestHandshakeSeconds > 0 && nowSeconds - latestHandshakeSeconds < windowSeconds;
 }
 
+/** What "connected" is decided from: the device's row in provisioning (its one read model). */
+export type ConnectionFacts = {
+  isActive: boolean;
+  hasKey: boolean;
+  /** The newest handshake a node reported (telemetry tells provisioning); null: none yet. */
+  latestHandshake: Date | string | null;
+};
+
+/**
+ * Connected now: on (not suspended by anyone, its plan and organization in order), with keys,
+ * and a handshake within the window. The one definition: the customer's list and overview, the
+ * organization's, the operator's device list and Telemetry page all show this, so a suspended
+ * device whose last handshake is recent is not connected anywhere. The SQL that filters and counts
+ * the operator's pages says the same (`connectedNow` in provisioning's fleet service and in
+ * telemetry's admin service, whose copy of who is suspended comes from provisioning's events).
+ */
+export function isDeviceConnected(facts: ConnectionFacts, now: Date): boolean {
+  if (!facts.isActive || !facts.hasKey || facts.latestHandshake === null) return false;
+  const handshake = new Date(facts.latestHandshake).getTime();
+  return isConnected(handshake / 1000, now.getTime() / 1000);
+}
+
+/** Spec §2/§4: VPN Status is Online if at least one device in scope is connected, else Idle. */
+export function vpnStatusOf(connected: number): 'Online' | 'Idle' {
+  return connected > 0 ? 'Online' : 'Idle';
+}
+
+/** Spec §2's three tiles (Devices, Connected, VPN Status) of the devices in scope. */
+export function deviceOverviewOf(devices: ReadonlyArray<{ is_connected: boolean }>): {
+  devices: number;
+  connected: number;
+  vpn_status: 'Online' | 'Idle';
+} {
+  const connected = devices.filter((device) => device.is_connected).length;
+  return { devices: devices.length, connected, vpn_status: vpnStatusOf(connected) };
+}
+
 /**
  * "Unlimited devices" (Personal and Gaming) under fair use: a ceiling no household reaches, which
  * stops a script from filling a node's addresses. The Devices page says so.

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type ConnectionFacts,
   connectedWindowSeconds,
   connectedWindowText,
   deviceNameMaxLength,
+  deviceOverviewOf,
   isConnected,
+  isDeviceConnected,
+  vpnStatusOf,
   normalizeDeviceName,
   validDeviceName,
 } from '../src/index.ts';
@@ -29,6 +33,37 @@ describe('isConnected', () => {
     expect(isConnected(now - 60, now, 60)).toBe(false);
     expect(connectedWindowSeconds).toBe(180);
     expect(connectedWindowText).toBe('3 minutes');
+  });
+});
+
+describe('isDeviceConnected: the one rule every page uses', () => {
+  const now = new Date('2026-11-24T12:00:00.000Z');
+  const recent = new Date(now.getTime() - 10_000);
+  const on = { isActive: true, hasKey: true, latestHandshake: recent };
+
+  it('is connected when on, with keys, and a handshake within the window (a Date or its ISO text)', () => {
+    expect(isDeviceConnected(on, now)).toBe(true);
+    expect(isDeviceConnected({ ...on, latestHandshake: recent.toISOString() }, now)).toBe(true);
+  });
+
+  it.each<[ConnectionFacts, string]>([
+    [{ ...on, isActive: false }, 'suspended, however recent its handshake'],
+    [{ ...on, hasKey: false }, 'its keys revoked'],
+    [{ ...on, latestHandshake: null }, 'never shook hands'],
+    [{ ...on, latestHandshake: new Date(now.getTime() - 180_000) }, 'its handshake 180 s old'],
+  ])('is not connected: %o (%s)', (facts) => {
+    expect(isDeviceConnected(facts, now)).toBe(false);
+  });
+
+  it('makes the tiles: Online with one connected device in scope, else Idle', () => {
+    expect(vpnStatusOf(0)).toBe('Idle');
+    expect(vpnStatusOf(3)).toBe('Online');
+    expect(deviceOverviewOf([])).toEqual({ devices: 0, connected: 0, vpn_status: 'Idle' });
+    expect(deviceOverviewOf([{ is_connected: false }, { is_connected: true }, { is_connected: false }])).toEqual({
+      devices: 3,
+      connected: 1,
+      vpn_status: 'Online',
+    });
   });
 });
 

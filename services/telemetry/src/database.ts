@@ -28,6 +28,13 @@ export interface DeviceLatestTelemetryTable {
   endpoint: string | null;
 }
 
+/** Whether a device is on (not suspended), as provisioning's newest event about it said. */
+export interface DeviceActivityTable {
+  device_id: string;
+  is_active: boolean;
+  changed_at: Timestamp;
+}
+
 /** Traffic per hour for the whole service, with no device column (no-logs). */
 export interface TelemetryTable {
   ts: Timestamp;
@@ -58,6 +65,7 @@ export interface NodesTable {
 export interface TelemetryDatabase extends PlatformTables {
   device_keys: DeviceKeysTable;
   device_latest_telemetry: DeviceLatestTelemetryTable;
+  device_activity: DeviceActivityTable;
   telemetry: TelemetryTable;
   vps_metrics: VpsMetricsTable;
   nodes: NodesTable;

@@ -8,7 +8,6 @@ export const LatestTelemetrySchema = Type.Object({
   tx_bytes: Type.Integer(),
   latest_handshake: Type.Union([Type.String(), Type.Null()]),
   endpoint: Type.Union([Type.String(), Type.Null()]),
-  is_connected: Type.Boolean(),
 });
 
 /** The latest status of the given devices (the caller has already been checked against them). */

@@ -6,6 +6,7 @@ import {
   adminFindUsersRpc,
   adminNodeStatsRpc,
   connectedWindowSeconds,
+  isDeviceConnected,
   ownerSearchLimit,
   requireAdmin,
   type AdminDevice,
@@ -32,8 +33,9 @@ export type AdminDevicesQuery = {
 };
 
 /**
- * Connected now: active, with a key, and a handshake (telemetry's, kept on the device) within the
- * connected window, judged by the database's clock.
+ * Connected now, as `isDeviceConnected` decides it, for filtering and counting in the database:
+ * active, with a key, and a handshake (telemetry's, kept on the device) within the connected
+ * window, judged by the database's clock.
  */
 const connectedNow = sql<boolean>`(devices.is_active and devices.public_key is not null and devices.latest_handshake > now() - make_interval(secs => ${connectedWindowSeconds}))`;
 
@@ -156,7 +158,7 @@ export class FleetAdmin {
     const nodeOf = new Map(nodes.map((n) => [n.id, n]));
     const userOf = new Map(directory.users.map((u) => [u.id, u]));
     const orgOf = new Map(directory.organizations.map((o) => [o.id, o]));
-    const connectedSince = Date.now() - connectedWindowSeconds * 1000;
+    const now = new Date();
     return devices.map((device) => {
       const owner = userOf.get(device.user_id);
       const org = device.org_id ? orgOf.get(device.org_id) : undefined;
@@ -167,8 +169,9 @@ export class FleetAdmin {
         name: device.name,
         platform: device.platform,
         is_active: device.is_active,
-        is_connected: Boolean(
-          device.is_active && device.public_key && handshake && handshake.getTime() > connectedSince,
+        is_connected: isDeviceConnected(
+          { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: handshake },
+          now,
         ),
         owner: { id: device.user_id, email: owner?.email ?? '', full_name: owner?.full_name ?? null },
         organization: device.org_id ? { id: device.org_id, name: org?.name ?? '' } : null,

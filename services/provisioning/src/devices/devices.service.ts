@@ -5,7 +5,9 @@ import {
   activePlanRpc,
   AppError,
   deviceCapOf,
+  deviceOverviewOf,
   deviceRateLimits,
+  isDeviceConnected,
   latestTelemetryRpc,
   type DeviceOverview,
   type DeviceWithStatus,
@@ -120,10 +122,9 @@ function view(device: Device, node: Node | undefined, previousKeyExpiresAt: Date
   };
 }
 
-/** Spec §2/§4: Devices, Connected, and VPN Status (Online if at least one in scope is connected, else Idle). */
+/** Spec §2/§4: Devices, Connected, and VPN Status, by the one rule every view uses (contracts' devices.ts). */
 function overviewOf(devices: DeviceWithStatus[]): DeviceOverview {
-  const connected = devices.filter((device) => device.is_connected).length;
-  return { devices: devices.length, connected, vpn_status: connected > 0 ? 'Online' : 'Idle' };
+  return deviceOverviewOf(devices);
 }
 
 /** The columns a suspension or an activation changes. */
@@ -169,7 +170,10 @@ export class DevicesService {
     return new Map(rows.map((row) => [row.device_id, new Date(row.expires_at)]));
   }
 
-  /** Each device with what its node last said: connected means active and a handshake within the window. */
+  /**
+   * Each device with its traffic from telemetry; connected (and its handshake) from the device's
+   * own row, the read model the operator's lists use too, by `isDeviceConnected`.
+   */
   private async withStatus(devices: Device[]): Promise<DeviceWithStatus[]> {
     const nodes = await this.nodesById(devices.map((d) => d.node_id));
     const latest =
@@ -178,12 +182,16 @@ export class DevicesService {
         : (await this.deps.rpc.request(latestTelemetryRpc, { device_ids: devices.map((d) => d.id) })).devices;
     const statusOf = new Map(latest.map((row) => [row.device_id, row]));
     const retiring = await this.retiringUntil(devices.map((d) => d.id));
+    const now = new Date();
     return devices.map((device) => {
       const status = statusOf.get(device.id);
       return {
         ...view(device, device.node_id ? nodes.get(device.node_id) : undefined, retiring.get(device.id) ?? null),
-        is_connected: Boolean(status?.is_connected && device.is_active),
-        latest_handshake: status?.latest_handshake ?? null,
+        is_connected: isDeviceConnected(
+          { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: device.latest_handshake },
+          now,
+        ),
+        latest_handshake: device.latest_handshake ? new Date(device.latest_handshake).toISOString() : null,
         rx_bytes: status?.rx_bytes ?? 0,
         tx_bytes: status?.tx_bytes ?? 0,
       };

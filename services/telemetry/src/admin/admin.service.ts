@@ -5,8 +5,14 @@ import type { TelemetryDatabase } from '../database.ts';
 
 type Db = Kysely<TelemetryDatabase>;
 
-/** Connected now, judged by the database's clock: the latest handshake is younger than the window. */
-const connectedNow = sql<boolean>`(latest_handshake is not null and latest_handshake > now() - make_interval(secs => ${connectedWindowSeconds}))`;
+/**
+ * Connected now, as `isDeviceConnected` decides it (contracts' devices.ts), judged by the database's
+ * clock: a handshake younger than the window, of a device that is not off (provisioning's
+ * suspensions, kept in `device_activity`). A device without keys has no row here (its keys'
+ * revocation forgets it), so every row has a key.
+ */
+const connectedNow = sql<boolean>`(latest_handshake is not null and latest_handshake > now() - make_interval(secs => ${connectedWindowSeconds})
+  and not exists (select 1 from device_activity off where off.device_id = device_latest_telemetry.device_id and not off.is_active))`;
 
 /**
  * Spec §9: the last 1440 minutes in hourly buckets: the current hour and the 23 before it, oldest

@@ -1,6 +1,8 @@
 import {
+  deviceActivated,
   deviceCreated,
   deviceRemoved,
+  deviceSuspended,
   hostSampled,
   keyRotated,
   keysRevoked,
@@ -11,15 +13,29 @@ import { consumer } from '@qw/platform';
 import type { Kysely } from 'kysely';
 import type { TelemetryDatabase } from '../database.ts';
 import { forgetDevice, mapKey, recordHostSample, recordPeerSamples, rememberNode } from '../samples/samples.service.ts';
+import { forgetActivity, recordActivity } from '../devices/device-activity.repository.ts';
 
 type Db = Kysely<TelemetryDatabase>;
 
 /** One durable consumer per subject (NATS 2.9 takes one filter subject per consumer). */
 export const telemetryConsumers = [
   consumer('telemetry.node-registered', nodeRegistered, (tx: Db, e) => rememberNode(tx, e.data)),
-  consumer('telemetry.device-created', deviceCreated, (tx: Db, e) => mapKey(tx, e.data)),
+  consumer('telemetry.device-created', deviceCreated, async (tx: Db, e) => {
+    await mapKey(tx, e.data);
+    await recordActivity(tx, { deviceId: e.data.deviceId, isActive: e.data.isActive, at: e.occurredAt });
+  }),
+  // Whether a device is on: a suspended one is not connected on the Telemetry page either.
+  consumer('telemetry.device-suspended', deviceSuspended, (tx: Db, e) =>
+    recordActivity(tx, { deviceId: e.data.deviceId, isActive: false, at: e.occurredAt }),
+  ),
+  consumer('telemetry.device-activated', deviceActivated, (tx: Db, e) =>
+    recordActivity(tx, { deviceId: e.data.deviceId, isActive: true, at: e.occurredAt }),
+  ),
   consumer('telemetry.key-rotated', keyRotated, (tx: Db, e) => mapKey(tx, e.data)),
-  consumer('telemetry.device-removed', deviceRemoved, (tx: Db, e) => forgetDevice(tx, e.data.deviceId)),
+  consumer('telemetry.device-removed', deviceRemoved, async (tx: Db, e) => {
+    await forgetDevice(tx, e.data.deviceId);
+    await forgetActivity(tx, e.data.deviceId);
+  }),
   consumer('telemetry.keys-revoked', keysRevoked, (tx: Db, e) => forgetDevice(tx, e.data.deviceId)),
   consumer('telemetry.peers-sampled', peersSampled, async (tx: Db, e) => {
     await recordPeerSamples(tx, e.params.node, e.data);

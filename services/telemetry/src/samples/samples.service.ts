@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { hostSampled, peersSampled } from '@qw/contracts';
-import { handshakesObserved, isConnected } from '@qw/contracts';
+import { handshakesObserved } from '@qw/contracts';
 import { addToOutbox } from '@qw/platform';
 import type { TelemetryDatabase } from '../database.ts';
 
@@ -160,8 +160,11 @@ export async function recordHostSample(tx: Db, node: string | undefined, data: H
     .execute();
 }
 
-/** Connected: the latest handshake is younger than 180 s, judged now (a silent node does not stay "connected"). */
-export async function latestFor(db: Db, deviceIds: string[], now = new Date()) {
+/**
+ * The latest traffic of each device. Whether it is connected is provisioning's to say
+ * (`isDeviceConnected` over its device rows, which the handshakes telemetry reports keep current).
+ */
+export async function latestFor(db: Db, deviceIds: string[]) {
   if (deviceIds.length === 0) return [];
   const rows = await db.selectFrom('device_latest_telemetry').selectAll().where('device_id', 'in', deviceIds).execute();
   return rows.map((row) => {
@@ -173,7 +176,6 @@ export async function latestFor(db: Db, deviceIds: string[], now = new Date()) {
       tx_bytes: Number(row.tx_bytes),
       latest_handshake: handshake ? handshake.toISOString() : null,
       endpoint: row.endpoint,
-      is_connected: handshake !== null && isConnected(handshake.getTime() / 1000, now.getTime() / 1000),
     };
   });
 }
