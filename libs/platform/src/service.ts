@@ -6,7 +6,7 @@ import type { TSchema } from 'typebox';
 import { connectDatabase, migrateToLatest, pingDatabase } from './db/index.ts';
 import { platformTables, type PlatformTables } from './db/platform-tables.ts';
 import { connectBus, type BusConnection } from './bus/connection.ts';
-import { ensureStream } from './bus/streams.ts';
+import { ensureDeadLetterStream, ensureStream } from './bus/streams.ts';
 import { OutboxRelay } from './bus/outbox.ts';
 import { IdempotentConsumer, pruneInbox, type BatchHandler, type EventHandler } from './bus/consumer.ts';
 import { RpcClient, endpoint, refuseEveryCallerToken, serveRpc, type RpcEndpoint } from './bus/rpc.ts';
@@ -188,8 +188,13 @@ export async function startService<DB extends PlatformTables>(
     cleanups.push(() => relay.stop());
 
     const consumers: IdempotentConsumer<TSchema>[] = [];
+    const specs = definition.consumers?.(context) ?? [];
+    const workers = definition.workers?.(context) ?? [];
+    // Where every consumer of this service (the workers' too) keeps poison messages: declared
+    // once here, not by each consumer as it starts.
+    if (specs.length > 0 || workers.length > 0) await ensureDeadLetterStream(bus);
     const durables = bus.user && isBusPrincipal(definition.name) ? busAccess[definition.name].consumes : undefined;
-    for (const spec of definition.consumers?.(context) ?? []) {
+    for (const spec of specs) {
       // Said at start, by name: the server would refuse the consumer with a bare permission error.
       if (durables && !durables[ownerOf(spec.contract)]?.includes(spec.name))
         throw new Error(
@@ -202,7 +207,7 @@ export async function startService<DB extends PlatformTables>(
       cleanups.push(() => running.stop());
     }
 
-    for (const worker of definition.workers?.(context) ?? []) {
+    for (const worker of workers) {
       await worker.start();
       cleanups.push(() => worker.stop());
     }

@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { sql, type Transaction } from 'kysely';
 import type { Logger } from 'pino';
@@ -8,7 +8,7 @@ import type { BusConnection } from './connection.ts';
 import { decodeEnvelope } from './envelope.ts';
 import { busMetrics } from './metrics.ts';
 import type { PlatformDb } from '../db/platform-tables.ts';
-import { ensureDeadLetterStream, isAlreadyDeclared, isNotFound } from './streams.ts';
+import { declareDurable, serviceDurableConfig } from './streams.ts';
 
 /**
  * An event as a handler receives it: the envelope, and the parameters of the subject it came on
@@ -119,13 +119,12 @@ export class IdempotentConsumer<S extends TSchema> {
   }
 
   /**
-   * Creates the durable consumer and starts reading. The stream belongs to the events' owner,
+   * Declares the durable consumer and starts reading. The stream belongs to the events' owner,
    * which declares it when it starts; until then this waits (retrying in the background), so
-   * services may start in any order.
+   * services may start in any order. The dead-letter stream is the service's to declare
+   * (`startService`), once, before its consumers start.
    */
   async start(): Promise<void> {
-    const { bus } = this.options;
-    await ensureDeadLetterStream(bus);
     if (await this.attach()) return;
     this.options.logger.warn(
       { consumer: this.durableName, stream: this.options.stream },
@@ -152,34 +151,14 @@ export class IdempotentConsumer<S extends TSchema> {
     })();
   }
 
-  /** True once reading; false while the stream does not exist. */
+  /**
+   * True once reading; false while the stream does not exist. The durable is declared here, once
+   * per start (an idempotent create, see `declareDurable`); reading only looks it up.
+   */
   private async attach(): Promise<boolean> {
     const { bus, stream } = this.options;
-    try {
-      await bus.jsm.streams.info(stream);
-    } catch (error) {
-      if (isNotFound(error)) return false;
-      throw error;
-    }
-    const config = {
-      durable_name: this.durableName,
-      filter_subject: bus.ns.subject(this.filterSubject),
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: 30 * 1_000_000_000,
-      max_ack_pending: 2000,
-      max_deliver: -1,
-    };
-    try {
-      await bus.jsm.consumers.info(stream, this.durableName);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      try {
-        await bus.jsm.consumers.add(stream, config);
-      } catch (addError) {
-        if (!isAlreadyDeclared(addError)) throw addError;
-      }
-    }
+    if (!(await declareDurable(bus, stream, serviceDurableConfig(bus, this.options.name, this.filterSubject))))
+      return false;
     const consumer = await bus.js.consumers.get(stream, this.durableName);
     if (this.stopped) return true;
     this.messages = await consumer.consume({ max_messages: this.batchSize * 2 });

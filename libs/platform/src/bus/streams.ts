@@ -91,6 +91,86 @@ export function isNotFound(error: unknown): boolean {
   );
 }
 
+/** A durable consumer's settings as its declaration gives them; the rest are the server's defaults. */
+export type DurableConfig = {
+  durable_name: string;
+  filter_subject: string;
+  ack_policy: AckPolicy;
+  deliver_policy: DeliverPolicy;
+  ack_wait: number;
+  max_ack_pending: number;
+  max_deliver?: number;
+};
+
+/**
+ * A service's own durable consumer on another owner's stream (`IdempotentConsumer`): every event
+ * the stream holds, acknowledged one by one after commit, never given up by the server (the
+ * consumer dead-letters after its own count of failures).
+ */
+export function serviceDurableConfig(bus: BusConnection, name: string, filterSubject: string): DurableConfig {
+  return {
+    durable_name: bus.ns.durable(name),
+    filter_subject: bus.ns.subject(filterSubject),
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: 30 * 1_000_000_000,
+    max_ack_pending: 2000,
+    max_deliver: -1,
+  };
+}
+
+/**
+ * Declares a durable consumer, idempotently: one create that the server answers with the
+ * consumer whether this call made it or found it with the same settings, so replicas starting
+ * at once all succeed with one consumer. One found with other settings (made by an earlier
+ * version) is brought to these. Answers false while the stream does not exist (its owner
+ * declares it when it starts); processing code then only looks the consumer up.
+ */
+export async function declareDurable(bus: BusConnection, stream: string, config: DurableConfig): Promise<boolean> {
+  let current: { config: Partial<DurableConfig> };
+  try {
+    current = await bus.jsm.consumers.add(stream, config);
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    // NATS 2.10 and later refuse a create that meets other settings; 2.9 applies them.
+    if (!isAlreadyDeclared(error)) throw durableRefused(stream, config, error);
+    current = await bringUpToDate(bus, stream, config);
+  }
+  if (!sameDurable(current.config, config)) await bringUpToDate(bus, stream, config);
+  return true;
+}
+
+/** True when the settings a declaration gives are the ones the consumer has. */
+export function sameDurable(current: Partial<DurableConfig>, wanted: DurableConfig): boolean {
+  return (Object.keys(wanted) as Array<keyof DurableConfig>).every((key) => current[key] === wanted[key]);
+}
+
+async function bringUpToDate(
+  bus: BusConnection,
+  stream: string,
+  config: DurableConfig,
+): Promise<{ config: Partial<DurableConfig> }> {
+  const { filter_subject, ack_wait, max_ack_pending, max_deliver } = config;
+  try {
+    return await bus.jsm.consumers.update(stream, config.durable_name, {
+      filter_subject,
+      ack_wait,
+      max_ack_pending,
+      ...(max_deliver === undefined ? {} : { max_deliver }),
+    });
+  } catch (error) {
+    throw durableRefused(stream, config, error);
+  }
+}
+
+function durableRefused(stream: string, config: DurableConfig, error: unknown): Error {
+  return new Error(
+    `durable consumer ${config.durable_name} on ${stream} could not be declared: ${(error as Error)?.message ?? error}` +
+      ' (settings the server cannot change, such as where delivery starts, need the consumer deleted first)',
+    { cause: error },
+  );
+}
+
 /**
  * Declares (or brings up to date) a durable pull consumer on `owner`'s stream that someone else
  * will read: for a node agent, whose credentials may read it but never make or change one.
@@ -102,26 +182,13 @@ export async function declareDurableConsumer(
   consumer: { durable: string; filterSubject: string; maxAckPending?: number },
 ): Promise<void> {
   const stream = bus.ns.stream(owner);
-  const durable = bus.ns.durable(consumer.durable);
-  const filter = bus.ns.subject(consumer.filterSubject);
-  try {
-    const info = await bus.jsm.consumers.info(stream, durable);
-    if (info.config.filter_subject === filter) return;
-    await bus.jsm.consumers.update(stream, durable, { filter_subject: filter });
-    return;
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  try {
-    await bus.jsm.consumers.add(stream, {
-      durable_name: durable,
-      filter_subject: filter,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.New,
-      ack_wait: 30_000_000_000,
-      max_ack_pending: consumer.maxAckPending ?? 256,
-    });
-  } catch (error) {
-    if (!isAlreadyDeclared(error)) throw error;
-  }
+  const declared = await declareDurable(bus, stream, {
+    durable_name: bus.ns.durable(consumer.durable),
+    filter_subject: bus.ns.subject(consumer.filterSubject),
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.New,
+    ack_wait: 30_000_000_000,
+    max_ack_pending: consumer.maxAckPending ?? 256,
+  });
+  if (!declared) throw new Error(`stream ${stream} is not declared yet`);
 }

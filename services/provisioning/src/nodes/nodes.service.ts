@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { AppError, nodeRegistered } from '@qw/contracts';
-import { addToOutbox } from '@qw/platform/bus';
+import { addToOutbox, type BusConnection } from '@qw/platform/bus';
 import { deviceAddressCidrs, deviceIpv6For, lowestFreeHost, nodeSubnets, MAX_NODES } from '@qw/wireguard';
 import type { Node, ProvisioningDatabase } from '../database.ts';
+import { ensureNodeConsumer } from './node-consumer.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -18,8 +19,19 @@ export type NodeRegistration = {
   tags: string[];
 };
 
-/** A node agent announces itself; a known name keeps its id, index and subnets. */
-export async function registerNode(db: Db, input: NodeRegistration, dns: string[]) {
+/**
+ * A node agent announces itself; a known name keeps its id, index and subnets. Its durable
+ * consumer (the node's peer changes) is declared here, idempotently, after the node's row
+ * commits and before the answer: the agent reads it as soon as it is answered, and its own
+ * credentials may not make it. Nothing on the bus is asked while the row lock is held.
+ */
+export async function registerNode(bus: BusConnection, db: Db, input: NodeRegistration, dns: string[]) {
+  const addressing = await recordNode(db, input, dns);
+  await ensureNodeConsumer(bus, input.name);
+  return addressing;
+}
+
+async function recordNode(db: Db, input: NodeRegistration, dns: string[]) {
   return db.transaction().execute(async (tx) => {
     await sql`lock table nodes in share row exclusive mode`.execute(tx);
     let node = await tx.selectFrom('nodes').selectAll().where('name', '=', input.name).executeTakeFirst();

@@ -28,7 +28,6 @@ import {
 } from '@qw/contracts';
 import { advanceClock, type Clock } from '../clock.ts';
 import { endpoint, type BusConnection, type RpcClient, type RpcEndpoint } from '@qw/platform/bus';
-import { ensureNodeConsumer } from '../nodes/node-consumer.ts';
 import type { Kysely } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
@@ -82,11 +81,9 @@ export function provisioningEndpoints(deps: {
     endpoint(configByLinkRpc, (data) => devices.configByLink(data)),
     endpoint(devicePeerInfoRpc, (data, caller) => devices.peerInfo(caller, data.device_id)),
     // Node agents only: the node is the `{node}` of the subject, which NATS lets no one else use.
-    endpoint(registerNodeRpc, async (data, _caller, { node }) => {
-      const addressing = await registerNode(db, { ...data, name: nodeName(node) }, deps.dns);
-      await ensureNodeConsumer(deps.bus, nodeName(node));
-      return addressing;
-    }),
+    endpoint(registerNodeRpc, (data, _caller, { node }) =>
+      registerNode(deps.bus, db, { ...data, name: nodeName(node) }, deps.dns),
+    ),
     endpoint(desiredPeersRpc, (data, _caller, { node }) => desiredPeers(db, nodeName(node), data.after, data.limit)),
   ];
 }
