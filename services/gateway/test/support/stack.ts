@@ -231,6 +231,9 @@ export async function confirmEmail(stack: Stack, email: string, password: string
       (m.to as { text: string } | undefined)?.text.includes(email.toLowerCase()) === true &&
       m.subject === 'Confirm your email for Quietwire',
   );
+  // The link opens a page that holds no token (the web app sends these tokenless), and the first
+  // verification ends the account's other sessions, with their access tokens, within a second.
+  client.accessToken = undefined;
   const verified = await client.call('POST', '/api/auth/verify', { token: linkToken(mail.text!, '/auth/callback') });
   if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.statusCode} ${verified.body}`);
   const set = await client.call('POST', '/api/auth/password/set', {
