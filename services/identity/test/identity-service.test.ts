@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  authorityRpc,
+  billingEvents,
+  type EventContract,
+  listMyOrgsRpc,
+  organizationStatusChanged,
+  purchaseClaimed,
+  refreshRpc,
+  setPasswordRpc,
+  signInRpc,
+  signOutRpc,
+  signUpRpc,
+  subscriptionActivated,
+  subscriptionCanceled,
+  userRegistered,
+  userVerified,
+  verifyEmailRpc,
+} from '@qw/contracts';
+import {
+  type BusConnection,
+  callerTokenSigner,
+  connectBus,
+  createEnvelope,
+  createLogger,
+  ensureStream,
+  RpcClient,
+  type RunningService,
+} from '@qw/platform';
+import {
+  createTestDatabase,
+  eventually,
+  launchService,
+  type SmtpCapture,
+  startSmtpCapture,
+  startTestBus,
+  testCallerKeys,
+  type TestBus,
+  type TestDatabase,
+} from '@qw/testkit';
+import type { Static, TSchema } from 'typebox';
+import { identityService } from '../src/app.ts';
+import type { IdentityDatabase } from '../src/database.ts';
+
+/**
+ * Identity on its own, as it runs: a database and a NATS server of this file (the product's
+ * permissions on), an SMTP server that keeps what it receives, its RPCs asked as the gateway asks
+ * them and billing's events published on billing's stream for its consumers. The flows through
+ * the HTTP API (cookies, statuses, the spec's texts on pages) stay in services/gateway/test.
+ */
+let database: TestDatabase;
+let testBus: TestBus;
+let smtp: SmtpCapture;
+let identity: RunningService<IdentityDatabase>;
+let admin: BusConnection;
+let gateway: BusConnection;
+let rpc: RpcClient;
+const sign = callerTokenSigner(testCallerKeys.privateKey);
+const password = 'correct horse battery';
+
+async function publish<S extends TSchema>(contract: EventContract<S>, data: Static<S>, at = new Date()): Promise<void> {
+  const envelope = createEnvelope(contract, data, at);
+  await admin.js.publish(admin.ns.subject(contract.subject), JSON.stringify(envelope), { msgID: envelope.id });
+}
+
+/** The newest event of that subject on identity's stream that names this user. */
+async function announced(contract: EventContract, userId: string) {
+  return eventually(async () => {
+    const message = await admin.jsm.streams.getMessage(admin.ns.stream('identity'), {
+      last_by_subj: admin.ns.subject(contract.subject),
+    });
+    const envelope = message?.json<{ data: { userId?: string } }>();
+    if (!envelope) return undefined;
+    return envelope.data.userId === userId ? envelope : undefined;
+  });
+}
+
+/** The token of the newest link mailed to `email` whose path is `path`. */
+async function mailedToken(email: string, path: string): Promise<string> {
+  const mail = await smtp.waitFor(
+    (message) => message.text?.includes(path) === true && JSON.stringify(message.to).includes(email),
+  );
+  const token = mail.text?.match(/[?&]token=([A-Za-z0-9_-]+)/)?.[1];
+  if (!token) throw new Error(`no token in the mail to ${email}`);
+  return token;
+}
+
+const signUp = (email: string) => rpc.request(signUpRpc, { email, password, address_key: `test-${randomUUID()}` });
+
+beforeAll(async () => {
+  database = await createTestDatabase('identity-service');
+  testBus = await startTestBus();
+  smtp = await startSmtpCapture();
+  const logger = createLogger({ service: 'identity-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  admin = await connectBus({
+    url: testBus.url,
+    name: 'identity-test-admin',
+    namespace: '',
+    logger,
+    user: testBus.admin.user,
+    password: testBus.admin.password,
+    caFile: testBus.caFile,
+  });
+  // Billing's stream, as billing declares it at its start: identity's consumers read it.
+  await ensureStream(admin, 'billing', billingEvents);
+  identity = await launchService(
+    identityService({
+      PUBLIC_URL: 'http://localhost:8080',
+      SUPPORT_EMAIL: 'support@quietwire.test',
+      ADMIN_EMAILS: '',
+      MAIL_URL: smtp.url,
+      MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
+      MAIL_DIR: 'var/mail-test',
+      NODE_ENV: 'test',
+    }),
+    { database, bus: testBus },
+  );
+  const env = testBus.env('gateway');
+  gateway = await connectBus({
+    url: env.NATS_URL,
+    name: 'identity-test-gateway',
+    namespace: '',
+    logger,
+    user: env.NATS_USER,
+    password: env.NATS_PASSWORD,
+    caFile: env.NATS_CA_FILE,
+  });
+  rpc = new RpcClient(gateway);
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await admin?.close();
+  await identity?.stop();
+  await smtp?.close();
+  await testBus?.stop();
+  await database?.drop();
+});
+
+describe('sign-up, the mailed link and the password step (identity.rpc.*)', () => {
+  it('sign-up answers a session and announces the account; the link’s step ends that session and verifies', async () => {
+    const email = `ada-${randomUUID().slice(0, 8)}@example.com`;
+    const signedUp = await signUp(email);
+    expect(signedUp.user).toMatchObject({ email, email_verified: false, is_admin: false });
+    const userId = signedUp.user.id;
+    expect((await announced(userRegistered, userId)).data).toMatchObject({ userId, accountType: 'personal' });
+    await expect(signUp(email.toUpperCase())).rejects.toMatchObject({ code: 'already_exists' });
+
+    const grant = await rpc.request(verifyEmailRpc, { token: await mailedToken(email, '/auth/callback') });
+    expect(grant).toMatchObject({ email, expires_in: 15 * 60 });
+    // Whoever signed up may not hold the mailbox: their session ended with the verification.
+    expect(await rpc.request(authorityRpc, { user_id: userId, session_id: signedUp.session_id })).toMatchObject({
+      active: false,
+    });
+    await expect(rpc.request(refreshRpc, { refresh_token: signedUp.refresh_token })).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+
+    const chosen = await rpc.request(setPasswordRpc, {
+      token: grant.set_password_token,
+      password: 'another long password',
+    });
+    expect(chosen.user).toMatchObject({ id: userId, email_verified: true });
+    expect((await announced(userVerified, userId)).data.userId).toBe(userId);
+    await expect(
+      rpc.request(setPasswordRpc, { token: grant.set_password_token, password: 'a third long password' }),
+    ).rejects.toMatchObject({ code: 'link_expired', message: 'You have already chosen a password. Sign in with it.' });
+    expect(await rpc.request(signInRpc, { email, password: 'another long password', address_key: 'k' })).toMatchObject({
+      status: 'signed_in',
+    });
+  });
+});
+
+describe('sessions: refresh-token families (identity.rpc.refresh, sign-out, authority)', () => {
+  it('a refresh rotates the token; the old one presented again ends the whole sign-in', async () => {
+    const first = await signUp(`bo-${randomUUID().slice(0, 8)}@example.com`);
+    const second = await rpc.request(refreshRpc, { refresh_token: first.refresh_token });
+    expect(second.session_id).toBe(first.session_id);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    await expect(rpc.request(refreshRpc, { refresh_token: first.refresh_token })).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    await expect(rpc.request(refreshRpc, { refresh_token: second.refresh_token })).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    expect((await rpc.request(authorityRpc, { user_id: first.user.id, session_id: first.session_id })).active).toBe(
+      false,
+    );
+  });
+
+  it('signing out ends that sign-in only', async () => {
+    const email = `cy-${randomUUID().slice(0, 8)}@example.com`;
+    const first = await signUp(email);
+    const signedIn = await rpc.request(signInRpc, { email, password, address_key: 'k' });
+    if (signedIn.status !== 'signed_in') throw new Error('expected a session');
+    await rpc.request(signOutRpc, { refresh_token: first.refresh_token });
+    const authority = (session_id: string) => rpc.request(authorityRpc, { user_id: first.user.id, session_id });
+    expect((await authority(first.session_id)).active).toBe(false);
+    expect(await authority(signedIn.session.session_id)).toMatchObject({ active: true, email_verified: false });
+    // Signing out twice, or with a token nobody issued, changes nothing and answers the same.
+    await rpc.request(signOutRpc, { refresh_token: first.refresh_token });
+    await rpc.request(signOutRpc, { refresh_token: 'not-a-token' });
+    expect((await authority(signedIn.session.session_id)).active).toBe(true);
+  });
+});
+
+describe('billing’s events make and set an organization (identity’s consumers)', () => {
+  it('a Business claim makes the buyer its owner; its subscription’s end suspends it and announces that', async () => {
+    const buyer = await signUp(`dee-${randomUUID().slice(0, 8)}@example.com`);
+    const userId = buyer.user.id;
+    const [orgId, subscriptionId] = [randomUUID(), randomUUID()];
+    const state = {
+      subscriptionId,
+      userId,
+      orgId,
+      planCode: 'business10',
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+    };
+    await publish(subscriptionActivated, { ...state, status: 'active' });
+    await publish(purchaseClaimed, {
+      userId,
+      subscriptionId,
+      planCode: 'business10',
+      accountType: 'business',
+      seats: 10,
+      orgId,
+      orgName: 'Dee Works',
+    });
+    const owner = sign({ userId, accountType: 'business', isAdmin: false, emailVerified: true });
+    const organizations = async () => (await rpc.request(listMyOrgsRpc, {}, owner)).organizations;
+    const made = await eventually(async () => (await organizations())[0]);
+    expect(made).toMatchObject({ id: orgId, name: 'Dee Works', plan: 'business10', is_active: true, role: 'owner' });
+
+    await publish(subscriptionCanceled, { ...state, status: 'canceled', canceledAt: new Date().toISOString() });
+    await eventually(async () => (await organizations())[0]?.is_active === false);
+    // Provisioning suspends its devices on this event.
+    const status = await eventually(async () => {
+      const message = await admin.jsm.streams.getMessage(admin.ns.stream('identity'), {
+        last_by_subj: admin.ns.subject(organizationStatusChanged.subject),
+      });
+      const data = message?.json<{ data: Static<typeof organizationStatusChanged.schema> }>().data;
+      return data?.orgId === orgId && data.isActive === false ? data : undefined;
+    });
+    expect(status).toMatchObject({ orgId, isActive: false, plan: 'business10' });
+    // The same claim delivered again (billing's retry) makes no second organization or owner.
+    await publish(purchaseClaimed, {
+      userId,
+      subscriptionId,
+      planCode: 'business10',
+      accountType: 'business',
+      seats: 10,
+      orgId,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await organizations()).toEqual([expect.objectContaining({ id: orgId, member_count: 1 })]);
+  });
+});
