@@ -1,7 +1,11 @@
 export { connectBus, type BusConnection } from './connection.ts';
 export { Namespace } from './subjects.ts';
 export {
+  declareDurable,
   declareDurableConsumer,
+  sameDurable,
+  serviceDurableConfig,
+  type DurableConfig,
   ensureStream,
   ensureDeadLetterStream,
   isAlreadyDeclared,
