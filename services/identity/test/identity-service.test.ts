@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminDirectoryRpc,
+  adminFindUsersRpc,
+  adminPeopleCountsRpc,
   authorityRpc,
   billingEvents,
   type EventContract,
@@ -255,5 +258,59 @@ describe('billing’s events make and set an organization (identity’s consumer
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await organizations()).toEqual([expect.objectContaining({ id: orgId, member_count: 1 })]);
+  });
+});
+
+describe('the operator console’s directory (identity.rpc.admin-*), asked as the gateway and provisioning ask it', () => {
+  it('counts people and organizations, names people by id, and finds addresses with % and _ taken literally', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const people = [];
+    for (const local of [`50%off-${tag}`, `50xoff-${tag}`, `under_${tag}`])
+      people.push(await signUp(`${local}@example.com`));
+    const operator = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: true, emailVerified: true });
+    const counts = await rpc.request(adminPeopleCountsRpc, {}, operator);
+    expect(counts.users).toBeGreaterThanOrEqual(people.length);
+    expect(counts.organizations).toBeGreaterThanOrEqual(1);
+
+    const env = testBus.env('provisioning');
+    const provisioning = await connectBus({
+      url: env.NATS_URL,
+      name: 'identity-test-provisioning',
+      namespace: '',
+      logger: createLogger({ service: 'identity-test', level: 'silent' }),
+      user: env.NATS_USER,
+      password: env.NATS_PASSWORD,
+      caFile: env.NATS_CA_FILE,
+    });
+    try {
+      const asProvisioning = new RpcClient(provisioning);
+      const [first, second] = people;
+      const directory = await asProvisioning.request(
+        adminDirectoryRpc,
+        {
+          user_ids: [first!.user.id.toUpperCase(), first!.user.id, second!.user.id, randomUUID()],
+          org_ids: [randomUUID()],
+        },
+        operator,
+      );
+      expect(directory.organizations).toEqual([]);
+      expect(directory.users.map((user) => user.email).sort()).toEqual([first!.user.email, second!.user.email].sort());
+      expect(directory.users[0]).toHaveProperty('full_name', null);
+
+      const found = await asProvisioning.request(adminFindUsersRpc, { q: `50%OFF-${tag}`, limit: 10 }, operator);
+      expect(found).toEqual({ user_ids: [first!.user.id], truncated: false });
+      const underscore = await asProvisioning.request(adminFindUsersRpc, { q: `under_${tag}`, limit: 10 }, operator);
+      expect(underscore.user_ids).toEqual([people[2]!.user.id]);
+      const both = await asProvisioning.request(adminFindUsersRpc, { q: `off-${tag}`, limit: 1 }, operator);
+      expect(both.user_ids).toHaveLength(1);
+      expect(both.truncated).toBe(true);
+
+      const customer = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: false, emailVerified: true });
+      await expect(asProvisioning.request(adminFindUsersRpc, { q: tag, limit: 10 }, customer)).rejects.toMatchObject({
+        code: 'forbidden',
+      });
+    } finally {
+      await provisioning.close();
+    }
   });
 });

@@ -1,0 +1,53 @@
+import { sql, type Kysely } from 'kysely';
+import type { IdentityDatabase } from '../database.ts';
+import { containsPattern } from './admin-rules.ts';
+
+type Db = Kysely<IdentityDatabase>;
+
+/** The operator console's questions about people: queries only (the endpoints check the caller). */
+export async function countPeople(db: Db): Promise<{ users: number; organizations: number }> {
+  const [users, organizations] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('organizations')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { users: Number(users.n), organizations: Number(organizations.n) };
+}
+
+/** People's addresses and names, and organizations' names, by id (unknown ids are left out). */
+export async function findDirectoryEntries(db: Db, userIds: readonly string[], orgIds: readonly string[]) {
+  const [users, organizations] = await Promise.all([
+    userIds.length === 0
+      ? []
+      : db
+          .selectFrom('users')
+          .leftJoin('profiles', 'profiles.id', 'users.id')
+          .select(['users.id', 'users.email', 'profiles.full_name'])
+          .where('users.id', 'in', userIds)
+          .execute(),
+    orgIds.length === 0
+      ? []
+      : db.selectFrom('organizations').select(['id', 'name']).where('id', 'in', orgIds).execute(),
+  ]);
+  return {
+    users: users.map((u) => ({ id: u.id, email: u.email, full_name: u.full_name ?? null })),
+    organizations,
+  };
+}
+
+/** Ids of people whose address contains `q` (its % and _ literal), one more than `limit` to tell truncation. */
+export async function findUserIdsByEmail(db: Db, q: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<boolean>`email ilike ${containsPattern(q.toLowerCase())}`)
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  return rows.map((row) => row.id);
+}
