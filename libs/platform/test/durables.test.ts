@@ -9,10 +9,14 @@ import {
   testNamespace,
   type TestDatabase,
 } from '@qw/testkit';
+import { Type } from 'typebox';
+import { defineEvent } from '@qw/contracts';
 import {
   addToOutbox,
   connectDatabase,
+  ensureStream,
   migrateToLatest,
+  Namespace,
   startService,
   type RunningService,
   type ServiceConfig,
@@ -142,5 +146,28 @@ describe('durables declared by their consumer, once per start, idempotently', ()
     const configs = await durablesOn(probe, 'probe');
     expect(configs).toHaveLength(1);
     expect(configs[0]).toMatchObject(expectedDurable(durable, filter));
+  });
+});
+
+describe('streams declared by their owner, idempotently', () => {
+  const payload = Type.Object({ n: Type.Integer() });
+  const older = [defineEvent('race.thing.made', 1, payload)];
+  const newer = [...older, defineEvent('race.thing.moved', 1, payload)];
+
+  it("keeps a newer replica's subjects when an older one declares the stream at the same moment", async () => {
+    namespace = testNamespace();
+    const probe = await startProbe();
+    // Two versions of the owner side by side during a rolling start, on fresh streams each time;
+    // whichever creates the stream first, the other must still see its subjects in it.
+    for (let round = 0; round < 20; round += 1) {
+      const bus = { ...probe.bus, ns: new Namespace(`${namespace}_r${round}`) };
+      const outcomes = await Promise.allSettled([ensureStream(bus, 'race', older), ensureStream(bus, 'race', newer)]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
+      const info = await bus.jsm.streams.info(bus.ns.stream('race'));
+      expect([...(info.config.subjects ?? [])].sort()).toEqual(
+        [bus.ns.subject('race.thing.made'), bus.ns.subject('race.thing.moved')].sort(),
+      );
+      await bus.jsm.streams.delete(bus.ns.stream('race'));
+    }
   });
 });

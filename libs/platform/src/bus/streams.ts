@@ -13,7 +13,9 @@ export function streamMaxAge(owner: string): number {
 /**
  * One stream per owning service, holding exactly the subjects of its events (never its
  * `<owner>.rpc.*` subjects, which a wider wildcard would capture and answer with acks).
- * Declares the stream or brings its subject list up to date.
+ * Declares the stream or brings it up to date (its subjects, kept with those an older or newer
+ * replica of the owner declared, and its age limit), idempotently: the owner's replicas may all
+ * do it at once at start.
  */
 export async function ensureStream(
   bus: BusConnection,
@@ -35,23 +37,29 @@ export async function ensureStream(
     max_age: streamMaxAge(owner),
     duplicate_window: DUPLICATE_WINDOW_NS,
   };
-  try {
-    const info = await bus.jsm.streams.info(name);
-    const current = [...(info.config.subjects ?? [])].sort();
-    const sameSubjects = current.join(',') === subjects.join(',');
-    if (!sameSubjects || info.config.max_age !== config.max_age) {
-      await bus.jsm.streams.update(name, {
-        ...info.config,
-        subjects: [...new Set([...current, ...subjects])],
-        max_age: config.max_age,
-      });
+  // Twice at most: a replica (perhaps of another version, with other subjects) may make the
+  // stream between this one's look and its create; then it is looked at again and completed.
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const info = await bus.jsm.streams.info(name);
+      const current = info.config.subjects ?? [];
+      const missing = subjects.filter((subject) => !current.includes(subject));
+      if (missing.length > 0 || info.config.max_age !== config.max_age) {
+        await bus.jsm.streams.update(name, {
+          ...info.config,
+          subjects: [...new Set([...current, ...subjects])].sort(),
+          max_age: config.max_age,
+        });
+      }
+      break;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
     }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
     try {
       await bus.jsm.streams.add(config);
+      break;
     } catch (addError) {
-      if (!isAlreadyDeclared(addError)) throw addError;
+      if (!isAlreadyDeclared(addError) || attempt > 0) throw addError;
     }
   }
   return name;
