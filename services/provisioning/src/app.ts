@@ -4,7 +4,11 @@ import { userVerifiedConsumer } from './consumers/user-verified.consumer.ts';
 import { createMailer, MailQueue, type Mailer, type MailRenderer } from '@qw/platform/mailer';
 import type { ServiceContext, ServiceDefinition } from '@qw/platform';
 import type { ProvisioningDatabase } from './database.ts';
-import { configMailKind, DevicesService } from './devices/devices.service.ts';
+import { DevicesService } from './devices/devices.service.ts';
+import { KeysService } from './keys/keys.service.ts';
+import { OrgDevicesService } from './org-devices/org-devices.service.ts';
+import { ConfigDelivery } from './config-delivery/config-delivery.service.ts';
+import { configMailKind } from './device-events/config-mail-job.ts';
 import { realClock, testClock } from './clock.ts';
 import { provisioningEndpoints } from './rpc/provisioning.rpc.ts';
 import { FleetAdmin } from './admin/fleet.service.ts';
@@ -38,7 +42,15 @@ export function provisioningService(
   const dns = settings.VPN_DNS.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  let parts: { devices: DevicesService; mailQueue: MailQueue } | undefined;
+  let parts:
+    | {
+        devices: DevicesService;
+        orgDevices: OrgDevicesService;
+        keys: KeysService;
+        configDelivery: ConfigDelivery;
+        mailQueue: MailQueue;
+      }
+    | undefined;
   /** The service's parts, made once from the running context (its RPCs and its tasks share them). */
   const partsFor = ({ db, rpc, logger }: ServiceContext<ProvisioningDatabase>) => {
     if (parts) return parts;
@@ -52,17 +64,14 @@ export function provisioningService(
       });
     const renderers: Record<string, MailRenderer> = {};
     const mailQueue = new MailQueue({ db, mailer, logger, renderers });
-    const devices = new DevicesService({
-      db,
-      rpc,
-      mailQueue,
-      logger,
-      vaultKey: settings.PRIVATE_KEY_ENCRYPTION_KEY,
-      dns,
-      clock: settings.PROVISIONING_TEST_CLOCK && settings.NODE_ENV !== 'production' ? testClock(db) : realClock,
-    });
-    renderers[configMailKind] = (payload) => devices.renderConfigMail(payload);
-    parts = { devices, mailQueue };
+    const vaultKey = settings.PRIVATE_KEY_ENCRYPTION_KEY;
+    const clock = settings.PROVISIONING_TEST_CLOCK && settings.NODE_ENV !== 'production' ? testClock(db) : realClock;
+    const devices = new DevicesService({ db, rpc, mailQueue, logger, vaultKey, clock });
+    const orgDevices = new OrgDevicesService({ db, rpc, mailQueue, logger, vaultKey, devices });
+    const keys = new KeysService({ db, mailQueue, logger, vaultKey, clock });
+    const configDelivery = new ConfigDelivery({ db, rpc, vaultKey, dns });
+    renderers[configMailKind] = (payload) => configDelivery.renderConfigMail(payload);
+    parts = { devices, orgDevices, keys, configDelivery, mailQueue };
     return parts;
   };
   return {
@@ -71,13 +80,16 @@ export function provisioningService(
     migrations: new URL('../migrations/', import.meta.url),
     events: provisioningEvents,
     rpc: (context) => {
-      const { devices } = partsFor(context);
+      const { devices, orgDevices, keys, configDelivery } = partsFor(context);
       const fleet = new FleetAdmin({ db: context.db, rpc: context.rpc, devices });
       return provisioningEndpoints({
         db: context.db,
         bus: context.bus,
         rpc: context.rpc,
         devices,
+        orgDevices,
+        keys,
+        configDelivery,
         fleet,
         dns,
         clock: devices.clock,
@@ -99,13 +111,13 @@ export function provisioningService(
       handshakesObservedConsumer,
     ],
     tasks: (context) => {
-      const { devices, mailQueue } = partsFor(context);
+      const { keys, configDelivery, mailQueue } = partsFor(context);
       return [
         { name: 'send-queued-mail', everyMs: 2_000, run: async () => void (await mailQueue.wake()) },
         { name: 'prune-sent-mail', everyMs: 3600_000, run: () => mailQueue.prune() },
-        { name: 'prune-config-links', everyMs: 15 * 60_000, run: () => devices.pruneConfigLinks() },
+        { name: 'prune-config-links', everyMs: 15 * 60_000, run: () => configDelivery.pruneConfigLinks() },
         // Scheduled key rotations and ended grace periods; state is in Postgres, so a restart loses none.
-        { name: 'rotate-due-keys', everyMs: 60_000, run: async () => void (await devices.runKeyRotations()) },
+        { name: 'rotate-due-keys', everyMs: 60_000, run: async () => void (await keys.runKeyRotations()) },
       ];
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseNode } from '../src/devices/device-rules.ts';
+import { chooseNode } from '../src/placement/placement-rules.ts';
 
 const node = (id: string, devices: number, tags: string[] = []) => ({ id, devices, tags });
 

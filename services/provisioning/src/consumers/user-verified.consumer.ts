@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { userVerified } from '@qw/contracts';
 import { consumer } from '@qw/platform';
 import type { ProvisioningDatabase } from '../database.ts';
-import { configMailKind } from '../devices/devices.service.ts';
+import { configMailKind } from '../device-events/config-mail-job.ts';
 
 /**
  * A person confirmed their address: the configuration mails of devices they added before, which

@@ -1,4 +1,5 @@
-import { AppError } from '@qw/contracts';
+import { AppError, deviceRateLimits } from '@qw/contracts';
+import { takeRateLimited } from '@qw/platform/limits';
 import { sql, type Kysely } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
 
@@ -41,4 +42,13 @@ export async function requireUnusedPublicKey(tx: Db, publicKey: string, deviceId
     .where('device_id', '!=', deviceId)
     .executeTakeFirst();
   if (device || retiring) throw publicKeyInUse();
+}
+
+/** The pace of additions, per person who adds (personal and organization devices alike). */
+export async function withinPace(tx: Db, userId: string): Promise<void> {
+  await takeRateLimited(
+    tx,
+    [{ key: `devices:create:${userId}`, limit: deviceRateLimits.creations }],
+    (wait) => `You added many devices in a short time. Try again in ${wait}.`,
+  );
 }

@@ -1,5 +1,5 @@
 import { AppError, outranks, type SuspensionLevel } from '@qw/contracts';
-import type { SuspensionReason } from './device-events.ts';
+import type { SuspensionReason } from '../device-events/device-events.ts';
 
 /**
  * Suspensions have levels (issue #20, ARCHITECTURE "Who may do what"): operator > organization

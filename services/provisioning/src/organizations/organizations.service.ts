@@ -2,8 +2,13 @@ import { sql, type Kysely } from 'kysely';
 import { AppError, requireUserId, type Caller, type Envelope, type OrganizationRole } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { ProvisioningDatabase } from '../database.ts';
-import { recordActivated, recordRemoved, recordSuspended, type SuspensionReason } from '../devices/device-events.ts';
-import { activePlanOf } from '../entitlements/entitlements.service.ts';
+import {
+  recordActivated,
+  recordRemoved,
+  recordSuspended,
+  type SuspensionReason,
+} from '../device-events/device-events.ts';
+import { activePlanOf } from '../entitlements/entitlements.repository.ts';
 import {
   comesBackWithOrganization,
   isNewerEvent,

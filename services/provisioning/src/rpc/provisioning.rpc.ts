@@ -31,6 +31,9 @@ import { endpoint, type BusConnection, type RpcClient, type RpcEndpoint } from '
 import type { Kysely } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
+import type { KeysService } from '../keys/keys.service.ts';
+import type { OrgDevicesService } from '../org-devices/org-devices.service.ts';
+import type { ConfigDelivery } from '../config-delivery/config-delivery.service.ts';
 import type { FleetAdmin } from '../admin/fleet.service.ts';
 import { desiredPeers, registerNode } from '../nodes/nodes.service.ts';
 import { copiedRole } from '../organizations/organizations.service.ts';
@@ -40,11 +43,14 @@ export function provisioningEndpoints(deps: {
   bus: BusConnection;
   rpc: RpcClient;
   devices: DevicesService;
+  keys: KeysService;
+  orgDevices: OrgDevicesService;
+  configDelivery: ConfigDelivery;
   fleet: FleetAdmin;
   dns: string[];
   clock: Clock;
 }): RpcEndpoint[] {
-  const { devices, db, fleet, rpc } = deps;
+  const { devices, keys, orgDevices, configDelivery, db, fleet, rpc } = deps;
   return [
     // The operator console (platform admins only; each checks the caller's admin flag itself).
     endpoint(adminDevicesRpc, (data, caller) => fleet.listDevices(caller, data)),
@@ -57,29 +63,29 @@ export function provisioningEndpoints(deps: {
     endpoint(listDevicesRpc, async (_data, caller) => ({ devices: await devices.list(caller) })),
     endpoint(deviceOverviewRpc, (_data, caller) => devices.overview(caller)),
     endpoint(createDeviceRpc, async (data, caller) => ({ device: await devices.create(caller, data) })),
-    endpoint(listOrgDevicesRpc, (data, caller) => devices.listOrganization(caller, data.org_id)),
-    endpoint(orgDeviceOverviewRpc, (data, caller) => devices.organizationOverview(caller, data.org_id)),
+    endpoint(listOrgDevicesRpc, (data, caller) => orgDevices.listOrganization(caller, data.org_id)),
+    endpoint(orgDeviceOverviewRpc, (data, caller) => orgDevices.organizationOverview(caller, data.org_id)),
     endpoint(copiedMembershipRpc, async (data, caller) => ({ role: await copiedRole(db, rpc, caller, data) })),
     endpoint(createOrgDeviceRpc, async (data, caller) => ({
-      device: await devices.createInOrganization(caller, data),
+      device: await orgDevices.createInOrganization(caller, data),
     })),
     endpoint(updateDeviceRpc, async (data, caller) => ({ device: await devices.update(caller, data) })),
     endpoint(removeDeviceRpc, async (data, caller) => {
       await devices.remove(caller, data.device_id);
       return {};
     }),
-    endpoint(requestKeyRpc, (data, caller) => devices.requestKey(caller, data)),
-    endpoint(setKeyRotationRpc, async (data, caller) => ({ device: await devices.setKeyRotation(caller, data) })),
+    endpoint(requestKeyRpc, (data, caller) => keys.requestKey(caller, data)),
+    endpoint(setKeyRotationRpc, async (data, caller) => ({ device: await keys.setKeyRotation(caller, data) })),
     // Tests only (the admin connection asks; the gateway may not): move the clock, run what is due.
     endpoint(advanceProvisioningClockRpc, async (data) => {
       const now = await advanceClock(db, deps.clock, data.hours);
-      await devices.runKeyRotations();
+      await keys.runKeyRotations();
       return { now: now.toISOString() };
     }),
-    endpoint(deviceConfigRpc, (data, caller) => devices.config(caller, data.device_id)),
-    endpoint(issueConfigLinksRpc, (data, caller) => devices.issueConfigLinks(caller, data.device_id)),
-    endpoint(configByLinkRpc, (data) => devices.configByLink(data)),
-    endpoint(devicePeerInfoRpc, (data, caller) => devices.peerInfo(caller, data.device_id)),
+    endpoint(deviceConfigRpc, (data, caller) => configDelivery.config(caller, data.device_id)),
+    endpoint(issueConfigLinksRpc, (data, caller) => configDelivery.issueConfigLinks(caller, data.device_id)),
+    endpoint(configByLinkRpc, (data) => configDelivery.configByLink(data)),
+    endpoint(devicePeerInfoRpc, (data, caller) => configDelivery.peerInfo(caller, data.device_id)),
     // Node agents only: the node is the `{node}` of the subject, which NATS lets no one else use.
     endpoint(registerNodeRpc, (data, _caller, { node }) =>
       registerNode(deps.bus, db, { ...data, name: nodeName(node) }, deps.dns),

@@ -1,0 +1,135 @@
+import type { Kysely } from 'kysely';
+import { AppError, mailAddressRpc, type Caller, type Platform } from '@qw/contracts';
+import type { RpcClient } from '@qw/platform/bus';
+import { mailNotYet, type MailMessage } from '@qw/platform/mailer';
+import { configFileName, configQrPng, decryptPrivateKey, deviceAddressCidrs, renderClientConfig } from '@qw/wireguard';
+import type { Device, Node, ProvisioningDatabase } from '../database.ts';
+import { deviceFor, deviceNotFound } from '../devices/device-for.ts';
+import { deviceById, nodeOf } from '../devices/devices.repository.ts';
+import { deleteConfigLinksBefore, insertConfigLinks, spendConfigLink } from './config-links.repository.ts';
+import { configLinkSeconds, configMailCurrent, configRefusal, hashLinkToken, newLinkToken } from './config-rules.ts';
+import { deviceConfigMail } from './device-config-mail.ts';
+
+export type ConfigDeliveryDeps = {
+  db: Kysely<ProvisioningDatabase>;
+  rpc: RpcClient;
+  vaultKey: string;
+  dns: string[];
+};
+
+/**
+ * A device's configuration reaches its person: the wg-quick file, its QR code, single-use links
+ * to either, the mail the mail queue sends, and what the browser needs to write the file itself
+ * when it holds the private key.
+ */
+export class ConfigDelivery {
+  constructor(private readonly deps: ConfigDeliveryDeps) {}
+
+  /** The wg-quick file of a server-keyed device; its owner only. */
+  async config(caller: Caller, deviceId: string): Promise<{ file_name: string; config: string }> {
+    return this.configOf(await this.deviceToConfigure(caller, deviceId));
+  }
+
+  /** Two single-use links (the file and its QR code) for a device the caller may see. */
+  async issueConfigLinks(caller: Caller, deviceId: string) {
+    const device = await this.deviceToConfigure(caller, deviceId);
+    await this.configOf(device);
+    const tokens = { conf: newLinkToken(), qr: newLinkToken() };
+    const expiresAt = new Date(Date.now() + configLinkSeconds * 1000);
+    await insertConfigLinks(
+      this.deps.db,
+      (['conf', 'qr'] as const).map((format) => ({
+        token_hash: hashLinkToken(tokens[format]),
+        device_id: device.id,
+        format,
+        expires_at: expiresAt,
+      })),
+    );
+    return { conf_token: tokens.conf, qr_token: tokens.qr, expires_in: configLinkSeconds };
+  }
+
+  /** Spends a link: the config once, for the device and format it was made for, within its minute. */
+  async configByLink(input: { device_id: string; token: string; format: 'conf' | 'qr' }) {
+    const spent = await spendConfigLink(this.deps.db, {
+      token_hash: hashLinkToken(input.token),
+      device_id: input.device_id,
+      format: input.format,
+    });
+    if (!spent) {
+      throw new AppError(
+        'link_expired',
+        'This download link has expired or was used. Open the config again from your devices.',
+      );
+    }
+    const device = await deviceById(this.deps.db, spent.device_id);
+    if (!device) throw deviceNotFound();
+    return this.configOf(device);
+  }
+
+  /** Links past their minute are of no use to anyone. */
+  async pruneConfigLinks(): Promise<void> {
+    await deleteConfigLinksBefore(this.deps.db, new Date(Date.now() - 3600_000));
+  }
+
+  /** Everything the browser needs to write the file itself when it holds the private key. */
+  async peerInfo(caller: Caller, deviceId: string) {
+    const device = await this.deviceToConfigure(caller, deviceId);
+    if (!device.node_id) throw new AppError('conflict', 'This device has no server yet.');
+    const node = await nodeOf(this.deps.db, device.node_id);
+    return {
+      file_name: configFileName(device.name),
+      addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
+      dns: this.deps.dns,
+      server_public_key: node.public_key,
+      endpoint: node.endpoint,
+    };
+  }
+
+  /**
+   * Renders a queued configuration mail now: nothing when the device is gone, its key changed
+   * since (a newer mail carries the new one); `mailNotYet` while its person's address is not
+   * confirmed (it goes once it is). The mail queue calls it outside any transaction.
+   */
+  async renderConfigMail(payload: Record<string, unknown>): Promise<MailMessage | null | typeof mailNotYet> {
+    const device = await deviceById(this.deps.db, String(payload.deviceId));
+    if (!device || !configMailCurrent(device, payload)) return null;
+    const address = await this.deps.rpc.request(mailAddressRpc, { user_id: device.user_id });
+    // Not confirmed yet: the mail waits for it (identity.user.verified makes it due at once).
+    if (!address.verified) return mailNotYet;
+    const config = this.render(device, await nodeOf(this.deps.db, device.node_id!));
+    return deviceConfigMail({
+      to: address.email,
+      deviceName: device.name,
+      platform: device.platform as Platform,
+      fileName: configFileName(device.name),
+      config,
+      qrPng: await configQrPng(config),
+      rotated: payload.rotated === true,
+      graceHours: typeof payload.graceHours === 'number' ? payload.graceHours : undefined,
+    });
+  }
+
+  /** The device, if the caller may have its configuration (the check locks it for an instant). */
+  private async deviceToConfigure(caller: Caller, deviceId: string): Promise<Device> {
+    const { device } = await this.deps.db.transaction().execute((tx) => deviceFor(tx, caller, deviceId, 'config'));
+    return device;
+  }
+
+  private async configOf(device: Device): Promise<{ file_name: string; config: string }> {
+    const refusal = configRefusal(device);
+    if (refusal) throw refusal;
+    const node = await nodeOf(this.deps.db, device.node_id!);
+    return { file_name: configFileName(device.name), config: this.render(device, node) };
+  }
+
+  private render(device: Device, node: Node): string {
+    return renderClientConfig({
+      deviceName: device.name,
+      privateKey: decryptPrivateKey(device.private_key_sealed!, this.deps.vaultKey, device.id),
+      addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
+      dns: this.deps.dns,
+      serverPublicKey: node.public_key,
+      endpoint: node.endpoint,
+    });
+  }
+}

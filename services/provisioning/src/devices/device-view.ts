@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { DeviceView } from '@qw/contracts';
+import { deviceAddressCidrs } from '@qw/wireguard';
+import type { Device, Node, ProvisioningDatabase } from '../database.ts';
+import { nodesById, retiringUntil } from './devices.repository.ts';
+
+const iso = (at: Date | string | null | undefined) => (at ? new Date(at).toISOString() : null);
+
+/** A device as every answer shows it. */
+export function view(device: Device, node: Node | undefined, previousKeyExpiresAt: Date | null = null): DeviceView {
+  return {
+    id: device.id,
+    name: device.name,
+    platform: device.platform,
+    is_active: device.is_active,
+    user_id: device.user_id,
+    org_id: device.org_id,
+    created_at: new Date(device.created_at).toISOString(),
+    public_key: device.public_key,
+    addresses: device.ipv4 && device.ipv6 ? deviceAddressCidrs(device.ipv4, device.ipv6) : [],
+    node: node ? { id: node.id, name: node.name, region: node.region } : null,
+    key_created_at: device.key_created_at ? new Date(device.key_created_at).toISOString() : null,
+    client_keys: device.client_keys,
+    key_rotation_days:
+      device.key_rotation_days === 30 || device.key_rotation_days === 90 ? device.key_rotation_days : null,
+    next_key_rotation_at: iso(device.next_key_rotation_at),
+    previous_key_expires_at: iso(previousKeyExpiresAt),
+    suspended_by: device.suspended_by ?? null,
+  };
+}
+
+/** One device's view, with its node and its previous key's end (read after the change committed). */
+export async function viewOf(db: Kysely<ProvisioningDatabase>, device: Device): Promise<DeviceView> {
+  const nodes = await nodesById(db, [device.node_id]);
+  const retiring = await retiringUntil(db, [device.id]);
+  return view(device, device.node_id ? nodes.get(device.node_id) : undefined, retiring.get(device.id) ?? null);
+}

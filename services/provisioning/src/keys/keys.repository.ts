@@ -1,0 +1,33 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { Device, ProvisioningDatabase } from '../database.ts';
+
+type Db = Kysely<ProvisioningDatabase>;
+
+export function updateDevice(
+  tx: Db,
+  deviceId: string,
+  changes: Updateable<ProvisioningDatabase['devices']>,
+): Promise<Device> {
+  return tx.updateTable('devices').set(changes).where('id', '=', deviceId).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Devices whose scheduled rotation is due, locked; rows another pass holds are skipped. */
+export function lockDueRotations(tx: Db, now: Date, limit: number): Promise<Device[]> {
+  return tx
+    .selectFrom('devices')
+    .selectAll()
+    .where('next_key_rotation_at', '<=', now)
+    .orderBy('next_key_rotation_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/** The previous key stays on its node, at its own address, until `expiresAt`. */
+export async function keepRetiringKey(
+  tx: Db,
+  key: { public_key: string; device_id: string; node_id: string; ipv4: string; ipv6: string; expires_at: Date },
+): Promise<void> {
+  await tx.insertInto('retiring_keys').values(key).execute();
+}

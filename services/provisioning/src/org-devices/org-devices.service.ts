@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import {
+  activePlanRpc,
+  AppError,
+  deviceCapOf,
+  deviceOverviewOf,
+  requireUserId,
+  validDeviceName,
+  type Caller,
+  type DeviceOverview,
+  type DeviceView,
+} from '@qw/contracts';
+import type { RpcClient } from '@qw/platform/bus';
+import { isWireGuardKey } from '@qw/wireguard';
+import type { ProvisioningDatabase } from '../database.ts';
+import { activePlanOf } from '../entitlements/entitlements.repository.ts';
+import { validPlatform } from '../devices/device-rules.ts';
+import { view } from '../devices/device-view.ts';
+import { withinPace } from '../devices/device-locks.ts';
+import type { DevicesService } from '../devices/devices.service.ts';
+import {
+  lockAssignee,
+  lockOrganization,
+  membersOf,
+  membershipIn,
+  organizationNotFound,
+  projectedMembership,
+  usableOrganizationPlan,
+} from '../organizations/organizations.service.ts';
+import { afterAskingOwners, askOrganizationOwners } from '../organizations/owner-answers.ts';
+import {
+  assignmentRefusal,
+  organizationQuota,
+  quotaRefusal,
+  seesEveryDevice,
+  suspendedOrganization,
+} from '../organizations/org-device-rules.ts';
+import { placeDevice } from '../placement/placement.service.ts';
+import {
+  assigneesOf,
+  countAssigneeDevices,
+  countOrganizationDevices,
+  organizationDeviceCounts,
+  organizationDevices,
+} from './org-devices.repository.ts';
+
+type Db = Kysely<ProvisioningDatabase>;
+
+export type OrgDevicesDeps = {
+  db: Db;
+  rpc: RpcClient;
+  mailQueue: { wake(): Promise<unknown> };
+  logger: Logger;
+  vaultKey: string;
+  /** A device's status (connected, traffic) as every list shows it. */
+  devices: Pick<DevicesService, 'withStatus'>;
+};
+
+/** An organization's devices: its list with the quota, the business Overview, and adding one. */
+export class OrgDevicesService {
+  constructor(private readonly deps: OrgDevicesDeps) {}
+
+  /**
+   * An organization's devices, newest first, with their status (spec §2, §7): owners and admins
+   * see all of them, members their own; someone outside it gets the "Organization not found." of
+   * an organization that does not exist. The quota answer: the plan's device count and the
+   * organization's devices, and each person's count of organization devices (every member's for
+   * owners and admins, the caller's own for members).
+   */
+  async listOrganization(caller: Caller, orgId: string) {
+    const userId = requireUserId(caller);
+    const { db } = this.deps;
+    const membership = await membershipIn(db, this.deps.rpc, orgId, userId);
+    if (!membership) throw organizationNotFound();
+    const everyone = seesEveryDevice(membership.role);
+    const devices = await organizationDevices(db, orgId, everyone ? null : userId);
+    // The caller is a member even while identity's event about it is on its way.
+    const members = everyone ? [...new Set([userId, ...(await membersOf(db, orgId))])] : [userId];
+    const assignees = everyone ? await assigneesOf(db, orgId) : [];
+    const counts = await organizationDeviceCounts(db, [...new Set([...members, ...assignees])]);
+    const total = await countOrganizationDevices(db, orgId);
+    const plan = (await this.entitledPlan(orgId)) ?? membership.plan;
+    return {
+      devices: await this.deps.devices.withStatus(devices),
+      quota: organizationQuota({
+        role: membership.role,
+        callerId: userId,
+        members,
+        counts,
+        devices: total,
+        deviceCap: plan ? deviceCapOf(plan) : null,
+      }),
+    };
+  }
+
+  /** The business Overview's tiles for the devices the caller sees in the organization. */
+  async organizationOverview(caller: Caller, orgId: string): Promise<DeviceOverview> {
+    return deviceOverviewOf((await this.listOrganization(caller, orgId)).devices);
+  }
+
+  /**
+   * Spec §5 business add device: for the caller, or (owners and admins) for any member; platform
+   * linux by default. Refused, with nothing written, outside the organization (not found), for
+   * someone else by a member, for someone who is not a member, while the organization is
+   * Suspended, when the person already has 5 organization devices (in all organizations), when
+   * the organization has its plan's device count, and past the pace of additions. Under the
+   * organization's lock, then the person's, so two adds cannot both take the last place.
+   */
+  async createInOrganization(
+    caller: Caller,
+    input: {
+      org_id: string;
+      name: string;
+      platform?: string | undefined;
+      assignee_id?: string | undefined;
+      public_key?: string | undefined;
+    },
+  ): Promise<DeviceView> {
+    const userId = requireUserId(caller);
+    const name = validDeviceName(input.name);
+    const platform = validPlatform(input.platform ?? 'linux');
+    if (input.public_key !== undefined && !isWireGuardKey(input.public_key)) {
+      throw new AppError('validation_failed', 'The public key must be a WireGuard key (44 characters of base64).', {
+        field: 'public_key',
+      });
+    }
+    const orgId = input.org_id.toLowerCase();
+    const assigneeId = input.assignee_id?.toLowerCase() ?? userId;
+    if (input.public_key !== undefined && assigneeId !== userId) {
+      throw new AppError(
+        'forbidden',
+        "Only the device's person can choose its key. Add it without one: its configuration is mailed to them.",
+        { field: 'public_key' },
+      );
+    }
+    const addOnCopies = async (tx: Db) => {
+      await lockOrganization(tx, orgId);
+      const membership = await projectedMembership(tx, orgId, userId);
+      if (!membership) throw organizationNotFound();
+      const refusal = assignmentRefusal({ userId, role: membership.role }, assigneeId);
+      if (refusal) throw refusal;
+      if (assigneeId !== userId && !(await projectedMembership(tx, orgId, assigneeId))) {
+        throw new AppError('validation_failed', 'The assignee must be a member of this organization.', {
+          field: 'assignee_id',
+        });
+      }
+      if (membership.suspension) throw suspendedOrganization(membership.suspension);
+      const plan = await usableOrganizationPlan(tx, orgId);
+      await lockAssignee(tx, assigneeId);
+      const overQuota = quotaRefusal(
+        {
+          assigneeDevices: await countAssigneeDevices(tx, assigneeId),
+          organizationDevices: await countOrganizationDevices(tx, orgId),
+          deviceCap: deviceCapOf(plan),
+        },
+        assigneeId === userId,
+      );
+      if (overQuota) throw overQuota;
+      await withinPace(tx, userId);
+      return placeDevice(tx, {
+        id: randomUUID(),
+        userId: assigneeId,
+        orgId,
+        name,
+        platform,
+        publicKey: input.public_key,
+        plan,
+        actorId: userId,
+        vaultKey: this.deps.vaultKey,
+      });
+    };
+    // Identity's and billing's events of a change answered a moment ago may be on their way: a
+    // refusal of the copies asks them (never inside the transaction) and adds again on their word.
+    const created = await afterAskingOwners(
+      () => this.deps.db.transaction().execute(addOnCopies),
+      () => askOrganizationOwners(this.deps.db, this.deps.rpc, orgId, [userId, assigneeId]),
+      this.deps.logger,
+    );
+    this.deps.mailQueue.wake();
+    return view(created.device, created.node);
+  }
+
+  /**
+   * The plan that entitles the organization's devices, for its page (never inside a
+   * transaction): the copy of billing's subscriptions, or billing's answer while it knows none.
+   */
+  private async entitledPlan(orgId: string): Promise<string | null> {
+    return (
+      (await activePlanOf(this.deps.db, { userId: null, orgId })) ??
+      (await this.deps.rpc.request(activePlanRpc, { org_id: orgId })).plan?.plan_code ??
+      null
+    );
+  }
+}

@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import { AppError } from '@qw/contracts';
+import { encryptPrivateKey, generateKeyPair } from '@qw/wireguard';
+import type { Device, Node, ProvisioningDatabase } from '../database.ts';
+import { queueConfigMail } from '../device-events/config-mail-job.ts';
+import { recordCreated } from '../device-events/device-events.ts';
+import { requireUnusedPublicKey } from '../devices/device-locks.ts';
+import { nodeOf } from '../devices/devices.repository.ts';
+import { leaseAddress } from '../nodes/nodes.service.ts';
+import { chooseNode } from './placement-rules.ts';
+import { placementCandidates } from './placement.repository.ts';
+
+export type NewDevice = {
+  id: string;
+  userId: string;
+  orgId: string | null;
+  name: string;
+  platform: string;
+  /** The browser's public key; without it the service makes the pair and seals the private key. */
+  publicKey: string | undefined;
+  plan: string;
+  actorId: string;
+  vaultKey: string;
+};
+
+/**
+ * Places a new device on the least-loaded node (gaming-tagged first for Gaming), leases its
+ * address, makes its keys (or takes the browser's public key), records it and queues its mail.
+ * Inside the transaction that decided the device may be added.
+ */
+export async function placeDevice(
+  tx: Kysely<ProvisioningDatabase>,
+  input: NewDevice,
+): Promise<{ device: Device; node: Node }> {
+  const chosen = chooseNode(await placementCandidates(tx), input.plan);
+  if (!chosen) throw new AppError('unavailable', 'No VPN server is available right now. Try again in a few minutes.');
+  const node = await nodeOf(tx, chosen.id);
+  const address = await leaseAddress(tx, node);
+  if (input.publicKey) await requireUnusedPublicKey(tx, input.publicKey, input.id);
+  const keys = input.publicKey ? { publicKey: input.publicKey, privateKey: null } : generateKeyPair();
+  const device = await tx
+    .insertInto('devices')
+    .values({
+      id: input.id,
+      user_id: input.userId,
+      org_id: input.orgId,
+      name: input.name,
+      platform: input.platform,
+      public_key: keys.publicKey,
+      private_key_sealed: keys.privateKey ? encryptPrivateKey(keys.privateKey, input.vaultKey, input.id) : null,
+      client_keys: keys.privateKey === null,
+      node_id: node.id,
+      ipv4: address.ipv4,
+      ipv6: address.ipv6,
+      key_created_at: new Date(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordCreated(tx, device, input.actorId);
+  await queueConfigMail(tx, device, false);
+  return { device, node };
+}
