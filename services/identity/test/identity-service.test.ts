@@ -8,10 +8,14 @@ import {
   billingEvents,
   type EventContract,
   listMyOrgsRpc,
+  mfaConfirmRpc,
+  mfaDisableRpc,
+  mfaEnrolRpc,
   organizationStatusChanged,
   purchaseClaimed,
   refreshRpc,
   setPasswordRpc,
+  signInMfaRpc,
   signInRpc,
   signOutRpc,
   signUpRpc,
@@ -42,6 +46,7 @@ import {
   type TestBus,
   type TestDatabase,
 } from '@qw/testkit';
+import { generate } from 'otplib';
 import type { Static, TSchema } from 'typebox';
 import { identityService } from '../src/app.ts';
 import type { IdentityDatabase } from '../src/database.ts';
@@ -312,5 +317,70 @@ describe('the operator console’s directory (identity.rpc.admin-*), asked as th
     } finally {
       await provisioning.close();
     }
+  });
+});
+
+describe('two-factor sign-in (identity.rpc.mfa-*, sign-in-mfa)', () => {
+  const code = (secret: string, offsetSteps = 0) =>
+    generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
+
+  it('on for a verified address only; confirming ends the other sessions; a challenge takes each code once', async () => {
+    const email = `eve-${randomUUID().slice(0, 8)}@example.com`;
+    const signedUp = await signUp(email);
+    const unverified = sign({
+      userId: signedUp.user.id,
+      accountType: 'personal',
+      isAdmin: false,
+      emailVerified: false,
+    });
+    await expect(rpc.request(mfaEnrolRpc, {}, unverified)).rejects.toMatchObject({ code: 'email_unverified' });
+    const grant = await rpc.request(verifyEmailRpc, { token: await mailedToken(email, '/auth/callback') });
+    const verified = await rpc.request(setPasswordRpc, { token: grant.set_password_token, password });
+    const person = sign({ userId: verified.user.id, accountType: 'personal', isAdmin: false, emailVerified: true });
+
+    const { secret } = await rpc.request(mfaEnrolRpc, {}, person);
+    await expect(rpc.request(mfaConfirmRpc, { code: '000000' }, person)).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    const confirmed = await rpc.request(mfaConfirmRpc, { code: await code(secret, -1) }, person);
+    expect(confirmed.recovery_codes).toHaveLength(10);
+    const authority = (session_id: string) => rpc.request(authorityRpc, { user_id: verified.user.id, session_id });
+    expect((await authority(verified.session_id)).active).toBe(false);
+    expect((await authority(confirmed.session.session_id)).active).toBe(true);
+    await expect(rpc.request(mfaEnrolRpc, {}, person)).rejects.toMatchObject({ code: 'conflict' });
+
+    const challenge = async () => {
+      const answer = await rpc.request(signInRpc, { email, password, address_key: 'k' });
+      if (answer.status !== 'mfa_required') throw new Error('expected a second factor');
+      return answer.mfa_token;
+    };
+    // The code that confirmed is spent; the current one signs in once.
+    const first = await challenge();
+    await expect(
+      rpc.request(signInMfaRpc, { address_key: 'k', mfa_token: first, code: await code(secret, -1) }),
+    ).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    const current = await code(secret);
+    const session = await rpc.request(signInMfaRpc, { address_key: 'k', mfa_token: first, code: current });
+    expect(session.user.id).toBe(verified.user.id);
+    await expect(
+      rpc.request(signInMfaRpc, { address_key: 'k', mfa_token: first, code: current }),
+    ).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    // A recovery code works once.
+    const recovery = confirmed.recovery_codes[0]!;
+    expect(
+      (await rpc.request(signInMfaRpc, { address_key: 'k', mfa_token: await challenge(), code: recovery })).user.id,
+    ).toBe(verified.user.id);
+    await expect(
+      rpc.request(signInMfaRpc, { address_key: 'k', mfa_token: await challenge(), code: recovery }),
+    ).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+
+    await rpc.request(mfaDisableRpc, { code: confirmed.recovery_codes[1]! }, person);
+    expect(await rpc.request(signInRpc, { email, password, address_key: 'k' })).toMatchObject({ status: 'signed_in' });
   });
 });

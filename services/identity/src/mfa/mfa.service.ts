@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { generateSecret, generateURI } from 'otplib';
 import { AppError, requireUserId, type Caller, type IssuedSession } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
@@ -7,10 +7,8 @@ import { secondFactorChecks, secondFactorKey } from '../accounts/rate-limits.ts'
 import { hashSecretToken, newSecretToken } from '../accounts/secret-tokens.ts';
 import { clearRateEvents, takeRateLimited } from '@qw/platform/limits';
 import { isUnspentStep, matchingTotpStep, newRecoveryCode, normalizeRecoveryCode, totpDigits } from './totp.ts';
-
-export const recoveryCodeCount = 10;
-const challengeMinutes = 5;
-const challengeAttempts = 5;
+import { challengeMinutes, challengeOpen, recoveryCodeCount } from './mfa-rules.ts';
+import * as repo from './mfa.repository.ts';
 
 /** Two-factor sign-in with an authenticator app (TOTP, 30 s steps, one step of drift either way). */
 export class MfaService {
@@ -26,15 +24,7 @@ export class MfaService {
       throw new AppError('conflict', 'Two-factor sign-in is already on. Turn it off first to set up a new app.');
     const user = await this.verifiedUser(this.db, userId);
     const secret = generateSecret();
-    await this.db
-      .insertInto('mfa_factors')
-      .values({ user_id: userId, secret, confirmed_at: null, last_used_step: null })
-      .onConflict((oc) =>
-        oc
-          .column('user_id')
-          .doUpdateSet({ secret, confirmed_at: null, last_used_step: null, created_at: sql<Date>`now()` }),
-      )
-      .execute();
+    await repo.upsertPendingFactor(this.db, userId, secret);
     return { secret, otpauth_url: generateURI({ issuer: 'Quietwire', label: user.email, secret }) };
   }
 
@@ -51,12 +41,7 @@ export class MfaService {
     const userId = requireUserId(caller);
     return this.db.transaction().execute(async (tx) => {
       await this.verifiedUser(tx, userId);
-      const factor = await tx
-        .selectFrom('mfa_factors')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .forUpdate()
-        .executeTakeFirst();
+      const factor = await repo.findFactorForUpdate(tx, userId);
       if (!factor)
         throw new AppError(
           'not_found',
@@ -68,17 +53,9 @@ export class MfaService {
         throw new AppError('validation_failed', 'That code is not right. Enter the 6-digit code your app shows now.', {
           field: 'code',
         });
-      await tx
-        .updateTable('mfa_factors')
-        .set({ confirmed_at: sql<Date>`now()`, last_used_step: step })
-        .where('user_id', '=', userId)
-        .execute();
+      await repo.confirmFactor(tx, userId, step);
       const codes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
-      await tx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
-      await tx
-        .insertInto('mfa_recovery_codes')
-        .values(codes.map((c) => ({ code_hash: hashSecretToken(c), user_id: userId, used_at: null })))
-        .execute();
+      await repo.replaceRecoveryCodes(tx, userId, codes.map(hashSecretToken));
       await revokeAllSessions(tx, userId);
       return { recovery_codes: codes, session: await startSession(tx, userId) };
     });
@@ -98,8 +75,7 @@ export class MfaService {
           ),
         };
       }
-      await tx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
-      await tx.deleteFrom('mfa_factors').where('user_id', '=', userId).execute();
+      await repo.deleteFactor(tx, userId);
       return {};
     });
     if (outcome.error) throw outcome.error;
@@ -110,11 +86,7 @@ export class MfaService {
    * nobody has proved, it could lock the real owner out of an account made in their name.
    */
   private async verifiedUser(db: Kysely<IdentityDatabase>, userId: string) {
-    const user = await db
-      .selectFrom('users')
-      .select(['email', 'email_verified_at'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const user = await repo.findUserAddress(db, userId);
     if (!user) throw new AppError('not_signed_in', 'Not signed in');
     if (user.email_verified_at === null)
       throw new AppError(
@@ -127,44 +99,28 @@ export class MfaService {
   /** After a correct password: a short-lived token that only a second factor turns into a session. */
   async startChallenge(userId: string): Promise<string> {
     const token = newSecretToken();
-    await this.db
-      .insertInto('mfa_challenges')
-      .values({
-        token_hash: hashSecretToken(token),
-        user_id: userId,
-        expires_at: new Date(Date.now() + challengeMinutes * 60_000),
-      })
-      .execute();
+    await repo.insertChallenge(this.db, {
+      tokenHash: hashSecretToken(token),
+      userId,
+      expiresAt: new Date(Date.now() + challengeMinutes * 60_000),
+    });
     return token;
   }
 
   async completeChallenge(mfaToken: string, code: string): Promise<string> {
     const tokenHash = hashSecretToken(mfaToken);
     const outcome = await this.db.transaction().execute(async (tx) => {
-      const challenge = await tx
-        .selectFrom('mfa_challenges')
-        .selectAll()
-        .where('token_hash', '=', tokenHash)
-        .forUpdate()
-        .executeTakeFirst();
-      if (
-        !challenge ||
-        new Date(challenge.expires_at).getTime() <= Date.now() ||
-        challenge.attempts >= challengeAttempts
-      ) {
+      const challenge = await repo.findChallengeForUpdate(tx, tokenHash);
+      if (!challenge || !challengeOpen(challenge)) {
         return {
           error: new AppError('invalid_token', 'This sign-in has timed out. Enter your email and password again.'),
         };
       }
       if (await this.spendCode(tx, challenge.user_id, code)) {
-        await tx.deleteFrom('mfa_challenges').where('token_hash', '=', tokenHash).execute();
+        await repo.deleteChallenge(tx, tokenHash);
         return { userId: challenge.user_id };
       }
-      await tx
-        .updateTable('mfa_challenges')
-        .set({ attempts: sql<number>`attempts + 1` })
-        .where('token_hash', '=', tokenHash)
-        .execute();
+      await repo.countWrongCode(tx, tokenHash);
       return {
         error: new AppError(
           'validation_failed',
@@ -192,29 +148,15 @@ export class MfaService {
 
   /** A current TOTP code not used before, or an unused recovery code (which is then spent). */
   private async acceptCode(tx: Kysely<IdentityDatabase>, userId: string, code: string): Promise<boolean> {
-    const factor = await tx
-      .selectFrom('mfa_factors')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('confirmed_at', 'is not', null)
-      .forUpdate()
-      .executeTakeFirst();
+    const factor = await repo.findFactorForUpdate(tx, userId, { confirmedOnly: true });
     if (!factor) return false;
     if (totpDigits(code)) {
       const lastUsed = factor.last_used_step === null ? null : Number(factor.last_used_step);
       const step = await matchingTotpStep(factor.secret, code);
       if (step === null || !isUnspentStep(step, lastUsed)) return false;
-      await tx.updateTable('mfa_factors').set({ last_used_step: step }).where('user_id', '=', userId).execute();
+      await repo.setLastUsedStep(tx, userId, step);
       return true;
     }
-    const spent = await tx
-      .updateTable('mfa_recovery_codes')
-      .set({ used_at: sql<Date>`now()` })
-      .where('user_id', '=', userId)
-      .where('code_hash', '=', hashSecretToken(normalizeRecoveryCode(code)))
-      .where('used_at', 'is', null)
-      .returning('code_hash')
-      .executeTakeFirst();
-    return spent !== undefined;
+    return repo.spendRecoveryCode(tx, userId, hashSecretToken(normalizeRecoveryCode(code)));
   }
 }
