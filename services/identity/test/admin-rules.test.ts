@@ -4,7 +4,9 @@ import {
   adminRemovalRefusal,
   containsPattern,
   grantsAdmin,
+  organizationListOrder,
   pageOf,
+  userListOrder,
   type AdminListRow,
 } from '../src/admin/admin-rules.ts';
 
@@ -67,5 +69,21 @@ describe('search and paging', () => {
     expect(pageOf({ page: 3, per_page: 10 })).toEqual({ page: 3, perPage: 10, offset: 20 });
     expect(pageOf({ page: 0, per_page: 1000 })).toEqual({ page: 1, perPage: 100, offset: 0 });
     expect(pageOf({ per_page: 1 }).perPage).toBe(10);
+  });
+});
+
+describe('list orders of the console’s Accounts', () => {
+  it('people: newest first by default; e-mail and name A to Z unless reversed', () => {
+    expect(userListOrder({})).toEqual({ column: 'created_at', dir: 'desc' });
+    expect(userListOrder({ sort: 'created_at' })).toEqual({ column: 'created_at', dir: 'desc' });
+    expect(userListOrder({ sort: 'email' })).toEqual({ column: 'email', dir: 'asc' });
+    expect(userListOrder({ sort: 'full_name', dir: 'desc' })).toEqual({ column: 'full_name', dir: 'desc' });
+    expect(userListOrder({ sort: 'nonsense' })).toEqual({ column: 'created_at', dir: 'asc' });
+  });
+  it('organizations: newest first by default; name A to Z; members most first', () => {
+    expect(organizationListOrder({})).toEqual({ column: 'created_at', dir: 'desc' });
+    expect(organizationListOrder({ sort: 'name' })).toEqual({ column: 'name', dir: 'asc' });
+    expect(organizationListOrder({ sort: 'members' })).toEqual({ column: 'members', dir: 'desc' });
+    expect(organizationListOrder({ sort: 'name', dir: 'desc' })).toEqual({ column: 'name', dir: 'desc' });
   });
 });

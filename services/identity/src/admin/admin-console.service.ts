@@ -1,5 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import {
   AppError,
   isEmailAddress,
@@ -19,7 +18,8 @@ import type { IdentityDatabase } from '../database.ts';
 import * as accounts from '../accounts/accounts.repository.ts';
 import { organizationNotFound } from '../organizations/organization-rules.ts';
 import { reconcileStanding } from '../organizations/organizations.service.ts';
-import { adminRemovalRefusal, containsPattern, grantsAdmin, pageOf } from './admin-rules.ts';
+import * as repo from './admin-console.repository.ts';
+import { adminRemovalRefusal, grantsAdmin, organizationListOrder, pageOf, userListOrder } from './admin-rules.ts';
 
 type Db = Kysely<IdentityDatabase>;
 type Page<T> = { rows: T[]; total: number; page: number; per_page: number };
@@ -59,22 +59,12 @@ export class AdminConsoleService {
     return { id: user.id, email: user.email };
   }
 
-  private async audit(
+  private audit(
     db: Db,
     operator: Operator,
     entry: { kind: AdminAuditKind; target: string; details?: Record<string, unknown> },
   ): Promise<void> {
-    await db
-      .insertInto('admin_audit')
-      .values({
-        id: uuidv7(),
-        kind: entry.kind,
-        actor_id: operator.id,
-        actor_email: operator.email,
-        target: entry.target,
-        details: JSON.stringify(entry.details ?? {}),
-      })
-      .execute();
+    return repo.insertAdminAudit(db, operator, entry);
   }
 
   /** Spec §2 Accounts, users: searched on e-mail and name, sorted, a page at a time with the total. */
@@ -84,46 +74,12 @@ export class AdminConsoleService {
   ): Promise<Page<AdminUserRow>> {
     await this.operator(this.db, caller);
     const { page, perPage, offset } = pageOf(query);
-    const search = query.q?.trim();
-    let base = this.db.selectFrom('users as u').innerJoin('profiles as p', 'p.id', 'u.id');
-    if (search) {
-      const pattern = containsPattern(search);
-      base = base.where((eb) => eb.or([eb('u.email', 'ilike', pattern), eb('p.full_name', 'ilike', pattern)]));
-    }
-    const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
-    const dir = query.dir ?? (query.sort === 'created_at' || !query.sort ? 'desc' : 'asc');
-    const column = query.sort === 'email' ? 'u.email' : query.sort === 'full_name' ? 'p.full_name' : 'u.created_at';
-    const rows = await base
-      .leftJoin('admin_emails as a', 'a.email', 'u.email')
-      .select([
-        'u.id',
-        'u.email',
-        'u.email_verified_at',
-        'u.created_at',
-        'p.full_name',
-        'p.account_type',
-        'p.role',
-        'a.is_admin as list_is_admin',
-        'a.role as list_role',
-      ])
-      .select((eb) =>
-        eb
-          .selectFrom('org_members as m')
-          .whereRef('m.user_id', '=', 'u.id')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .as('organizations'),
-      )
-      // Names may be missing: last either way. E-mail and created_at are never null, so their plain
-      // order walks their indexes (users_email_key, users_created_page) in either direction.
-      .orderBy(
-        column === 'p.full_name'
-          ? sql`p.full_name ${sql.raw(dir)} nulls last`
-          : sql`${sql.ref(column)} ${sql.raw(dir)}`,
-      )
-      .orderBy('u.id', dir)
-      .limit(perPage)
-      .offset(offset)
-      .execute();
+    const { total, rows } = await repo.pageUsers(this.db, {
+      search: query.q?.trim(),
+      ...userListOrder(query),
+      limit: perPage,
+      offset,
+    });
     return {
       rows: rows.map((row) => {
         const access = resolveAccess({
@@ -146,7 +102,7 @@ export class AdminConsoleService {
           created_at: new Date(row.created_at).toISOString(),
         };
       }),
-      total: Number(total),
+      total,
       page,
       per_page: perPage,
     };
@@ -164,48 +120,18 @@ export class AdminConsoleService {
   ): Promise<Page<AdminOrganization>> {
     await this.operator(this.db, caller);
     const { page, perPage, offset } = pageOf(query);
-    const search = query.q?.trim();
-    let base = this.db.selectFrom('organizations as o');
-    if (search) base = base.where('o.name', 'ilike', containsPattern(search));
-    if (query.status) base = base.where('o.is_active', '=', query.status === 'Active');
-    const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
-    const dir = query.dir ?? (query.sort === 'name' ? 'asc' : 'desc');
-    const order =
-      query.sort === 'name'
-        ? sql.ref('o.name')
-        : query.sort === 'members'
-          ? sql.ref('members')
-          : sql.ref('o.created_at');
-    const rows = await base
-      .select(['o.id', 'o.name', 'o.plan', 'o.is_active', 'o.suspended_by_operator', 'o.created_at'])
-      .select((eb) =>
-        eb
-          .selectFrom('org_members as m')
-          .whereRef('m.org_id', '=', 'o.id')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .as('members'),
-      )
-      .orderBy(sql`${order} ${sql.raw(dir)}`)
-      .orderBy('o.id', dir)
-      .limit(perPage)
-      .offset(offset)
-      .execute();
-    return { rows: rows.map(organizationRow), total: Number(total), page, per_page: perPage };
+    const { total, rows } = await repo.pageOrganizations(this.db, {
+      search: query.q?.trim(),
+      active: query.status === undefined ? undefined : query.status === 'Active',
+      ...organizationListOrder(query),
+      limit: perPage,
+      offset,
+    });
+    return { rows: rows.map(organizationRow), total, page, per_page: perPage };
   }
 
   private async organization(db: Db, orgId: string): Promise<AdminOrganization> {
-    const row = await db
-      .selectFrom('organizations as o')
-      .select(['o.id', 'o.name', 'o.plan', 'o.is_active', 'o.suspended_by_operator', 'o.created_at'])
-      .select((eb) =>
-        eb
-          .selectFrom('org_members as m')
-          .whereRef('m.org_id', '=', 'o.id')
-          .select(sql<number>`count(*)::int`.as('members'))
-          .as('members'),
-      )
-      .where('o.id', '=', orgId)
-      .executeTakeFirst();
+    const row = await repo.findAdminOrganization(db, orgId);
     if (!row) throw organizationNotFound();
     return organizationRow(row);
   }
@@ -222,12 +148,7 @@ export class AdminConsoleService {
     }
     return this.db.transaction().execute(async (tx) => {
       const operator = await this.operator(tx, caller);
-      const org = await tx
-        .selectFrom('organizations')
-        .selectAll()
-        .where('id', '=', orgId)
-        .forUpdate()
-        .executeTakeFirst();
+      const org = await repo.findOrganizationForUpdate(tx, orgId);
       if (!org) throw organizationNotFound();
       if (org.suspended_by_operator === suspended)
         throw new AppError(
@@ -236,7 +157,7 @@ export class AdminConsoleService {
             ? 'This organization is already suspended by an operator.'
             : 'This organization is not suspended by an operator.',
         );
-      await tx.updateTable('organizations').set({ suspended_by_operator: suspended }).where('id', '=', orgId).execute();
+      await repo.setSuspendedByOperator(tx, orgId, suspended);
       await reconcileStanding(tx, orgId, new Date(), 'operator');
       const after = await this.organization(tx, orgId);
       await this.audit(tx, operator, {
@@ -251,7 +172,7 @@ export class AdminConsoleService {
   /** Spec §3 admin_emails: the addresses that grant admin. */
   async adminEmails(caller: Caller): Promise<{ emails: AdminEmail[] }> {
     await this.operator(this.db, caller);
-    const rows = await this.db.selectFrom('admin_emails').selectAll().orderBy('email').execute();
+    const rows = await repo.listAdminEmails(this.db);
     return { emails: rows.filter(grantsAdmin).map(adminEmailRow) };
   }
 
@@ -262,28 +183,10 @@ export class AdminConsoleService {
       throw new AppError('validation_failed', 'Enter a valid email address.', { field: 'email' });
     return this.db.transaction().execute(async (tx) => {
       const operator = await this.operator(tx, caller);
-      const existing = await tx
-        .selectFrom('admin_emails')
-        .selectAll()
-        .where('email', '=', email)
-        .forUpdate()
-        .executeTakeFirst();
+      const existing = await repo.findAdminEmailForUpdate(tx, email);
       if (existing && grantsAdmin(existing))
         throw new AppError('already_exists', 'This address is already on the admin list.');
-      const row = await tx
-        .insertInto('admin_emails')
-        .values({ email, is_admin: true, role: 'admin', source: 'operator', added_by: operator.id })
-        .onConflict((oc) =>
-          oc.column('email').doUpdateSet({
-            is_admin: true,
-            role: 'admin',
-            source: 'operator',
-            added_by: operator.id,
-            added_at: sql<Date>`now()`,
-          }),
-        )
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await repo.upsertOperatorAdminEmail(tx, email, operator.id);
       await this.audit(tx, operator, { kind: 'admin_email.added', target: email });
       return adminEmailRow(row);
     });
@@ -297,11 +200,11 @@ export class AdminConsoleService {
   async removeAdminEmail(caller: Caller, raw: string): Promise<void> {
     const email = normalizeEmail(raw);
     await this.db.transaction().execute(async (tx) => {
-      const list = await tx.selectFrom('admin_emails').selectAll().orderBy('email').forUpdate().execute();
+      const list = await repo.listAdminEmails(tx, { forUpdate: true });
       const operator = await this.operator(tx, caller);
       const refusal = adminRemovalRefusal(list, email, operator.email);
       if (refusal) throw refusal;
-      await tx.deleteFrom('admin_emails').where('email', '=', email).execute();
+      await repo.deleteAdminEmail(tx, email);
       // Every session began as an admin's: its refresh token would mint another admin claim. The
       // access tokens still live lose the console through the gateway's authority check.
       const removed = await accounts.findUserByEmail(tx, email);
@@ -310,32 +213,14 @@ export class AdminConsoleService {
     });
   }
 
-  /**
-   * The operators' own changes, newest first: by time to the millisecond, then id (the order the
-   * console's merged audit uses, so its `before` cursor never skips or repeats an entry).
-   */
+  /** The operators' own changes, newest first (the order is the repository's `pageAdminAudit`). */
   async auditLog(
     caller: Caller,
     query: PageQuery & { before?: AuditCursor | undefined },
   ): Promise<Page<AdminAuditEntry>> {
     await this.operator(this.db, caller);
     const { page, perPage, offset } = pageOf(query);
-    const { total } = await this.db
-      .selectFrom('admin_audit')
-      .select(sql<number>`count(*)::int`.as('total'))
-      .executeTakeFirstOrThrow();
-    const before = query.before;
-    const rows = await this.db
-      .selectFrom('admin_audit')
-      .selectAll()
-      .$if(before !== undefined, (q) =>
-        q.where(sql<boolean>`(date_trunc('milliseconds', at), id) < (${before?.at}::timestamptz, ${before?.id}::uuid)`),
-      )
-      .orderBy(sql`date_trunc('milliseconds', at)`, 'desc')
-      .orderBy('id', 'desc')
-      .limit(perPage)
-      .offset(offset)
-      .execute();
+    const { total, rows } = await repo.pageAdminAudit(this.db, { before: query.before, limit: perPage, offset });
     return {
       rows: rows.map((row) => ({
         id: row.id,
@@ -346,7 +231,7 @@ export class AdminConsoleService {
         target: row.target,
         details: row.details,
       })),
-      total: Number(total),
+      total,
       page,
       per_page: perPage,
     };

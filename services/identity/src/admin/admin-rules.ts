@@ -57,3 +57,25 @@ export function pageOf(query: { page?: number | undefined; per_page?: number | u
   );
   return { page, perPage, offset: (page - 1) * perPage };
 }
+
+type Sort = 'asc' | 'desc';
+
+/** The people list's order: newest first unless a column is chosen (e-mail or name, A to Z). */
+export function userListOrder(query: { sort?: string | undefined; dir?: Sort | undefined }): {
+  column: 'email' | 'full_name' | 'created_at';
+  dir: Sort;
+} {
+  const dir = query.dir ?? (query.sort === 'created_at' || !query.sort ? 'desc' : 'asc');
+  const column = query.sort === 'email' ? 'email' : query.sort === 'full_name' ? 'full_name' : 'created_at';
+  return { column, dir };
+}
+
+/** The organizations list's order: newest first, by name A to Z, or by members most first. */
+export function organizationListOrder(query: { sort?: string | undefined; dir?: Sort | undefined }): {
+  column: 'name' | 'members' | 'created_at';
+  dir: Sort;
+} {
+  const dir = query.dir ?? (query.sort === 'name' ? 'asc' : 'desc');
+  const column = query.sort === 'name' ? 'name' : query.sort === 'members' ? 'members' : 'created_at';
+  return { column, dir };
+}
