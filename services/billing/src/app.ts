@@ -89,15 +89,12 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
         testClock: provider.name === 'test' && settings.BILLING_TEST_CLOCK && settings.NODE_ENV !== 'production',
       });
     },
-    // Stripe events stored before a restart (or by a replica that stopped) are applied at start.
-    workers: (context) => {
-      const { webhooks } = servicesFor(context);
-      if (!webhooks) return [];
-      return [{ name: 'stripe-webhooks', start: async () => void webhooks.handleDue(), stop: () => webhooks.stop() }];
-    },
     tasks: (context) => {
       const { subscriptions, refunds, webhooks } = servicesFor(context);
       return [
+        // Stored Stripe events whose handling failed, and any stored before a restart (or by a
+        // replica that stopped): not a worker, which would make billing declare the dead-letter
+        // stream its NATS user may not touch (it has no consumers).
         ...(webhooks
           ? [
               {

@@ -31,7 +31,6 @@ type Tx = Kysely<BillingDatabase>;
 export class StripeWebhookService {
   private draining: Promise<number> | undefined;
   private again = false;
-  private stopped = false;
 
   constructor(
     private readonly deps: {
@@ -61,7 +60,6 @@ export class StripeWebhookService {
    * Never rejects; a pass asked for during a pass runs once more after it, for what it did not see.
    */
   handleDue(): Promise<number> {
-    if (this.stopped) return Promise.resolve(0);
     if (this.draining) {
       this.again = true;
       return this.draining;
@@ -71,23 +69,17 @@ export class StripeWebhookService {
       do {
         this.again = false;
         for (const id of await dueEventIds(this.deps.db, 50)) if (await this.handle(id)) applied++;
-      } while (this.again && !this.stopped);
+      } while (this.again);
       return applied;
     })()
       .catch((error: unknown) => {
-        if (!this.stopped) this.deps.logger.warn({ err: error }, 'stripe events not applied yet; will retry');
+        this.deps.logger.warn({ err: error }, 'stripe events not applied yet; will retry');
         return 0;
       })
       .finally(() => {
         this.draining = undefined;
       });
     return this.draining;
-  }
-
-  /** No pass starts from now on; the one under way is waited for (billing stops it before its database). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.draining;
   }
 
   /** Applies one stored event unless it was applied already or another worker holds it; true if this did. */
