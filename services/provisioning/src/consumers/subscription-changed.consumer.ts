@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { subscriptionActivated, subscriptionCanceled, subscriptionUpdated } from '@qw/contracts';
 import { consumer } from '@qw/platform';
 import type { ProvisioningDatabase } from '../database.ts';
-import { applySubscription } from '../entitlements/entitlements.service.ts';
+import { applySubscription } from '../subscription-changes/subscription-changes.service.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 

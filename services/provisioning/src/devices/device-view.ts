@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DeviceView } from '@qw/contracts';
 import { deviceAddressCidrs } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
-import { nodesById, retiringUntil } from './devices.repository.ts';
+import { nodesById } from '../nodes/nodes.repository.ts';
+import { retiringUntil } from './devices.repository.ts';
 
 const iso = (at: Date | string | null | undefined) => (at ? new Date(at).toISOString() : null);
 

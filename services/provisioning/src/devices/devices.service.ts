@@ -26,7 +26,8 @@ import { placeDevice, type NewDevice } from '../placement/placement.service.ts';
 import { deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor, deviceNotFound } from './device-for.ts';
 import { view, viewOf } from './device-view.ts';
-import { nodesById, retiringUntil } from './devices.repository.ts';
+import { nodesById } from '../nodes/nodes.repository.ts';
+import { retiringUntil } from './devices.repository.ts';
 import { lockPersonalDevices, withinPace } from './device-locks.ts';
 import { suspensionLevelOf, suspensionReasonOf, suspensionStep } from './suspension-rules.ts';
 import {

@@ -19,3 +19,32 @@ export async function activePlanOf(
   const row = await query.orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
   return row?.plan_code ?? null;
 }
+
+/** When billing's newest applied event about the subscription happened, if any was applied. */
+export async function entitlementUpdatedAt(db: Db, subscriptionId: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('entitlements')
+    .select('updated_at')
+    .where('subscription_id', '=', subscriptionId)
+    .executeTakeFirst();
+  return row ? new Date(row.updated_at) : null;
+}
+
+export async function keepEntitlement(
+  db: Db,
+  row: {
+    subscription_id: string;
+    user_id: string | null;
+    org_id: string | null;
+    plan_code: string;
+    status: string;
+    updated_at: Date;
+  },
+): Promise<void> {
+  const { subscription_id: _id, ...changes } = row;
+  await db
+    .insertInto('entitlements')
+    .values(row)
+    .onConflict((oc) => oc.column('subscription_id').doUpdateSet(changes))
+    .execute();
+}

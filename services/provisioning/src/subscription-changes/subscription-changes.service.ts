@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { entitlingStatuses, type Envelope } from '@qw/contracts';
 import type { ProvisioningDatabase } from '../database.ts';
-import { activePlanOf } from './entitlements.repository.ts';
+import { activePlanOf, entitlementUpdatedAt, keepEntitlement } from '../entitlements/entitlements.repository.ts';
+import { suspendPersonalDevices } from '../devices/devices.repository.ts';
 import { recordSuspended } from '../device-events/device-events.ts';
 import {
   lockOrganization,
@@ -27,29 +28,17 @@ type SubscriptionState = {
 export async function applySubscription(tx: Db, event: Envelope<SubscriptionState>): Promise<void> {
   const { subscriptionId, userId, orgId, planCode, status } = event.data;
   if (orgId) await lockOrganization(tx, orgId);
-  const before = await tx
-    .selectFrom('entitlements')
-    .select('updated_at')
-    .where('subscription_id', '=', subscriptionId)
-    .executeTakeFirst();
   const occurredAt = new Date(event.occurredAt);
-  if (before && new Date(before.updated_at) > occurredAt) return;
-  await tx
-    .insertInto('entitlements')
-    .values({
-      subscription_id: subscriptionId,
-      user_id: userId,
-      org_id: orgId,
-      plan_code: planCode,
-      status,
-      updated_at: occurredAt,
-    })
-    .onConflict((oc) =>
-      oc
-        .column('subscription_id')
-        .doUpdateSet({ user_id: userId, org_id: orgId, plan_code: planCode, status, updated_at: occurredAt }),
-    )
-    .execute();
+  const before = await entitlementUpdatedAt(tx, subscriptionId);
+  if (before && before > occurredAt) return;
+  await keepEntitlement(tx, {
+    subscription_id: subscriptionId,
+    user_id: userId,
+    org_id: orgId,
+    plan_code: planCode,
+    status,
+    updated_at: occurredAt,
+  });
   const entitling = (entitlingStatuses as readonly string[]).includes(status);
   if (orgId) {
     if (entitling) await reactivateOrganizationDevices(tx, orgId);
@@ -59,13 +48,6 @@ export async function applySubscription(tx: Db, event: Envelope<SubscriptionStat
   }
   if (entitling || !userId) return;
   if (await activePlanOf(tx, { userId, orgId: null })) return;
-  const suspended = await tx
-    .updateTable('devices')
-    .set({ is_active: false, suspended_reason: 'subscription_ended' })
-    .where('is_active', '=', true)
-    .where('user_id', '=', userId)
-    .where('org_id', 'is', null)
-    .returningAll()
-    .execute();
+  const suspended = await suspendPersonalDevices(tx, userId, 'subscription_ended');
   await recordSuspended(tx, suspended, 'subscription_ended', null);
 }
