@@ -210,3 +210,83 @@ export async function isMemberByEmail(db: Db, orgId: string, email: string): Pro
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The buyer's address, name and account type, for a claim that makes an organization. */
+export function findClaimantProfile(db: Db, userId: string) {
+  return db
+    .selectFrom('profiles')
+    .select(['email', 'full_name', 'account_type'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A new organization; false when one with this id exists already (a claim applied twice). */
+export async function insertOrganization(db: Db, org: { id: string; name: string; plan: string }): Promise<boolean> {
+  const created = await db
+    .insertInto('organizations')
+    .values(org)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return created !== undefined;
+}
+
+export async function makeBusinessAccount(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({ account_type: 'business', updated_at: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** When billing's newest known state of this subscription happened, or undefined. */
+export async function orgSubscriptionUpdatedAt(db: Db, subscriptionId: string): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('org_subscriptions')
+    .select('updated_at')
+    .where('subscription_id', '=', subscriptionId)
+    .executeTakeFirst();
+  return row ? new Date(row.updated_at) : undefined;
+}
+
+export async function upsertOrgSubscription(
+  db: Db,
+  state: { subscriptionId: string; orgId: string; planCode: string; status: string; at: Date },
+): Promise<void> {
+  const values = { org_id: state.orgId, plan_code: state.planCode, status: state.status, updated_at: state.at };
+  await db
+    .insertInto('org_subscriptions')
+    .values({ subscription_id: state.subscriptionId, ...values })
+    .onConflict((oc) => oc.column('subscription_id').doUpdateSet(values))
+    .execute();
+}
+
+export function listOrgSubscriptions(db: Db, orgId: string) {
+  return db
+    .selectFrom('org_subscriptions')
+    .select(['plan_code', 'status', 'updated_at'])
+    .where('org_id', '=', orgId)
+    .execute();
+}
+
+export async function setStanding(db: Db, orgId: string, next: { is_active: boolean; plan: string }): Promise<void> {
+  await db.updateTable('organizations').set(next).where('id', '=', orgId).execute();
+}
+
+/** The organizations the person belongs to (or that one), oldest first, with their role and member count. */
+export function listMembershipsOf(db: Db, userId: string, orgId?: string) {
+  let query = db
+    .selectFrom('org_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.org_id')
+    .select(['o.id', 'o.name', 'o.plan', 'o.is_active', 'o.created_at', 'm.role'])
+    .select((eb) =>
+      eb
+        .selectFrom('org_members as all')
+        .whereRef('all.org_id', '=', 'o.id')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .as('member_count'),
+    )
+    .where('m.user_id', '=', userId);
+  if (orgId) query = query.where('o.id', '=', orgId);
+  return query.orderBy('o.created_at', 'asc').execute();
+}

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   AppError,
   deviceCapOf,
@@ -54,22 +54,13 @@ type Claimed = {
 export async function applyPurchaseClaim(tx: Transaction<IdentityDatabase>, event: Envelope<Claimed>): Promise<void> {
   const { userId, accountType, orgId, planCode, orgName } = event.data;
   if (accountType !== 'business' || !orgId) return;
-  const profile = await tx
-    .selectFrom('profiles')
-    .select(['email', 'full_name', 'account_type'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+  const profile = await repo.findClaimantProfile(tx, userId);
   if (!profile) throw new Error(`claim for an unknown user ${userId}`);
-  const created = await tx
-    .insertInto('organizations')
-    .values({
-      id: orgId,
-      name: chosenName(orgName) ?? defaultOrganizationName(profile.email, profile.full_name),
-      plan: findPlan(planCode)?.code ?? planCode,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const created = await repo.insertOrganization(tx, {
+    id: orgId,
+    name: chosenName(orgName) ?? defaultOrganizationName(profile.email, profile.full_name),
+    plan: findPlan(planCode)?.code ?? planCode,
+  });
   // Billing's subscription events may have come first: the new organization starts as they say.
   if (created) await reconcileStanding(tx, orgId, new Date(event.occurredAt));
   if (await repo.insertMember(tx, { orgId, userId, role: 'owner' })) {
@@ -87,11 +78,7 @@ export async function applyPurchaseClaim(tx: Transaction<IdentityDatabase>, even
     });
   }
   if (profile.account_type !== 'business' && profile.account_type !== 'admin') {
-    await tx
-      .updateTable('profiles')
-      .set({ account_type: 'business', updated_at: sql<Date>`now()` })
-      .where('id', '=', userId)
-      .execute();
+    await repo.makeBusinessAccount(tx, userId);
     await addToOutbox(tx, profileUpdated, { userId, fields: ['account_type'] });
   }
 }
@@ -107,19 +94,9 @@ export async function applyOrganizationSubscription(tx: Db, event: Envelope<Subs
   const { subscriptionId, orgId, planCode, status } = event.data;
   if (!orgId) return;
   const occurredAt = new Date(event.occurredAt);
-  const before = await tx
-    .selectFrom('org_subscriptions')
-    .select('updated_at')
-    .where('subscription_id', '=', subscriptionId)
-    .executeTakeFirst();
-  if (before && new Date(before.updated_at) > occurredAt) return;
-  await tx
-    .insertInto('org_subscriptions')
-    .values({ subscription_id: subscriptionId, org_id: orgId, plan_code: planCode, status, updated_at: occurredAt })
-    .onConflict((oc) =>
-      oc.column('subscription_id').doUpdateSet({ org_id: orgId, plan_code: planCode, status, updated_at: occurredAt }),
-    )
-    .execute();
+  const before = await repo.orgSubscriptionUpdatedAt(tx, subscriptionId);
+  if (before && before > occurredAt) return;
+  await repo.upsertOrgSubscription(tx, { subscriptionId, orgId, planCode, status, at: occurredAt });
   await reconcileStanding(tx, orgId, occurredAt);
 }
 
@@ -138,11 +115,7 @@ export async function reconcileStanding(
 ): Promise<void> {
   const org = await repo.lockOrganization(tx, orgId);
   if (!org) return;
-  const subscriptions = await tx
-    .selectFrom('org_subscriptions')
-    .select(['plan_code', 'status', 'updated_at'])
-    .where('org_id', '=', orgId)
-    .execute();
+  const subscriptions = await repo.listOrgSubscriptions(tx, orgId);
   // No subscription known yet (the claim came first): Active, as a new organization starts.
   const standing = organizationStanding(subscriptions, { is_active: true, plan: org.plan });
   const next = { is_active: standing.is_active && !org.suspended_by_operator, plan: standing.plan };
@@ -156,7 +129,7 @@ export async function reconcileStanding(
       suspendedByOperator: org.suspended_by_operator,
     });
   if (next.is_active === org.is_active && next.plan === org.plan) return;
-  await tx.updateTable('organizations').set(next).where('id', '=', orgId).execute();
+  await repo.setStanding(tx, orgId, next);
   const target = { kind: 'organization' as const, id: orgId, name: org.name };
   if (next.plan !== org.plan)
     await addAuditEntry(tx, {
@@ -187,20 +160,7 @@ export async function reconcileStanding(
 
 /** The organizations the person belongs to, with their role and the member count. */
 export async function listOrganizationsOf(db: Db, userId: string, orgId?: string): Promise<OrganizationView[]> {
-  let query = db
-    .selectFrom('org_members as m')
-    .innerJoin('organizations as o', 'o.id', 'm.org_id')
-    .select(['o.id', 'o.name', 'o.plan', 'o.is_active', 'o.created_at', 'm.role'])
-    .select((eb) =>
-      eb
-        .selectFrom('org_members as all')
-        .whereRef('all.org_id', '=', 'o.id')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .as('member_count'),
-    )
-    .where('m.user_id', '=', userId);
-  if (orgId) query = query.where('o.id', '=', orgId);
-  const rows = await query.orderBy('o.created_at', 'asc').execute();
+  const rows = await repo.listMembershipsOf(db, userId, orgId);
   return rows.map((row) => ({
     ...row,
     created_at: new Date(row.created_at).toISOString(),
