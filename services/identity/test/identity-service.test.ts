@@ -8,6 +8,7 @@ import {
   billingEvents,
   type EventContract,
   listMyOrgsRpc,
+  mailAddressRpc,
   mfaConfirmRpc,
   mfaDisableRpc,
   mfaEnrolRpc,
@@ -310,6 +311,18 @@ describe('the operator console’s directory (identity.rpc.admin-*), asked as th
       expect(both.user_ids).toHaveLength(1);
       expect(both.truncated).toBe(true);
 
+      // Where provisioning mails a person's device configuration (no caller: NATS says who may ask).
+      expect(await asProvisioning.request(adminDirectoryRpc, { user_ids: [], org_ids: [] }, operator)).toEqual({
+        users: [],
+        organizations: [],
+      });
+      expect(await asProvisioning.request(mailAddressRpc, { user_id: first!.user.id })).toEqual({
+        email: first!.user.email,
+        verified: false,
+      });
+      await expect(asProvisioning.request(mailAddressRpc, { user_id: randomUUID() })).rejects.toMatchObject({
+        code: 'not_found',
+      });
       const customer = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: false, emailVerified: true });
       await expect(asProvisioning.request(adminFindUsersRpc, { q: tag, limit: 10 }, customer)).rejects.toMatchObject({
         code: 'forbidden',

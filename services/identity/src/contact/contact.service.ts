@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
   AppError,
@@ -14,6 +14,7 @@ import type { IdentityDatabase } from '../database.ts';
 import { contactForwardMail } from '../mail/identity-mail.ts';
 import { takeRateLimited } from '@qw/platform/limits';
 import { contactLimit } from '../accounts/rate-limits.ts';
+import * as repo from './contact.repository.ts';
 
 /** The public contact form: stored first (nothing is lost), then forwarded to support by mail. */
 export class ContactService {
@@ -45,7 +46,7 @@ export class ContactService {
         (wait) =>
           `You have sent several messages already. Try again in ${wait}, or write to ${this.deps.supportEmail}.`,
       );
-      await tx.insertInto('contact_messages').values({ id, email, message, forwarded_at: null }).execute();
+      await repo.insertContactMessage(tx, { id, email, message });
     });
     await this.forward(id);
     return { id };
@@ -54,29 +55,17 @@ export class ContactService {
   /** Mails one stored message to support; messages not yet forwarded are retried by `forwardPending`. */
   async forward(id: string): Promise<void> {
     const { db, mailer, logger, supportEmail } = this.deps;
-    const row = await db
-      .selectFrom('contact_messages')
-      .selectAll()
-      .where('id', '=', id)
-      .where('forwarded_at', 'is', null)
-      .executeTakeFirst();
+    const row = await repo.findUnforwarded(db, id);
     if (!row) return;
     try {
       await mailer.send(contactForwardMail(supportEmail, row.email, row.message, row.id));
-      await db.updateTable('contact_messages').set({ forwarded_at: sql<Date>`now()` }).where('id', '=', id).execute();
+      await repo.markForwarded(db, id);
     } catch (error) {
       logger.warn({ err: error, contactId: id }, 'contact message not forwarded yet; will retry');
     }
   }
 
   async forwardPending(): Promise<void> {
-    const pending = await this.deps.db
-      .selectFrom('contact_messages')
-      .select('id')
-      .where('forwarded_at', 'is', null)
-      .orderBy('created_at')
-      .limit(50)
-      .execute();
-    for (const { id } of pending) await this.forward(id);
+    for (const id of await repo.listUnforwardedIds(this.deps.db, 50)) await this.forward(id);
   }
 }
