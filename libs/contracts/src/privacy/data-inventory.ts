@@ -408,6 +408,13 @@ export const inventoryTables: readonly InventoryTable[] = [
   },
   {
     service: 'telemetry',
+    table: 'device_activity',
+    purpose: 'Whether each device is on or suspended, so the Telemetry page shows a suspended one as not connected.',
+    personal: [],
+    retention: asLongAsDevice,
+  },
+  {
+    service: 'telemetry',
     table: 'telemetry',
     purpose: 'Hourly traffic totals of the whole service (no device, no person).',
     personal: [],
