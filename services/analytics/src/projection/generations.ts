@@ -1,10 +1,12 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import { AppError, analyticsGenerationLimit, type ProjectionGeneration, type ProjectionStatus } from '@qw/contracts';
 import { type BusConnection, IdempotentConsumer, isNotFound, type ReceivedEvent } from '@qw/platform/bus';
 import { startPeriodicTask, type Worker } from '@qw/platform';
 import type { TSchema } from 'typebox';
 import type { AnalyticsDatabase } from '../database.ts';
+import * as repo from './generations.repository.ts';
+import type { GenerationRow } from './generations.repository.ts';
 import { ProjectionBatch } from './projection-batch.ts';
 import type { ProjectionEvent } from './rows.ts';
 import { sources, toProjectionEvent } from './sources.ts';
@@ -12,16 +14,6 @@ import { PostgresProjectionStore, writeChanges } from './store.ts';
 import { createGenerationTables, currentDefinition, dropGenerationTables } from './tables.ts';
 
 type Db = Kysely<AnalyticsDatabase>;
-type GenerationRow = {
-  generation: number;
-  definition: number;
-  status: 'building' | 'live' | 'retired';
-  started_at: Date;
-  live_since: Date | null;
-  retired_at: Date | null;
-  dropped_at: Date | null;
-};
-
 export type ProjectionOptions = {
   db: Db;
   bus: BusConnection;
@@ -98,13 +90,9 @@ export class Projections implements Worker {
 
   /** The generation the figures are read from. */
   async liveGeneration(): Promise<number> {
-    const live = await this.options.db
-      .selectFrom('generations')
-      .select('generation')
-      .where('status', '=', 'live')
-      .executeTakeFirst();
-    if (!live) throw new AppError('unavailable', 'The figures are not ready yet. Try again in a moment.');
-    return live.generation;
+    const live = await repo.findLiveGeneration(this.options.db);
+    if (live === undefined) throw new AppError('unavailable', 'The figures are not ready yet. Try again in a moment.');
+    return live;
   }
 
   async status(): Promise<ProjectionStatus> {
@@ -182,19 +170,7 @@ export class Projections implements Worker {
 
   private async switchTo(generation: number): Promise<void> {
     const retired = await this.locked(async (tx) => {
-      const old = await tx
-        .updateTable('generations')
-        .set({ status: 'retired', retired_at: new Date() })
-        .where('status', '=', 'live')
-        .returning('generation')
-        .executeTakeFirst();
-      await tx
-        .updateTable('generations')
-        .set({ status: 'live', live_since: new Date() })
-        .where('generation', '=', generation)
-        .where('status', '=', 'building')
-        .execute();
-      return old?.generation;
+      return repo.promoteGeneration(tx, generation);
     });
     this.options.logger.info({ generation, retired }, 'analytics projection switched to a rebuilt generation');
     if (retired !== undefined) await this.stopConsumers(retired);
@@ -202,30 +178,15 @@ export class Projections implements Worker {
 
   private async dropRetired(): Promise<void> {
     const grace = this.options.retiredGraceMs ?? 60_000;
-    const due = await this.options.db
-      .selectFrom('generations')
-      .select('generation')
-      .where('status', '=', 'retired')
-      .where('dropped_at', 'is', null)
-      .where('retired_at', '<', new Date(Date.now() - grace))
-      .execute();
-    for (const { generation } of due) {
+    const due = await repo.listRetiredBefore(this.options.db, new Date(Date.now() - grace));
+    for (const generation of due) {
       await this.stopConsumers(generation);
       await dropGenerationTables(this.options.db as Kysely<unknown>, generation);
       for (const source of sources) {
         const durable = this.options.bus.ns.durable(durableName(generation, source.name));
-        // In steps, so no delete holds locks for long.
-        for (;;) {
-          const result = await sql`delete from inbox where ctid = any(array(
-              select ctid from inbox where consumer = ${durable} limit 20000))`.execute(this.options.db);
-          if (Number(result.numAffectedRows ?? 0n) < 20_000) break;
-        }
+        await repo.deleteInboxRowsOf(this.options.db, durable);
       }
-      await this.options.db
-        .updateTable('generations')
-        .set({ dropped_at: new Date() })
-        .where('generation', '=', generation)
-        .execute();
+      await repo.markDropped(this.options.db, generation);
       this.options.logger.info({ generation }, 'retired analytics generation dropped');
     }
   }
@@ -279,37 +240,20 @@ export class Projections implements Worker {
   }
 
   private async createGeneration(tx: Transaction<AnalyticsDatabase>, status: 'live' | 'building'): Promise<number> {
-    const row = await tx
-      .insertInto('generations')
-      .values({
-        definition: this.definition,
-        status,
-        started_at: new Date(),
-        live_since: status === 'live' ? new Date() : null,
-      })
-      .returning('generation')
-      .executeTakeFirstOrThrow();
-    await createGenerationTables(tx as unknown as Kysely<unknown>, row.generation);
-    this.options.logger.info(
-      { generation: row.generation, definition: this.definition, status },
-      'analytics generation created',
-    );
-    return row.generation;
+    const generation = await repo.insertGeneration(tx, { definition: this.definition, status });
+    await createGenerationTables(tx as unknown as Kysely<unknown>, generation);
+    this.options.logger.info({ generation, definition: this.definition, status }, 'analytics generation created');
+    return generation;
   }
 
   private async activeGenerations(db: Kysely<AnalyticsDatabase>): Promise<GenerationRow[]> {
-    return (await db
-      .selectFrom('generations')
-      .selectAll()
-      .where('status', 'in', ['live', 'building'])
-      .orderBy('generation')
-      .execute()) as GenerationRow[];
+    return repo.listActiveGenerations(db);
   }
 
   /** One change of generations at a time, across replicas. */
   private locked<T>(work: (tx: Transaction<AnalyticsDatabase>) => Promise<T>): Promise<T> {
     return this.options.db.transaction().execute(async (tx) => {
-      await sql`select pg_advisory_xact_lock(hashtext('analytics.generations'))`.execute(tx);
+      await repo.lockGenerations(tx);
       return work(tx);
     });
   }
