@@ -19,7 +19,7 @@ import { deviceFor } from '../devices/device-for.ts';
 import { requireUnusedPublicKey } from '../nodes/peer-keys.ts';
 import { view, viewOf } from '../devices/device-view.ts';
 import { nodeOf } from '../nodes/nodes.repository.ts';
-import { leaseAddress } from '../nodes/nodes.service.ts';
+import { leaseAddress } from '../addresses/addresses.service.ts';
 import { keyRotationRefusal, scheduledRotationStep } from './key-rules.ts';
 import { keepRetiringKey, lockDueRotations, updateDevice } from './keys.repository.ts';
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { AppError, nodeRegistered } from '@qw/contracts';
 import { addToOutbox, type BusConnection } from '@qw/platform/bus';
-import { deviceAddressCidrs, deviceIpv6For, lowestFreeHost, nodeSubnets, MAX_NODES } from '@qw/wireguard';
-import type { Node, ProvisioningDatabase } from '../database.ts';
+import { deviceAddressCidrs, nodeSubnets, MAX_NODES } from '@qw/wireguard';
+import type { ProvisioningDatabase } from '../database.ts';
 import { ensureNodeConsumer } from './node-consumer.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -115,25 +115,4 @@ export async function desiredPeers(db: Db, nodeName: string, after?: string, lim
     peers: page.map((row) => ({ public_key: row.public_key!, allowed_ips: deviceAddressCidrs(row.ipv4!, row.ipv6!) })),
     next: rows.length > limit ? page.at(-1)!.public_key! : null,
   };
-}
-
-/**
- * Leases the lowest free address of the node to a device. The node row is locked for the
- * transaction, so two devices can never get the same address (the unique index says so too).
- */
-export async function leaseAddress(tx: Db, node: Node): Promise<{ ipv4: string; ipv6: string }> {
-  await tx.selectFrom('nodes').select('id').where('id', '=', node.id).forUpdate().execute();
-  // Addresses of keys in their grace period stay taken until it ends.
-  const taken = (
-    await tx
-      .selectFrom('devices')
-      .select('ipv4')
-      .where('node_id', '=', node.id)
-      .where('ipv4', 'is not', null)
-      .unionAll(tx.selectFrom('retiring_keys').select('ipv4').where('node_id', '=', node.id))
-      .execute()
-  ).map((r) => r.ipv4!);
-  const ipv4 = lowestFreeHost(node.ipv4_cidr, taken);
-  if (!ipv4) throw new AppError('unavailable', 'This server is full. Try again in a few minutes.');
-  return { ipv4, ipv6: deviceIpv6For(node.ipv6_cidr, ipv4) };
 }

@@ -6,7 +6,7 @@ import { queueConfigMail } from '../device-events/config-mail-job.ts';
 import { recordCreated } from '../device-events/device-events.ts';
 import { nodeOf } from '../nodes/nodes.repository.ts';
 import { requireUnusedPublicKey } from '../nodes/peer-keys.ts';
-import { leaseAddress } from '../nodes/nodes.service.ts';
+import { leaseAddress } from '../addresses/addresses.service.ts';
 import { chooseNode } from './placement-rules.ts';
 import { placementCandidates } from './placement.repository.ts';
 

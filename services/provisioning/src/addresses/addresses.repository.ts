@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+import type { ProvisioningDatabase } from '../database.ts';
+
+type Db = Kysely<ProvisioningDatabase>;
+
+/** Locks the node's row for the transaction: its leases happen one after another. */
+export async function lockNodeLeases(tx: Db, nodeId: string): Promise<void> {
+  await tx.selectFrom('nodes').select('id').where('id', '=', nodeId).forUpdate().execute();
+}
+
+/** The node's IPv4 addresses in use: its devices', and those of keys in their grace period. */
+export async function takenIpv4s(tx: Db, nodeId: string): Promise<string[]> {
+  const rows = await tx
+    .selectFrom('devices')
+    .select('ipv4')
+    .where('node_id', '=', nodeId)
+    .where('ipv4', 'is not', null)
+    .unionAll(tx.selectFrom('retiring_keys').select('ipv4').where('node_id', '=', nodeId))
+    .execute();
+  return rows.map((row) => row.ipv4!);
+}
