@@ -1,0 +1,242 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import {
+  adminNodeStatsRpc,
+  adminTrafficRpc,
+  deviceCreated,
+  deviceRemoved,
+  deviceSuspended,
+  type EventContract,
+  hostSampled,
+  latestTelemetryRpc,
+  nodeRegistered,
+  peersSampled,
+  provisioningEvents,
+} from '@qw/contracts';
+import {
+  type BusConnection,
+  callerTokenSigner,
+  connectBus,
+  createEnvelope,
+  createLogger,
+  ensureStream,
+  RpcClient,
+  type RunningService,
+} from '@qw/platform';
+import {
+  createTestDatabase,
+  eventually,
+  launchService,
+  startTestBus,
+  testCallerKeys,
+  type TestBus,
+  type TestDatabase,
+} from '@qw/testkit';
+import type { Static, TSchema } from 'typebox';
+import { telemetryService } from '../src/app.ts';
+import type { TelemetryDatabase } from '../src/database.ts';
+
+/**
+ * The telemetry service on its own: a database and a NATS server of this file (the product's
+ * permissions on), provisioning's stream declared as provisioning declares it, provisioning's
+ * node and device events and a node's samples published for real, and the figures read over its
+ * RPCs as the gateway and provisioning ask them. The Telemetry page end to end stays in the
+ * gateway's tests (connected-views, admin-fleet).
+ *
+ * Node "tw-1" carries Ann's laptop (connected) and Ben's phone (suspended by provisioning after
+ * its handshake), and Cy's tablet that is removed.
+ */
+const nodeId = randomUUID();
+const nodeName = `tw-${randomBytes(3).toString('hex')}`;
+const [userA, userB, userC] = [randomUUID(), randomUUID(), randomUUID()];
+const key = () => randomBytes(32).toString('base64');
+const laptop = { deviceId: randomUUID(), publicKey: key(), userId: userA, allowedIps: ['10.8.0.2/32'] };
+const phone = { deviceId: randomUUID(), publicKey: key(), userId: userB, allowedIps: ['10.8.0.3/32'] };
+const tablet = { deviceId: randomUUID(), publicKey: key(), userId: userC, allowedIps: ['10.8.0.4/32'] };
+
+let database: TestDatabase;
+let testBus: TestBus;
+let telemetry: RunningService<TelemetryDatabase>;
+let admin: BusConnection;
+let gateway: BusConnection;
+let rpc: RpcClient;
+let provisioning: BusConnection;
+/** As provisioning asks: the latest status of its devices, and the connected count per node. */
+let asProvisioning: RpcClient;
+let sql: pg.Client;
+const sign = callerTokenSigner(testCallerKeys.privateKey);
+const operator = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: true, emailVerified: true });
+
+async function publish<S extends TSchema>(
+  contract: EventContract<S>,
+  data: Static<S>,
+  params: Record<string, string> = {},
+): Promise<void> {
+  const envelope = createEnvelope(contract as EventContract<TSchema>, data as Static<TSchema>);
+  const subject = contract.subject.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]!);
+  await admin.js.publish(admin.ns.subject(subject), JSON.stringify(envelope), { msgID: envelope.id });
+}
+
+const created = (device: typeof laptop, name: string) =>
+  publish(deviceCreated, { ...device, nodeId, orgId: null, name, platform: 'linux', isActive: true });
+const now = () => Math.floor(Date.now() / 1000);
+const peer = (device: typeof laptop, rx: number, tx: number, handshake = now() - 5) => ({
+  publicKey: device.publicKey,
+  latestHandshake: handshake,
+  rxBytes: rx,
+  txBytes: tx,
+  maskedEndpoint: '203.0.113.x',
+  latencyMs: 12,
+});
+const sampled = (peers: ReturnType<typeof peer>[]) =>
+  publish(peersSampled, { sampledAt: new Date().toISOString(), peers }, { node: nodeName });
+const latest = async (ids: string[]) => (await asProvisioning.request(latestTelemetryRpc, { device_ids: ids })).devices;
+
+beforeAll(async () => {
+  database = await createTestDatabase('telemetry-service');
+  testBus = await startTestBus();
+  const logger = createLogger({ service: 'telemetry-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  admin = await connectBus({
+    url: testBus.url,
+    name: 'telemetry-test-admin',
+    namespace: '',
+    logger,
+    user: testBus.admin.user,
+    password: testBus.admin.password,
+    caFile: testBus.caFile,
+  });
+  // The stream telemetry reads but does not own, as provisioning declares it at its start.
+  await ensureStream(admin, 'provisioning', provisioningEvents);
+  telemetry = await launchService(telemetryService, { database, bus: testBus });
+  const env = testBus.env('gateway');
+  gateway = await connectBus({
+    url: env.NATS_URL,
+    name: 'telemetry-test-gateway',
+    namespace: '',
+    logger,
+    user: env.NATS_USER,
+    password: env.NATS_PASSWORD,
+    caFile: env.NATS_CA_FILE,
+  });
+  rpc = new RpcClient(gateway);
+  const provisioningEnv = testBus.env('provisioning');
+  provisioning = await connectBus({
+    url: provisioningEnv.NATS_URL,
+    name: 'telemetry-test-provisioning',
+    namespace: '',
+    logger,
+    user: provisioningEnv.NATS_USER,
+    password: provisioningEnv.NATS_PASSWORD,
+    caFile: provisioningEnv.NATS_CA_FILE,
+  });
+  asProvisioning = new RpcClient(provisioning);
+  sql = new pg.Client({ connectionString: database.adminUrl });
+  await sql.connect();
+
+  await publish(nodeRegistered, { nodeId, name: nodeName, region: 'eu' });
+  await created(laptop, 'laptop');
+  await created(phone, 'phone');
+  await created(tablet, 'tablet');
+  // Samples count only once the node and the keys are known: wait for the projection.
+  await eventually(async () => {
+    const { rows } = await sql.query('select count(*)::int as n from telemetry.device_keys where node_id = $1', [
+      nodeId,
+    ]);
+    return rows[0].n === 3;
+  }, 20_000);
+}, 120_000);
+
+afterAll(async () => {
+  await sql?.end();
+  await gateway?.close();
+  await provisioning?.close();
+  await admin?.close();
+  await telemetry?.stop();
+  await testBus?.stop();
+  await database?.drop();
+});
+
+describe('telemetry projects a node’s samples onto the devices provisioning placed there', () => {
+  it('keeps each device’s latest sample, the hour’s traffic, and who is connected', async () => {
+    await sampled([peer(laptop, 1000, 500), peer(phone, 200, 100), peer(tablet, 50, 50)]);
+    await eventually(async () => (await latest([laptop.deviceId, phone.deviceId, tablet.deviceId])).length === 3);
+    await sampled([peer(laptop, 3000, 1500), peer(phone, 300, 100), peer(tablet, 60, 50)]);
+    await eventually(async () => (await latest([laptop.deviceId]))[0]?.rx_bytes === 3000);
+    const [row] = await latest([laptop.deviceId]);
+    expect(row).toMatchObject({ device_id: laptop.deviceId, rx_bytes: 3000, tx_bytes: 1500, endpoint: '203.0.113.x' });
+
+    // The hour's total is the sum of what each device moved: 3000 + 300 + 60 received.
+    const traffic = await rpc.request(adminTrafficRpc, {}, operator);
+    expect(traffic.traffic).toHaveLength(24);
+    expect(traffic.traffic.at(-1)).toMatchObject({ rx_bytes: 3360, tx_bytes: 1650 });
+    expect(traffic.active_devices).toBe(3);
+  });
+
+  it('a device provisioning suspends is no longer connected; a removed one is forgotten', async () => {
+    await publish(deviceSuspended, { ...phone, nodeId, orgId: null, reason: 'plan ended', actorId: null });
+    await publish(deviceRemoved, {
+      deviceId: tablet.deviceId,
+      nodeId,
+      publicKey: tablet.publicKey,
+      userId: userC,
+      orgId: null,
+    });
+    await eventually(async () => (await rpc.request(adminTrafficRpc, {}, operator)).active_devices === 1, 20_000);
+    const stats = await asProvisioning.request(adminNodeStatsRpc, { node_ids: [nodeId] }, operator);
+    expect(stats.nodes).toEqual([{ node_id: nodeId, connected: 1, metrics: null }]);
+    expect((await latest([tablet.deviceId])).length).toBe(0);
+    // A later sample with the removed key counts for nobody.
+    await sampled([peer(tablet, 90, 90)]);
+    await publish(
+      hostSampled,
+      {
+        sampledAt: new Date().toISOString(),
+        cpu: 0.5,
+        memUsed: 1,
+        memTotal: 2,
+        diskUsed: 3,
+        diskTotal: 4,
+        load1: 0.1,
+        load5: 0.2,
+        load15: 0.3,
+      },
+      { node: nodeName },
+    );
+    await eventually(
+      async () =>
+        (await asProvisioning.request(adminNodeStatsRpc, { node_ids: [nodeId] }, operator)).nodes[0]?.metrics !== null,
+      20_000,
+    );
+    expect((await latest([tablet.deviceId])).length).toBe(0);
+  });
+
+  it('keeps no per-device history: one latest row per device, traffic by the hour without a device', async () => {
+    const { rows: perDevice } = await sql.query(
+      'select device_id, count(*)::int as n from telemetry.device_latest_telemetry group by device_id',
+    );
+    expect(perDevice.every((row) => row.n === 1)).toBe(true);
+    const { rows: columns } = await sql.query(
+      `select table_name from information_schema.columns
+        where table_schema = 'telemetry' and column_name in ('device_id', 'public_key') order by table_name`,
+    );
+    // Only the latest status, the key map and whether a device is on name a device; none keeps a time series.
+    expect([...new Set(columns.map((c) => c.table_name))]).toEqual([
+      'device_activity',
+      'device_keys',
+      'device_latest_telemetry',
+    ]);
+    const { rows: hours } = await sql.query('select count(*)::int as n from telemetry.telemetry');
+    expect(hours[0].n).toBe(1);
+  });
+});
+
+describe('telemetry checks its callers itself', () => {
+  it('refuses the operator figures to a customer and to an anonymous caller', async () => {
+    const customer = sign({ userId: userA, accountType: 'personal', isAdmin: false, emailVerified: true });
+    await expect(rpc.request(adminTrafficRpc, {}, customer)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(asProvisioning.request(adminNodeStatsRpc, { node_ids: [nodeId] })).rejects.toMatchObject({
+      code: 'not_signed_in',
+    });
+  });
+});
