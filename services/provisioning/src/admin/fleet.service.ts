@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import {
-  AppError,
   adminDirectoryRpc,
   adminFindUsersRpc,
   adminNodeStatsRpc,
@@ -17,6 +15,9 @@ import {
 import type { RpcClient } from '@qw/platform/bus';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
+import { serverCard } from '../nodes/node-rules.ts';
+import { nodesById, nodesByName, peersPlaced } from '../nodes/nodes.repository.ts';
+import { drainNode } from '../nodes/nodes.service.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -58,8 +59,6 @@ export function pageFromNearerEnd(
   if (fromEnd >= offset) return { reversed: false, offset, limit: perPage };
   return { reversed: true, offset: Math.max(0, fromEnd), limit: Math.min(perPage, total - offset) };
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
 export function likePattern(q: string): string {
@@ -143,9 +142,11 @@ export class FleetAdmin {
   async views(caller: Caller, devices: Device[]): Promise<AdminDevice[]> {
     if (devices.length === 0) return [];
     const { db, rpc } = this.deps;
-    const nodeIds = [...new Set(devices.map((d) => d.node_id).filter((id): id is string => Boolean(id)))];
-    const [nodes, directory] = await Promise.all([
-      nodeIds.length === 0 ? [] : db.selectFrom('nodes').select(['id', 'name']).where('id', 'in', nodeIds).execute(),
+    const [nodeOf, directory] = await Promise.all([
+      nodesById(
+        db,
+        devices.map((d) => d.node_id),
+      ),
       rpc.request(
         adminDirectoryRpc,
         {
@@ -155,7 +156,6 @@ export class FleetAdmin {
         caller,
       ),
     ]);
-    const nodeOf = new Map(nodes.map((n) => [n.id, n]));
     const userOf = new Map(directory.users.map((u) => [u.id, u]));
     const orgOf = new Map(directory.organizations.map((o) => [o.id, o]));
     const now = new Date();
@@ -222,32 +222,11 @@ export class FleetAdmin {
     if (nodes.length === 0) return [];
     const ids = nodes.map((n) => n.id);
     const [placed, stats] = await Promise.all([
-      this.deps.db
-        .selectFrom('devices')
-        .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
-        .where('node_id', 'in', ids)
-        .where('is_active', '=', true)
-        .where('public_key', 'is not', null)
-        .groupBy('node_id')
-        .execute(),
+      peersPlaced(this.deps.db, ids),
       this.deps.rpc.request(adminNodeStatsRpc, { node_ids: ids }, caller),
     ]);
-    const placedOf = new Map(placed.map((row) => [row.node_id, Number(row.n)]));
     const statsOf = new Map(stats.nodes.map((s) => [s.node_id, s]));
-    return nodes.map((node) => ({
-      id: node.id,
-      name: node.name,
-      ip: node.ip,
-      ssh_user: node.ssh_user,
-      ssh_port: node.ssh_port,
-      region: node.region,
-      tags: node.tags,
-      draining: node.draining,
-      peers_placed: placedOf.get(node.id) ?? 0,
-      peers_connected: statsOf.get(node.id)?.connected ?? 0,
-      last_seen_at: node.last_seen_at ? new Date(node.last_seen_at).toISOString() : null,
-      metrics: statsOf.get(node.id)?.metrics ?? null,
-    }));
+    return nodes.map((node) => serverCard(node, placed.get(node.id) ?? 0, statsOf.get(node.id)));
   }
 
   /**
@@ -257,7 +236,7 @@ export class FleetAdmin {
    */
   async servers(caller: Caller) {
     requireAdmin(caller);
-    const nodes = await this.deps.db.selectFrom('nodes').selectAll().orderBy('name').execute();
+    const nodes = await nodesByName(this.deps.db);
     return { servers: await this.serverViews(caller, nodes) };
   }
 
@@ -319,31 +298,7 @@ export class FleetAdmin {
   /** Drains a node (no new placements; those placed stay) or opens it again; recorded either way. */
   async drain(caller: Caller, input: { node_id: string; draining: boolean }): Promise<AdminServer> {
     const actorId = requireAdmin(caller);
-    const nodeId = input.node_id.toLowerCase();
-    const notFound = () => new AppError('not_found', 'Server not found.');
-    if (!uuidPattern.test(nodeId)) throw notFound();
-    const node = await this.deps.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('nodes').selectAll().where('id', '=', nodeId).forUpdate().executeTakeFirst();
-      if (!before) throw notFound();
-      const after = await tx
-        .updateTable('nodes')
-        .set({ draining: input.draining })
-        .where('id', '=', nodeId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await tx
-        .insertInto('operator_actions')
-        .values({
-          id: randomUUID(),
-          actor_id: actorId,
-          kind: input.draining ? 'node.drained' : 'node.undrained',
-          target_kind: 'node',
-          target_id: nodeId,
-          details: JSON.stringify({ changed: before.draining !== input.draining, name: before.name }),
-        })
-        .execute();
-      return after;
-    });
+    const node = await drainNode(this.deps.db, { actorId, nodeId: input.node_id, draining: input.draining });
     const [view] = await this.serverViews(caller, [node]);
     return view!;
   }

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Node, ProvisioningDatabase } from '../database.ts';
+import { randomUUID } from 'node:crypto';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Node, NodesTable, ProvisioningDatabase } from '../database.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -13,4 +14,120 @@ export async function nodesById(db: Db, ids: Array<string | null>): Promise<Map<
   if (wanted.length === 0) return new Map();
   const nodes = await db.selectFrom('nodes').selectAll().where('id', 'in', wanted).execute();
   return new Map(nodes.map((node) => [node.id, node]));
+}
+
+/**
+ * Registrations take this lock (others still read): two new nodes never pick the same index, and
+ * a name registering twice at once becomes one node.
+ */
+export async function lockNodeRegistry(tx: Db): Promise<void> {
+  await sql`lock table nodes in share row exclusive mode`.execute(tx);
+}
+
+export function nodeByName(db: Db, name: string): Promise<Node | undefined> {
+  return db.selectFrom('nodes').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export async function usedNodeIndexes(tx: Db): Promise<number[]> {
+  return (await tx.selectFrom('nodes').select('node_index').execute()).map((n) => n.node_index);
+}
+
+export type NodeAnnouncement = Pick<
+  Insertable<NodesTable>,
+  'region' | 'endpoint' | 'public_key' | 'ip' | 'ssh_user' | 'ssh_port' | 'tags'
+>;
+
+/** A known node announced itself again: what it said now, and seen now. */
+export async function updateAnnouncedNode(tx: Db, nodeId: string, announced: NodeAnnouncement): Promise<void> {
+  await tx
+    .updateTable('nodes')
+    .set({ ...announced, last_seen_at: new Date() })
+    .where('id', '=', nodeId)
+    .execute();
+}
+
+export function insertNode(tx: Db, values: Insertable<NodesTable>): Promise<Node> {
+  return tx.insertInto('nodes').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function markNodeSeen(db: Db, nodeId: string): Promise<void> {
+  await db.updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
+}
+
+/**
+ * One page (and one row more) of the peers a node should carry, in key order: its active devices
+ * with a key, and the keys a scheduled rotation replaced until their grace period ends (their
+ * devices are active: suspending one ends it).
+ */
+export function desiredPeerRows(db: Db, nodeId: string, after: string | undefined, limit: number) {
+  const current = db
+    .selectFrom('devices')
+    .select(['public_key', 'ipv4', 'ipv6'])
+    .where('node_id', '=', nodeId)
+    .where('is_active', '=', true)
+    .where('public_key', 'is not', null);
+  const retiring = db.selectFrom('retiring_keys').select(['public_key', 'ipv4', 'ipv6']).where('node_id', '=', nodeId);
+  let query = db.selectFrom(current.unionAll(retiring).as('peers')).selectAll();
+  if (after) query = query.where('public_key', '>', after);
+  return query
+    .orderBy('public_key')
+    .limit(limit + 1)
+    .execute();
+}
+
+/** Peers placed on each node: its active devices with a key (what it should carry, less retiring keys). */
+export async function peersPlaced(db: Db, nodeIds: string[]): Promise<Map<string, number>> {
+  if (nodeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('devices')
+    .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('node_id', 'in', nodeIds)
+    .where('is_active', '=', true)
+    .where('public_key', 'is not', null)
+    .groupBy('node_id')
+    .execute();
+  return new Map(rows.map((row) => [row.node_id!, Number(row.n)]));
+}
+
+export function nodesByName(db: Db): Promise<Node[]> {
+  return db.selectFrom('nodes').selectAll().orderBy('name').execute();
+}
+
+export function lockNode(tx: Db, nodeId: string): Promise<Node | undefined> {
+  return tx.selectFrom('nodes').selectAll().where('id', '=', nodeId).forUpdate().executeTakeFirst();
+}
+
+export function setNodeDraining(tx: Db, nodeId: string, draining: boolean): Promise<Node> {
+  return tx.updateTable('nodes').set({ draining }).where('id', '=', nodeId).returningAll().executeTakeFirstOrThrow();
+}
+
+/** What an operator did to a node, in the console's audit (`operator_actions`). */
+export async function recordNodeAction(
+  tx: Db,
+  action: { actorId: string; kind: 'node.drained' | 'node.undrained'; nodeId: string; details: unknown },
+): Promise<void> {
+  await tx
+    .insertInto('operator_actions')
+    .values({
+      id: randomUUID(),
+      actor_id: action.actorId,
+      kind: action.kind,
+      target_kind: 'node',
+      target_id: action.nodeId,
+      details: JSON.stringify(action.details),
+    })
+    .execute();
+}
+
+/**
+ * Telemetry's newest handshakes, kept on each device: a handshake older than the one stored
+ * changes nothing, and a device that is gone is skipped.
+ */
+export async function recordLatestHandshakes(tx: Db, latest: Map<string, string>): Promise<void> {
+  await sql`
+    update devices set latest_handshake = seen.at
+      from unnest(${[...latest.keys()]}::uuid[], ${[...latest.values()]}::timestamptz[]) as seen(id, at)
+     where devices.id = seen.id and (devices.latest_handshake is null or devices.latest_handshake < seen.at)`.execute(
+    tx,
+  );
 }

@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { AppError, nodeRegistered } from '@qw/contracts';
 import { addToOutbox, type BusConnection } from '@qw/platform/bus';
-import { deviceAddressCidrs, nodeSubnets, MAX_NODES } from '@qw/wireguard';
-import type { ProvisioningDatabase } from '../database.ts';
+import { nodeSubnets } from '@qw/wireguard';
+import type { Node, ProvisioningDatabase } from '../database.ts';
 import { ensureNodeConsumer } from './node-consumer.ts';
+import { desiredPeerPage, firstFreeNodeIndex, nodeAddressing } from './node-rules.ts';
+import {
+  desiredPeerRows,
+  insertNode,
+  lockNode,
+  lockNodeRegistry,
+  markNodeSeen,
+  nodeByName,
+  recordNodeAction,
+  setNodeDraining,
+  updateAnnouncedNode,
+  usedNodeIndexes,
+} from './nodes.repository.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -33,86 +46,68 @@ export async function registerNode(bus: BusConnection, db: Db, input: NodeRegist
 
 async function recordNode(db: Db, input: NodeRegistration, dns: string[]) {
   return db.transaction().execute(async (tx) => {
-    await sql`lock table nodes in share row exclusive mode`.execute(tx);
-    let node = await tx.selectFrom('nodes').selectAll().where('name', '=', input.name).executeTakeFirst();
+    await lockNodeRegistry(tx);
+    const announced = {
+      region: input.region,
+      endpoint: input.endpoint,
+      public_key: input.public_key,
+      ip: input.ip,
+      ssh_user: input.ssh_user ?? null,
+      ssh_port: input.ssh_port ?? null,
+      tags: input.tags,
+    };
+    let node = await nodeByName(tx, input.name);
     if (node) {
-      await tx
-        .updateTable('nodes')
-        .set({
-          region: input.region,
-          endpoint: input.endpoint,
-          public_key: input.public_key,
-          ip: input.ip,
-          ssh_user: input.ssh_user ?? null,
-          ssh_port: input.ssh_port ?? null,
-          tags: input.tags,
-          last_seen_at: new Date(),
-        })
-        .where('id', '=', node.id)
-        .execute();
+      await updateAnnouncedNode(tx, node.id, announced);
     } else {
-      const used = new Set((await tx.selectFrom('nodes').select('node_index').execute()).map((n) => n.node_index));
-      let index = 0;
-      while (used.has(index)) index++;
-      if (index >= MAX_NODES) throw new AppError('conflict', 'Every node subnet is taken.');
+      const index = firstFreeNodeIndex(await usedNodeIndexes(tx));
       const subnets = nodeSubnets(index);
-      node = await tx
-        .insertInto('nodes')
-        .values({
-          id: randomUUID(),
-          name: input.name,
-          region: input.region,
-          ip: input.ip,
-          ssh_user: input.ssh_user ?? null,
-          ssh_port: input.ssh_port ?? null,
-          endpoint: input.endpoint,
-          public_key: input.public_key,
-          node_index: index,
-          ipv4_cidr: subnets.ipv4Cidr,
-          ipv6_cidr: subnets.ipv6Cidr,
-          tags: input.tags,
-          last_seen_at: new Date(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      node = await insertNode(tx, {
+        id: randomUUID(),
+        name: input.name,
+        ...announced,
+        node_index: index,
+        ipv4_cidr: subnets.ipv4Cidr,
+        ipv6_cidr: subnets.ipv6Cidr,
+        last_seen_at: new Date(),
+      });
     }
     await addToOutbox(tx, nodeRegistered, { nodeId: node.id, name: node.name, region: node.region });
-    const subnets = nodeSubnets(node.node_index);
-    return {
-      node_id: node.id,
-      ipv4_cidr: subnets.ipv4Cidr,
-      ipv6_cidr: subnets.ipv6Cidr,
-      node_ipv4: subnets.nodeIpv4,
-      node_ipv6: subnets.nodeIpv6,
-      dns,
-    };
+    return nodeAddressing(node.id, node.node_index, dns);
   });
 }
 
-/** The peers the node should have (active devices with a key), one page at a time in key order. */
+/**
+ * The peers the node should have, one page at a time in key order; the first page of a
+ * reconcile counts as the node being seen.
+ */
 export async function desiredPeers(db: Db, nodeName: string, after?: string, limit = 2000) {
-  const node = await db.selectFrom('nodes').select('id').where('name', '=', nodeName).executeTakeFirst();
+  const node = await nodeByName(db, nodeName);
   if (!node) throw new AppError('not_found', 'This node has not registered.');
-  const nodeId = node.id;
-  if (!after) await db.updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
-  const current = db
-    .selectFrom('devices')
-    .select(['public_key', 'ipv4', 'ipv6'])
-    .where('node_id', '=', nodeId)
-    .where('is_active', '=', true)
-    .where('public_key', 'is not', null);
-  // Keys a scheduled rotation replaced stay until their grace period ends (their devices are active:
-  // suspending one ends it).
-  const retiring = db.selectFrom('retiring_keys').select(['public_key', 'ipv4', 'ipv6']).where('node_id', '=', nodeId);
-  let query = db.selectFrom(current.unionAll(retiring).as('peers')).selectAll();
-  if (after) query = query.where('public_key', '>', after);
-  const rows = await query
-    .orderBy('public_key')
-    .limit(limit + 1)
-    .execute();
-  const page = rows.slice(0, limit);
-  return {
-    peers: page.map((row) => ({ public_key: row.public_key!, allowed_ips: deviceAddressCidrs(row.ipv4!, row.ipv6!) })),
-    next: rows.length > limit ? page.at(-1)!.public_key! : null,
-  };
+  if (!after) await markNodeSeen(db, node.id);
+  return desiredPeerPage(await desiredPeerRows(db, node.id, after, limit), limit);
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Drains a node (no new placements; those placed stay) or opens it again, recorded for the
+ * console's audit either way, under the node's row lock.
+ */
+export async function drainNode(db: Db, input: { actorId: string; nodeId: string; draining: boolean }): Promise<Node> {
+  const nodeId = input.nodeId.toLowerCase();
+  const notFound = () => new AppError('not_found', 'Server not found.');
+  if (!uuidPattern.test(nodeId)) throw notFound();
+  return db.transaction().execute(async (tx) => {
+    const before = await lockNode(tx, nodeId);
+    if (!before) throw notFound();
+    const after = await setNodeDraining(tx, nodeId, input.draining);
+    await recordNodeAction(tx, {
+      actorId: input.actorId,
+      kind: input.draining ? 'node.drained' : 'node.undrained',
+      nodeId,
+      details: { changed: before.draining !== input.draining, name: before.name },
+    });
+    return after;
+  });
 }
