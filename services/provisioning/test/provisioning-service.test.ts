@@ -1,0 +1,279 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activePlanRpc,
+  billingEvents,
+  createDeviceRpc,
+  createOrgDeviceRpc,
+  desiredPeersRpc,
+  type EventContract,
+  identityEvents,
+  latestTelemetryRpc,
+  listDevicesRpc,
+  listOrgDevicesRpc,
+  mailAddressRpc,
+  memberJoined,
+  memberLeft,
+  membershipRpc,
+  organizationStatusChanged,
+  registerNodeRpc,
+  subscriptionActivated,
+  subscriptionCanceled,
+  updateDeviceRpc,
+} from '@qw/contracts';
+import {
+  type BusConnection,
+  callerTokenSigner,
+  connectBus,
+  createEnvelope,
+  createLogger,
+  endpoint,
+  ensureStream,
+  RpcClient,
+  type RpcEndpoint,
+  type RunningService,
+  refuseEveryCallerToken,
+  serveRpc,
+} from '@qw/platform';
+import {
+  createTestDatabase,
+  eventually,
+  launchService,
+  startTestBus,
+  testCallerKeys,
+  type TestBus,
+  type TestDatabase,
+} from '@qw/testkit';
+import type { Static, TSchema } from 'typebox';
+import { provisioningService } from '../src/app.ts';
+import type { ProvisioningDatabase } from '../src/database.ts';
+
+/**
+ * The provisioning service on its own: a database and a NATS server of this file (the product's
+ * permissions on), billing's and identity's streams declared as their owners declare them, their
+ * subscription and organization events published for real, and its RPCs asked as the gateway and
+ * a node agent ask them. The owners it may ask between transactions (billing's active plan,
+ * identity's membership and mail address, telemetry's latest status) are answered by small test
+ * doubles that say what the events published so far say (an owner's answer corrects provisioning's
+ * copy, so a double must not contradict them). The end-to-end device flows stay in the gateway's tests.
+ *
+ * - Ann pays Personal, adds a laptop, turns it off and on; her plan ends and the laptop is suspended.
+ * - Org "Acme" on business10: owner Olga, member Max; Olga adds a device for Max, Max leaves and it goes.
+ */
+const logger = createLogger({ service: 'provisioning-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const nodeName = `pv-${randomBytes(3).toString('hex')}`;
+const [ann, olga, max, orgId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+const [annPlan, orgPlan] = [randomUUID(), randomUUID()];
+
+let database: TestDatabase;
+let testBus: TestBus;
+let provisioning: RunningService<ProvisioningDatabase>;
+const connections: BusConnection[] = [];
+const doubles: Array<{ stop(): Promise<void> }> = [];
+let admin: BusConnection;
+let rpc: RpcClient;
+let node: RpcClient;
+/** What billing and identity would answer: the plans and memberships the published events say. */
+const plans = new Map<string, { plan_code: string; status: string; subscription_id: string }>();
+const roles = new Map<string, 'owner' | 'admin' | 'member'>();
+const sign = callerTokenSigner(testCallerKeys.privateKey);
+const person = (userId: string, accountType = 'personal') =>
+  sign({ userId, accountType, isAdmin: false, emailVerified: true } as Parameters<typeof sign>[0]);
+
+async function connectAs(user: string, env = testBus.env(user as never)): Promise<BusConnection> {
+  const bus = await connectBus({
+    url: env.NATS_URL,
+    name: `provisioning-test-${user}`,
+    namespace: '',
+    logger,
+    user: env.NATS_USER,
+    password: env.NATS_PASSWORD,
+    caFile: env.NATS_CA_FILE,
+  });
+  connections.push(bus);
+  return bus;
+}
+
+/** Another service's RPCs answered by a test double under that service's own bus user. */
+async function double(service: string, endpoints: RpcEndpoint[]): Promise<void> {
+  const bus = await connectAs(service);
+  doubles.push(await serveRpc(bus, { service, logger, endpoints, verifyCaller: refuseEveryCallerToken }));
+}
+
+async function publish<S extends TSchema>(contract: EventContract<S>, data: Static<S>): Promise<void> {
+  const envelope = createEnvelope(contract as EventContract<TSchema>, data as Static<TSchema>);
+  await admin.js.publish(admin.ns.subject(contract.subject), JSON.stringify(envelope), { msgID: envelope.id });
+}
+
+const subscription = (
+  subscriptionId: string,
+  owner: { userId: string | null; orgId: string | null },
+  planCode: string,
+) => ({
+  subscriptionId,
+  ...owner,
+  planCode,
+  status: 'active',
+  currentPeriodEnd: null,
+  cancelAtPeriodEnd: false,
+});
+
+async function desiredKeys(): Promise<string[]> {
+  const { peers } = await node.request(desiredPeersRpc, {}, undefined, { params: { node: nodeName } });
+  return peers.map((peer) => peer.public_key);
+}
+const myDevices = async (userId: string) => (await rpc.request(listDevicesRpc, {}, person(userId))).devices;
+
+beforeAll(async () => {
+  database = await createTestDatabase('provisioning-service');
+  testBus = await startTestBus();
+  admin = await connectBus({
+    url: testBus.url,
+    name: 'provisioning-test-admin',
+    namespace: '',
+    logger,
+    user: testBus.admin.user,
+    password: testBus.admin.password,
+    caFile: testBus.caFile,
+  });
+  connections.push(admin);
+  // The streams provisioning reads but does not own, as billing and identity declare them at their start.
+  await ensureStream(admin, 'billing', billingEvents);
+  await ensureStream(admin, 'identity', identityEvents);
+  await double('billing', [
+    endpoint(activePlanRpc, async (data) => ({ plan: plans.get(data.org_id ?? data.user_id ?? '') ?? null })),
+  ]);
+  await double('identity', [
+    endpoint(membershipRpc, async (data) => ({
+      role: roles.get(`${data.org_id}:${data.user_id}`) ?? null,
+      org_active: data.org_id === orgId,
+      plan: data.org_id === orgId ? 'business10' : null,
+    })),
+    endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
+  ]);
+  await double('telemetry', [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))]);
+  provisioning = await launchService(
+    provisioningService({
+      PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      VPN_DNS: '10.64.0.1',
+      MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
+      MAIL_DIR: 'var/mail-test',
+    }),
+    { database, bus: testBus },
+  );
+  rpc = new RpcClient(await connectAs('gateway'));
+  node = new RpcClient(await connectAs(nodeName, await testBus.addNode(nodeName)));
+}, 120_000);
+
+afterAll(async () => {
+  for (const served of doubles) await served.stop();
+  for (const bus of connections.reverse()) await bus.close();
+  await provisioning?.stop();
+  await testBus?.stop();
+  await database?.drop();
+});
+
+describe('a node registers and reads its desired peers', () => {
+  it('gets its addressing, and no peers while nobody has a device', async () => {
+    const addressing = await node.request(
+      registerNodeRpc,
+      {
+        region: 'eu-test',
+        endpoint: '198.51.100.7:51820',
+        public_key: randomBytes(32).toString('base64'),
+        ip: '198.51.100.7',
+        tags: [],
+      },
+      undefined,
+      { params: { node: nodeName } },
+    );
+    expect(addressing.dns).toEqual(['10.64.0.1']);
+    expect(addressing.ipv4_cidr).toMatch(/\/\d+$/);
+    expect(await desiredKeys()).toEqual([]);
+  });
+});
+
+describe('personal devices follow billing’s subscription events', () => {
+  it('refuses a device before any plan, then adds one once the subscription is activated', async () => {
+    await expect(
+      rpc.request(createDeviceRpc, { name: 'laptop', platform: 'linux' }, person(ann)),
+    ).rejects.toMatchObject({ code: 'no_entitlement' });
+    plans.set(ann, { plan_code: 'personal', status: 'active', subscription_id: annPlan });
+    await publish(subscriptionActivated, subscription(annPlan, { userId: ann, orgId: null }, 'personal'));
+    const device = await eventually(
+      async () => (await rpc.request(createDeviceRpc, { name: 'laptop', platform: 'linux' }, person(ann))).device,
+      20_000,
+      100,
+    );
+    expect(device).toMatchObject({ name: 'laptop', is_active: true, user_id: ann, org_id: null });
+    expect(device.node?.name).toBe(nodeName);
+    expect(await desiredKeys()).toEqual([device.public_key]);
+    expect((await myDevices(ann)).map((d) => d.id)).toEqual([device.id]);
+    // Nobody else sees it.
+    expect(await myDevices(olga)).toEqual([]);
+  });
+
+  it('suspends and activates a device through its RPC: the node is told to drop and take the peer', async () => {
+    const [laptop] = await myDevices(ann);
+    const off = await rpc.request(updateDeviceRpc, { device_id: laptop!.id, is_active: false }, person(ann));
+    expect(off.device.is_active).toBe(false);
+    expect(await desiredKeys()).toEqual([]);
+    const on = await rpc.request(updateDeviceRpc, { device_id: laptop!.id, is_active: true }, person(ann));
+    expect(on.device.is_active).toBe(true);
+    expect(await desiredKeys()).toEqual([laptop!.public_key]);
+  });
+
+  it('suspends the devices when the subscription ends (billing.subscription.canceled)', async () => {
+    plans.delete(ann);
+    await publish(subscriptionCanceled, {
+      ...subscription(annPlan, { userId: ann, orgId: null }, 'personal'),
+      status: 'canceled',
+      canceledAt: new Date().toISOString(),
+    });
+    await eventually(async () => (await myDevices(ann))[0]?.is_active === false, 20_000, 100);
+    expect(await desiredKeys()).toEqual([]);
+  });
+});
+
+describe('organization devices follow identity’s organization events', () => {
+  it('the owner adds a device for a member; the member leaves and the device goes', async () => {
+    await publish(organizationStatusChanged, { orgId, isActive: true, plan: 'business10' });
+    const at = new Date().toISOString();
+    roles.set(`${orgId}:${olga}`, 'owner');
+    roles.set(`${orgId}:${max}`, 'member');
+    plans.set(orgId, { plan_code: 'business10', status: 'active', subscription_id: orgPlan });
+    await publish(memberJoined, { orgId, userId: olga, role: 'owner', actorId: olga, at });
+    await publish(memberJoined, { orgId, userId: max, role: 'member', actorId: olga, at });
+    await publish(subscriptionActivated, subscription(orgPlan, { userId: null, orgId }, 'business10'));
+    const { device } = await eventually(
+      () =>
+        rpc.request(
+          createOrgDeviceRpc,
+          { org_id: orgId, name: 'max-phone', platform: 'ios', assignee_id: max },
+          person(olga, 'business'),
+        ),
+      20_000,
+      100,
+    );
+    expect(device).toMatchObject({ name: 'max-phone', user_id: max, org_id: orgId, is_active: true });
+    expect(await desiredKeys()).toContain(device.public_key);
+    const list = await rpc.request(listOrgDevicesRpc, { org_id: orgId }, person(olga, 'business'));
+    expect(list.devices.map((d) => d.id)).toEqual([device.id]);
+
+    roles.delete(`${orgId}:${max}`);
+    await publish(memberLeft, { orgId, userId: max, actorId: olga, reason: 'removed' });
+    await eventually(
+      async () =>
+        (await rpc.request(listOrgDevicesRpc, { org_id: orgId }, person(olga, 'business'))).devices.length === 0,
+      20_000,
+      100,
+    );
+    expect(await desiredKeys()).not.toContain(device.public_key);
+  });
+
+  it('refuses the organization’s devices to someone who is not a member', async () => {
+    await expect(rpc.request(listOrgDevicesRpc, { org_id: orgId }, person(ann))).rejects.toMatchObject({
+      code: expect.stringMatching(/not_found|forbidden/),
+    });
+  });
+});
