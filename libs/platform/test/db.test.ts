@@ -220,6 +220,32 @@ describe('rate limits under parallel requests', () => {
       await billing.db.destroy();
     }
   });
+
+  it('a failure-counted take waits for the attempts in flight: given back, the one beside them goes through', async () => {
+    const billing = connectDatabase<any>(billingUrl, 'billing');
+    const limit = { max: 2, windowSeconds: 600 };
+    const key = [{ key: 'race:c', limit }];
+    const message = (wait: string) => `wait ${wait}`;
+    try {
+      const inFlight = [
+        await takeRateLimited(billing.db, key, message),
+        await takeRateLimited(billing.db, key, message),
+      ];
+      const beside = takeRateLimited(billing.db, key, message, { settleMs: 2_000 });
+      // The two in flight turn out right (a right password): their counts go back while the third waits.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (const taken of inFlight) await giveBackRateEvents(billing.db, taken);
+      await expect(beside).resolves.toMatchObject({ seqs: [expect.any(String)] });
+      // Failures that stay counted refuse it once the allowance is over.
+      await takeRateLimited(billing.db, key, message);
+      await expect(takeRateLimited(billing.db, key, message, { settleMs: 300 })).rejects.toMatchObject({
+        code: 'rate_limited',
+      });
+      expect(await count(billing.db, 'race:c')).toBe(2);
+    } finally {
+      await billing.db.destroy();
+    }
+  });
 });
 
 describe('outbox commit signal', () => {

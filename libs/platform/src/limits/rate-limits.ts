@@ -98,15 +98,46 @@ export async function takeRateLimited(
   db: Db,
   checks: RateCheck[],
   message: (wait: string) => string,
+  options: TakeOptions = {},
 ): Promise<RateTaken> {
-  return takeRateLimits(db, [{ checks, message }]);
+  return takeRateLimits(db, [{ checks, message }], options);
+}
+
+/**
+ * `settleMs`, for limits that count only failures (taken before the attempt, given back after a
+ * success): a take refused while the keys have events younger than this asks again until they are
+ * older, or given back, so attempts in flight that turn out right do not refuse the ones beside
+ * them. A key whose failures are settled is refused at once.
+ */
+export type TakeOptions = { settleMs?: number };
+
+const settlePollMs = 50;
+
+/** Whether any of the keys has an event younger than `ms`: an attempt that may still be in flight. */
+async function hasRecentEvents(db: Db, keys: readonly string[], ms: number): Promise<boolean> {
+  const result = await sql<{ recent: boolean }>`
+    select exists(
+      select 1 from rate_events where key = any(${keys}::text[]) and at > now() - make_interval(secs => ${ms / 1000})
+    ) as recent`.execute(db);
+  return result.rows[0]?.recent === true;
 }
 
 /** Like `takeRateLimited`, for limits that refuse in different words: the first group at its limit answers. */
-export async function takeRateLimits(db: Db, groups: readonly RateGroup[]): Promise<RateTaken> {
-  const outcome = await take(db, groups);
-  if ('refused' in outcome) throw refusal(outcome.refused, outcome.wait);
-  return outcome.taken;
+export async function takeRateLimits(
+  db: Db,
+  groups: readonly RateGroup[],
+  options: TakeOptions = {},
+): Promise<RateTaken> {
+  const settleMs = options.settleMs ?? 0;
+  const deadline = Date.now() + settleMs;
+  const keys = [...new Set(groups.flatMap((group) => group.checks.map((check) => check.key)))];
+  for (;;) {
+    const outcome = await take(db, groups);
+    if ('taken' in outcome) return outcome.taken;
+    if (Date.now() >= deadline || !(await hasRecentEvents(db, keys, settleMs)))
+      throw refusal(outcome.refused, outcome.wait);
+    await new Promise((resolve) => setTimeout(resolve, settlePollMs));
+  }
 }
 
 /** Takes like `takeRateLimited` but never refuses: null (nothing recorded) when a key is at its limit. */

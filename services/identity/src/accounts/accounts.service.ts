@@ -24,6 +24,12 @@ const invalidCredentials = () => new AppError('invalid_credentials', 'Invalid em
 const alreadyRegistered = () =>
   new AppError('already_exists', 'A user with this email address has already been registered.', { field: 'email' });
 
+/**
+ * Longer than a password check takes on a busy machine, well inside the gateway's RPC timeout (5 s):
+ * a refused sign-in waits at most this long for the attempts in flight beside it.
+ */
+const signInSettleMs = 2_000;
+
 /** Accounts coming into being (sign-up, the demo history's) and a password's sign-in. */
 export class AccountsService {
   constructor(private readonly deps: AccountsDeps) {}
@@ -102,11 +108,13 @@ export class AccountsService {
     const email = normalizeEmail(input.email);
     const checks = signInChecks(email, input.address_key);
     // Counted as a failure before the password is checked, so parallel guesses cannot all pass
-    // the same count; a right password gives its count back.
+    // the same count; a right password gives its count back. An attempt refused while others are
+    // still being checked waits for them (a few seconds at most): right ones beside it count nothing.
     const attempt = await takeRateLimited(
       this.db,
       [checks.pair, checks.address],
       (wait) => `Too many sign-in attempts. Try again in ${wait}.`,
+      { settleMs: signInSettleMs },
     );
     const user = await repo.findUserByEmail(this.db, email);
     // An unknown address spends the same time on a password check, so timing tells nothing.
