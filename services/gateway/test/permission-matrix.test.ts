@@ -1000,6 +1000,57 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
     }
   }
 
+  /**
+   * The other device routes on a device held off: the suspension changes none of them (its people
+   * still rename it, ask for a key, take its configuration or remove it); the operator does none.
+   */
+  const heldDeviceRoutes: Record<
+    string,
+    { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: (id: string) => string; body?: unknown; personOnly?: true }
+  > = {
+    rename: { method: 'PATCH', path: (id) => `/api/devices/${id}`, body: { name: 'Still mine' } },
+    'request key': { method: 'POST', path: (id) => `/api/devices/${id}/key`, body: {} },
+    config: { method: 'GET', path: (id) => `/api/device/${id}/config`, personOnly: true },
+    'config link': { method: 'POST', path: (id) => `/api/devices/${id}/config-link`, personOnly: true },
+    'peer info': { method: 'GET', path: (id) => `/api/devices/${id}/peer-info`, personOnly: true },
+    remove: { method: 'DELETE', path: (id) => `/api/devices/${id}` },
+  };
+  /** One device per kind for all these routes, made again only once a caller removed it. */
+  const heldDevices = new Map<string, string>();
+  /** The organization's admin adds these for the member: the owner's adds are near the fair-use add limit. */
+  const makeHeld = (kind: (typeof kinds)[string]) =>
+    kind.removeAs === 'other'
+      ? kind.make()
+      : as('orgAdmin')
+          .call('POST', `/api/orgs/${orgId}/devices`, { name: 'Held', assignee_id: userIds.orgMember })
+          .then((created) => {
+            if (created.statusCode !== 201) throw new Error(`org device: ${created.statusCode} ${created.body}`);
+            return created.data.device.id as string;
+          });
+  for (const [name, kind] of Object.entries(kinds)) {
+    for (const [routeName, route] of Object.entries(heldDeviceRoutes)) {
+      it(`${name}: ${routeName}, each caller allowed or refused as intended`, async () => {
+        const people: Principal[] =
+          kind.removeAs === 'other' ? ['other'] : route.personOnly ? ['orgMember'] : ['orgMember', ...managers];
+        const expected = withRemovedAdmin({
+          ...nobody(),
+          ...Object.fromEntries(people.map((p) => [p, 'ok' as Outcome])),
+        });
+        const answers = {} as Record<Principal, Answer>;
+        for (const principal of principals) {
+          // Held off at its level before each caller; made again once a caller removed it.
+          let id = heldDevices.get(name);
+          if (!id || !(await provisioningDevice(id))) heldDevices.set(name, (id = await makeHeld(kind)));
+          await holdAs(kind.heldBy, id);
+          const response = await as(principal).call(route.method, route.path(id), route.body);
+          answers[principal] = { status: response.statusCode, code: response.data?.error?.code };
+        }
+        const seen = Object.fromEntries(principals.map((p) => [p, judge(expected[p], answers[p], answers.anonymous)]));
+        expect(seen).toEqual(expected);
+      });
+    }
+  }
+
   /** Every device route on orgOwner's own device: its admin is refused each (403), its person does each. */
   const ownerDeviceRoutes: Record<
     string,
