@@ -1040,7 +1040,10 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
         for (const principal of principals) {
           // Held off at its level before each caller; made again once a caller removed it.
           let id = heldDevices.get(name);
-          if (!id || !(await provisioningDevice(id))) heldDevices.set(name, (id = await makeHeld(kind)));
+          if (!id || !(await provisioningDevice(id))) {
+            id = await makeHeld(kind);
+            heldDevices.set(name, id);
+          }
           await holdAs(kind.heldBy, id);
           const response = await as(principal).call(route.method, route.path(id), route.body);
           answers[principal] = { status: response.statusCode, code: response.data?.error?.code };

@@ -16,7 +16,7 @@ export async function readAuthority(
   sessionId?: string,
 ): Promise<Authority> {
   const facts = await findAuthorityFacts(db, userId, sessionId);
-  if (!facts || !facts.session_alive) return gone;
+  if (!facts?.session_alive) return gone;
   const emailVerified = facts.email_verified_at !== null;
   const access = resolveAccess({
     profileRole: facts.role,
