@@ -4,7 +4,7 @@ import { activePlanRpc, advanceClockRpc } from '@qw/contracts';
 import { RpcClient } from '@qw/platform';
 import { eventually } from '@qw/testkit';
 import { billingService } from '@qw/billing';
-import { verifyEmail } from './support/products.ts';
+import { signInAgain, verifyEmail } from './support/products.ts';
 import { Client, startStack, type Stack } from './support/stack.ts';
 
 let stack: Stack;
@@ -220,6 +220,7 @@ describe('checkout with the local test provider', () => {
 
     // Only the owner of the address can confirm it; then the purchase is theirs to claim.
     await verifyEmail(stack, 'lee@example.com');
+    await signInAgain(early, 'lee@example.com');
     const claimed = await early.call('POST', '/api/checkout/claim', {
       session_id: sessionId,
       email: 'lee@example.com',
@@ -315,6 +316,7 @@ describe('checkout with the local test provider', () => {
     expect(refunded.data).toMatchObject({ status: 'canceled', refunded_cents: 1199, money_back: 'refunded' });
 
     await verifyEmail(stack, 'kai@example.com');
+    await signInAgain(client, 'kai@example.com');
     const second = await buy('gaming', 'kai@example.com');
     const claim = await client.call('POST', '/api/checkout/claim', { session_id: second, email: 'kai@example.com' });
     expect(claim.statusCode).toBe(200);

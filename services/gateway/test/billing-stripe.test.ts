@@ -6,7 +6,7 @@ import { advanceClockRpc, startClockRpc, testCheckoutInfoRpc } from '@qw/contrac
 import { RpcClient } from '@qw/platform';
 import { billingService } from '@qw/billing';
 import { eventually } from '@qw/testkit';
-import { verifyEmail } from './support/products.ts';
+import { signInAgain, verifyEmail } from './support/products.ts';
 import { Client, startStack, type Stack } from './support/stack.ts';
 
 /**
@@ -521,14 +521,8 @@ describe('Stripe', () => {
     expect(refundsFor('pi_in_7')).toHaveLength(1);
 
     await verifyEmail(stack, 'gil@example.com');
-    // Setting the password ended the person's other sessions; the purchase below is now claimed
-    // more than the gateway's 1 s authority cache later (its webhooks are applied after they
-    // answer), so the first client signs in again.
-    const login = await first.client.call('POST', '/api/auth/login', {
-      email: 'gil@example.com',
-      password: 'correct horse battery',
-    });
-    expect(login.statusCode).toBe(200);
+    // The first verification ended the person's other sessions and their access tokens.
+    await signInAgain(first.client, 'gil@example.com');
     const again = await paidAndClaimed('sub_8', 'in_8', 'gil@example.com', first.client);
     await deliver(
       event('customer.subscription.updated', subscriptionObject('sub_8', 'active', { cancel_at_period_end: true })),

@@ -40,11 +40,21 @@ export async function customerWithPlan(
   return client;
 }
 
-/** Confirms an account's e-mail through the link identity mailed at sign-up. */
 /**
  * Confirms the address as its owner does: the mailed link, then choosing the password on the step
  * after it (a first verification signs nobody in); from then on the address counts as verified.
  */
 export async function verifyEmail(stack: Stack, email: string, password = 'correct horse battery'): Promise<void> {
   await confirmEmail(stack, email, password);
+}
+
+/**
+ * Signs `client` in again after its session ended (a first verification ends the account's other
+ * sessions, and their access tokens within a second): the token it held is dropped first, as the
+ * web app drops one that is refused.
+ */
+export async function signInAgain(client: Client, email: string, password = 'correct horse battery'): Promise<void> {
+  client.accessToken = undefined;
+  const answer = await client.call('POST', '/api/auth/login', { email, password });
+  if (answer.statusCode !== 200) throw new Error(`sign-in again: ${answer.statusCode} ${answer.body}`);
 }
