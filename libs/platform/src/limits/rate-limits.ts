@@ -67,7 +67,8 @@ async function underKeyLocks<T>(db: Db, keys: readonly string[], work: (tx: Db) 
 async function take(
   db: Db,
   groups: readonly RateGroup[],
-): Promise<{ taken: RateTaken } | { refused: RateGroup; wait: number }> {
+  settleMs = 0,
+): Promise<{ taken: RateTaken } | { refused: RateGroup; wait: number; settling: boolean }> {
   const keys = [...new Set(groups.flatMap((group) => group.checks.map((check) => check.key)))];
   return underKeyLocks(db, keys, async (tx) => {
     // The time is read after the locks: an earlier take that committed meanwhile is inside the window.
@@ -75,7 +76,10 @@ async function take(
     for (const group of groups) {
       let wait = 0;
       for (const { key, limit } of group.checks) wait = Math.max(wait, await retryAfterSeconds(tx, key, limit, now));
-      if (wait > 0) return { refused: group, wait };
+      // Whether the events that refuse it may still be attempts in flight: read under the same locks,
+      // so none of them can be given back between the count and this look.
+      if (wait > 0)
+        return { refused: group, wait, settling: settleMs > 0 && (await hasRecentEvents(tx, keys, settleMs)) };
     }
     if (keys.length === 0) return { taken: { seqs: [] } };
     const rows = await sql<{ seq: string }>`
@@ -130,12 +134,10 @@ export async function takeRateLimits(
 ): Promise<RateTaken> {
   const settleMs = options.settleMs ?? 0;
   const deadline = Date.now() + settleMs;
-  const keys = [...new Set(groups.flatMap((group) => group.checks.map((check) => check.key)))];
   for (;;) {
-    const outcome = await take(db, groups);
+    const outcome = await take(db, groups, settleMs);
     if ('taken' in outcome) return outcome.taken;
-    if (Date.now() >= deadline || !(await hasRecentEvents(db, keys, settleMs)))
-      throw refusal(outcome.refused, outcome.wait);
+    if (Date.now() >= deadline || !outcome.settling) throw refusal(outcome.refused, outcome.wait);
     await new Promise((resolve) => setTimeout(resolve, settlePollMs));
   }
 }
