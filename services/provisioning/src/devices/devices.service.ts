@@ -18,11 +18,11 @@ import {
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import { isWireGuardKey } from '@qw/wireguard';
-import type { Device, Node, ProvisioningDatabase } from '../database.ts';
+import type { Device, ProvisioningDatabase } from '../database.ts';
 import type { Clock } from '../clock.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
 import { validPlatform } from './device-rules.ts';
-import { placeDevice, type NewDevice } from '../placement/placement.service.ts';
+import { placeDevice } from '../placement/placement.service.ts';
 import { deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor, deviceNotFound } from './device-for.ts';
 import { view, viewOf } from './device-view.ts';
@@ -54,11 +54,6 @@ export type DevicesDeps = {
   clock: Clock;
 };
 
-/** Spec §2/§4: Devices, Connected, and VPN Status, by the one rule every view uses (contracts' devices.ts). */
-function overviewOf(devices: DeviceWithStatus[]): DeviceOverview {
-  return deviceOverviewOf(devices);
-}
-
 /** The columns a suspension or an activation changes. */
 type DeviceSuspension = {
   is_active?: boolean;
@@ -81,26 +76,24 @@ export class DevicesService {
     return this.deps.clock;
   }
 
-  private nodesById(ids: Array<string | null>): Promise<Map<string, Node>> {
-    return nodesById(this.deps.db, ids);
-  }
-
-  private retiringUntil(deviceIds: string[]): Promise<Map<string, Date>> {
-    return retiringUntil(this.deps.db, deviceIds);
-  }
-
   /**
    * Each device with its traffic from telemetry; connected (and its handshake) from the device's
    * own row, the read model the operator's lists use too, by `isDeviceConnected`.
    */
   async withStatus(devices: Device[]): Promise<DeviceWithStatus[]> {
-    const nodes = await this.nodesById(devices.map((d) => d.node_id));
+    const nodes = await nodesById(
+      this.deps.db,
+      devices.map((d) => d.node_id),
+    );
     const latest =
       devices.length === 0
         ? []
         : (await this.deps.rpc.request(latestTelemetryRpc, { device_ids: devices.map((d) => d.id) })).devices;
     const statusOf = new Map(latest.map((row) => [row.device_id, row]));
-    const retiring = await this.retiringUntil(devices.map((d) => d.id));
+    const retiring = await retiringUntil(
+      this.deps.db,
+      devices.map((d) => d.id),
+    );
     const now = new Date();
     return devices.map((device) => {
       const status = statusOf.get(device.id);
@@ -131,14 +124,9 @@ export class DevicesService {
     return this.withStatus(devices);
   }
 
-  /** Spec §2's three tiles: Devices, Connected, VPN Status. */
+  /** Spec §2's three tiles: Devices, Connected, VPN Status (by the one rule every view uses, contracts' devices.ts). */
   async overview(caller: Caller): Promise<DeviceOverview> {
-    return overviewOf(await this.list(caller));
-  }
-
-  /** A device the caller may do `operation` to, locked for the transaction (device-for.ts). */
-  private deviceFor(tx: Db, caller: Caller, deviceId: string, operation: DeviceOperation) {
-    return deviceFor(tx, caller, deviceId, operation);
+    return deviceOverviewOf(await this.list(caller));
   }
 
   /**
@@ -242,11 +230,6 @@ export class DevicesService {
     return this.requireEntitlement(db, owner);
   }
 
-  /** Places a new device (placement/placement.service.ts) with the service's vault key. */
-  private placeDevice(tx: Db, input: Omit<NewDevice, 'vaultKey'>): Promise<{ device: Device; node: Node }> {
-    return placeDevice(tx, { ...input, vaultKey: this.deps.vaultKey });
-  }
-
   async create(
     caller: Caller,
     input: { name: string; platform: string; public_key?: string | undefined },
@@ -264,7 +247,7 @@ export class DevicesService {
         this.deps.db.transaction().execute(async (tx) => {
           const plan = await this.requireEntitlement(tx, { userId, orgId: null });
           await this.withinFairUse(tx, userId);
-          return this.placeDevice(tx, {
+          return placeDevice(tx, {
             id: randomUUID(),
             userId,
             orgId: null,
@@ -273,6 +256,7 @@ export class DevicesService {
             publicKey: input.public_key,
             plan,
             actorId: userId,
+            vaultKey: this.deps.vaultKey,
           });
         }),
       async () => ({ userId, orgId: null }),
@@ -289,7 +273,7 @@ export class DevicesService {
       () => this.updateOnCopies(caller, input),
       () => this.entitledOwnerOf(input.device_id),
     );
-    return this.viewOf(result);
+    return viewOf(this.deps.db, result);
   }
 
   private updateOnCopies(
@@ -300,7 +284,7 @@ export class DevicesService {
       const operations: DeviceOperation[] = [];
       if (input.name !== undefined) operations.push('rename');
       if (input.is_active !== undefined) operations.push(input.is_active ? 'activate' : 'suspend');
-      const { device, access } = await this.deviceFor(tx, caller, input.device_id, operations[0] ?? 'view');
+      const { device, access } = await deviceFor(tx, caller, input.device_id, operations[0] ?? 'view');
       for (const operation of operations.slice(1)) {
         const refusal = deviceRefusal(access, operation);
         if (refusal) throw refusal;
@@ -353,7 +337,6 @@ export class DevicesService {
     action: 'activate' | 'suspend' | 'revoke_keys',
     deviceId: string,
   ): Promise<Device> {
-    const input = { action };
     return this.deps.db.transaction().execute(async (tx) => {
       const device = await tx
         .selectFrom('devices')
@@ -363,7 +346,7 @@ export class DevicesService {
         .executeTakeFirst();
       if (!device) throw deviceNotFound();
       let after = device;
-      if (input.action === 'revoke_keys') {
+      if (action === 'revoke_keys') {
         if (device.public_key) {
           after = await tx
             .updateTable('devices')
@@ -375,7 +358,7 @@ export class DevicesService {
         }
       } else {
         // The highest level: it lifts any suspension, and takes over one already there.
-        const changes = await this.suspensionChanges(tx, device, 'operator', input.action === 'activate');
+        const changes = await this.suspensionChanges(tx, device, 'operator', action === 'activate');
         if (Object.keys(changes).length > 0) {
           after = await tx
             .updateTable('devices')
@@ -387,7 +370,7 @@ export class DevicesService {
         }
       }
       const kind = { activate: 'device.activated', suspend: 'device.suspended', revoke_keys: 'device.keys_revoked' }[
-        input.action
+        action
       ];
       await tx
         .insertInto('operator_actions')
@@ -407,13 +390,9 @@ export class DevicesService {
   /** Deletes the device: its peer leaves the node and its address is free again. */
   async remove(caller: Caller, deviceId: string): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      const { device } = await this.deviceFor(tx, caller, deviceId, 'remove');
+      const { device } = await deviceFor(tx, caller, deviceId, 'remove');
       await tx.deleteFrom('devices').where('id', '=', device.id).execute();
       await recordRemoved(tx, [device], caller.userId);
     });
-  }
-
-  private viewOf(device: Device): Promise<DeviceView> {
-    return viewOf(this.deps.db, device);
   }
 }
