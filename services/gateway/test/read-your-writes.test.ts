@@ -66,6 +66,12 @@ async function hold(service: RunningService<any>, specs: ConsumerSpec[]): Promis
   };
 }
 
+/** `hold` for the 300 ms after the change, where the owner's answer itself waits for the dependent. */
+async function holdBriefly(service: RunningService<any>, specs: ConsumerSpec[]): Promise<{ releasing: Promise<void> }> {
+  const release = await hold(service, specs);
+  return { releasing: new Promise((resolve) => setTimeout(resolve, 300)).then(release) };
+}
+
 const identity = () => stack.services.identity!;
 const provisioning = () => stack.services.provisioning!;
 /** Everything provisioning learns of identity's organizations and billing's subscriptions. */
@@ -100,6 +106,14 @@ async function paidBuyer(email: string, planCode = 'business10') {
   return { client, email, sessionId };
 }
 
+/** A Business plan paid and claimed by a new owner, and the organization it made. */
+async function businessOwner(email: string, planCode: string) {
+  const owner = await paidBuyer(email, planCode);
+  const claim = await owner.client.call('POST', '/api/checkout/claim', { session_id: owner.sessionId, email });
+  expect(claim.statusCode).toBe(200);
+  return { ...owner, claim, orgId: await ownOrganization(owner.client) };
+}
+
 const addDevice = (who: Client, orgId: string, body: Record<string, unknown>) =>
   who.call('POST', `/api/orgs/${orgId}/devices`, body);
 
@@ -125,8 +139,7 @@ describe('read-your-writes', () => {
       // Identity makes the organization from billing's claim event, provisioning learns of it from
       // identity's and billing's events: all of them wait until the device was asked for.
       const releaseProvisioning = await hold(provisioning(), provisioningProjections);
-      const releaseIdentity = await hold(identity(), [purchaseClaimedConsumer]);
-      const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(releaseIdentity);
+      const { releasing } = await holdBriefly(identity(), [purchaseClaimedConsumer]);
       try {
         const claim = await buyer.client.call('POST', '/api/checkout/claim', {
           session_id: buyer.sessionId,
@@ -146,16 +159,10 @@ describe('read-your-writes', () => {
   }, 120_000);
 
   it('an invitation accepted: the owner counts the new member, who adds a device at once, and the owner one for them (8 of 8)', async () => {
-    const owner = await paidBuyer('inviting-owner@example.com', 'business50');
-    expect(
-      (await owner.client.call('POST', '/api/checkout/claim', { session_id: owner.sessionId, email: owner.email }))
-        .statusCode,
-    ).toBe(200);
-    const orgId = await ownOrganization(owner.client);
+    const { orgId, ...owner } = await businessOwner('inviting-owner@example.com', 'business50');
     for (let i = 0; i < 8; i++) {
       const member = await person(`joiner-${i}@example.com`);
-      const release = await hold(provisioning(), provisioningProjections);
-      const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(release);
+      const { releasing } = await holdBriefly(provisioning(), provisioningProjections);
       try {
         await joinOrganization(stack, orgId, owner.client, member);
         // The owner's list counts the new member (none of their devices yet).
@@ -172,12 +179,7 @@ describe('read-your-writes', () => {
   }, 120_000);
 
   it("a member made admin manages the others' devices at once, and made member again no longer (8 of 8)", async () => {
-    const owner = await paidBuyer('promoting-owner@example.com', 'business50');
-    expect(
-      (await owner.client.call('POST', '/api/checkout/claim', { session_id: owner.sessionId, email: owner.email }))
-        .statusCode,
-    ).toBe(200);
-    const orgId = await ownOrganization(owner.client);
+    const { orgId, ...owner } = await businessOwner('promoting-owner@example.com', 'business50');
     const other = await person('other-member@example.com');
     await joinOrganization(stack, orgId, owner.client, other);
     await added(other.client, orgId, { name: 'Other laptop' });
@@ -189,8 +191,7 @@ describe('read-your-writes', () => {
       await added(member.client, orgId, { name: `Promoted own ${i}` });
       for (const role of ['admin', 'member'] as const) {
         // Provisioning learns the new role from identity's event, held until the change answered.
-        const release = await hold(provisioning(), provisioningProjections);
-        const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(release);
+        const { releasing } = await holdBriefly(provisioning(), provisioningProjections);
         try {
           await changeRole(owner.client, orgId, member.id, role);
           const rename = await member.client.call('PATCH', `/api/devices/${othersDevice}`, { name: `By ${role} ${i}` });
@@ -211,19 +212,13 @@ describe('read-your-writes', () => {
   }, 180_000);
 
   it("a member removed: their devices are gone from the organization's list at once (8 of 8)", async () => {
-    const owner = await paidBuyer('removing-owner@example.com', 'business50');
-    expect(
-      (await owner.client.call('POST', '/api/checkout/claim', { session_id: owner.sessionId, email: owner.email }))
-        .statusCode,
-    ).toBe(200);
-    const orgId = await ownOrganization(owner.client);
+    const { orgId, ...owner } = await businessOwner('removing-owner@example.com', 'business50');
     for (let i = 0; i < 8; i++) {
       const member = await person(`removed-${i}@example.com`);
       await joinOrganization(stack, orgId, owner.client, member);
       await added(member.client, orgId, { name: `Removed ${i}` });
       // Provisioning deletes their devices when identity's event comes, held until the removal answered.
-      const release = await hold(provisioning(), provisioningProjections);
-      const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(release);
+      const { releasing } = await holdBriefly(provisioning(), provisioningProjections);
       try {
         const leaving = i % 2 === 0;
         if (leaving) await leaveOrganization(member.client, orgId);
@@ -238,13 +233,7 @@ describe('read-your-writes', () => {
   }, 180_000);
 
   it("a larger plan: the device and the person past the old plan's counts are added at once", async () => {
-    const owner = await paidBuyer('growing-owner@example.com', 'business10');
-    const claim = await owner.client.call('POST', '/api/checkout/claim', {
-      session_id: owner.sessionId,
-      email: owner.email,
-    });
-    expect(claim.statusCode).toBe(200);
-    const orgId = await ownOrganization(owner.client);
+    const { orgId, claim, ...owner } = await businessOwner('growing-owner@example.com', 'business10');
     const first = await person('grow-first@example.com');
     const second = await person('grow-second@example.com');
     await joinOrganization(stack, orgId, owner.client, first);
@@ -260,8 +249,7 @@ describe('read-your-writes', () => {
     expect(refusedInvitation.data.error?.code).toBe('quota_exceeded');
     // Identity learns the new plan from billing's event, provisioning from billing's and identity's.
     const releaseProvisioning = await hold(provisioning(), provisioningProjections);
-    const releaseIdentity = await hold(identity(), identitySubscriptionConsumers);
-    const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(releaseIdentity);
+    const { releasing } = await holdBriefly(identity(), identitySubscriptionConsumers);
     try {
       const upgraded = await owner.client.call('POST', '/api/billing/change-plan', {
         subscription_id: claim.data.subscription_id,
@@ -284,12 +272,7 @@ describe('read-your-writes', () => {
   it('an organization paid again: its owner adds a device at once (8 of 8)', async () => {
     for (let i = 0; i < 8; i++) {
       // A money-back cancellation (the plan ends at once) is one per account: one owner per try.
-      const owner = await paidBuyer(`renewing-owner-${i}@example.com`, 'business10');
-      expect(
-        (await owner.client.call('POST', '/api/checkout/claim', { session_id: owner.sessionId, email: owner.email }))
-          .statusCode,
-      ).toBe(200);
-      const orgId = await ownOrganization(owner.client);
+      const { orgId, ...owner } = await businessOwner(`renewing-owner-${i}@example.com`, 'business10');
       await confirmEmail(stack, owner.email, password, owner.client);
       await cancelOrganizationPlan(owner.client, orgId);
       // Provisioning counts it Suspended, as identity said.
@@ -305,8 +288,7 @@ describe('read-your-writes', () => {
       // Identity counts the organization Active again from billing's events, provisioning from
       // identity's and billing's: all of them wait until the device was asked for.
       const releaseProvisioning = await hold(provisioning(), provisioningProjections);
-      const releaseIdentity = await hold(identity(), identitySubscriptionConsumers);
-      const releasing = new Promise((resolve) => setTimeout(resolve, 300)).then(releaseIdentity);
+      const { releasing } = await holdBriefly(identity(), identitySubscriptionConsumers);
       try {
         const claim = await owner.client.call('POST', '/api/checkout/claim', {
           session_id: checkout.data.session_id,
