@@ -18,7 +18,7 @@ import type { Static, TSchema } from 'typebox';
 import { inboxOwnerOf, type BusConnection } from './connection.ts';
 import { describeProblems } from './validation.ts';
 import { busMetrics } from './metrics.ts';
-import { inTransaction } from '../db/transaction-scope.ts';
+import { inTransaction, trackTransactions } from '../db/transaction-scope.ts';
 
 /**
  * `params` are the parameters of the subject the request came on (`{node}`): for node agents'
@@ -159,13 +159,14 @@ export async function serveRpc(
 /**
  * An RPC is asked before a transaction starts, never inside one (a network call under a lock holds
  * the lock and a connection while the other service answers). Tests refuse one (the testkit
- * switches this on); production runs without the check's cost.
+ * switches this on); production runs without the check's cost, transactions untracked.
  */
 let refuseInTransaction = false;
 
 /** Makes `RpcClient.request` throw when asked inside an open transaction (the testkit calls it). */
-export function refuseRpcInTransactions(on = true): void {
-  refuseInTransaction = on;
+export function refuseRpcInTransactions(): void {
+  trackTransactions();
+  refuseInTransaction = true;
 }
 
 /** Calls other services. Errors come back as AppError with the callee's code. */

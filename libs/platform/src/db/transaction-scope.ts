@@ -7,8 +7,10 @@ import { TransactionBuilder } from 'kysely';
  * lock and a pooled connection for as long as the other service takes, and with replicas a slow
  * or restarting service becomes held locks and an exhausted pool everywhere.
  *
- * Every `db.transaction().execute(callback)` runs its callback in a scope that closes when the
+ * Once `trackTransactions()` ran (the check switched on, see `refuseRpcInTransactions`), every
+ * `db.transaction().execute(callback)` runs its callback in a scope that closes when the
  * transaction ends; work the callback starts and that outlives it (a woken queue) sees it closed.
+ * Until then transactions run as kysely runs them, with no scope to pay for.
  */
 type Scope = { open: boolean };
 
@@ -16,8 +18,11 @@ const scopes = new AsyncLocalStorage<Scope>();
 const patched = Symbol.for('qw.transaction-scope');
 
 type Execute = TransactionBuilder<unknown>['execute'];
-const prototype = TransactionBuilder.prototype as unknown as { execute: Execute; [patched]?: true };
-if (!prototype[patched]) {
+
+/** Wraps every transaction from now on in a scope `inTransaction()` reads. Idempotent. */
+export function trackTransactions(): void {
+  const prototype = TransactionBuilder.prototype as unknown as { execute: Execute; [patched]?: true };
+  if (prototype[patched]) return;
   const execute = prototype.execute;
   prototype.execute = function (this: TransactionBuilder<unknown>, callback) {
     return execute.call(this, async (tx) => {
@@ -32,7 +37,7 @@ if (!prototype[patched]) {
   prototype[patched] = true;
 }
 
-/** Whether a transaction is open in the current async context. */
+/** Whether a transaction is open in the current async context (always false until tracked). */
 export function inTransaction(): boolean {
   return scopes.getStore()?.open === true;
 }
