@@ -38,9 +38,8 @@ import {
   recordSuspended,
   type SuspensionReason,
 } from '../device-events/device-events.ts';
-import { organizationSuspension } from '../organizations/organizations.service.ts';
+import { usableOrganizationPlan } from '../organizations/organizations.service.ts';
 import { askBilling } from '../organizations/owner-answers.ts';
-import { suspendedOrganization } from '../organizations/org-device-rules.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -152,11 +151,10 @@ export class DevicesService {
     await withinPace(tx, userId);
   }
 
-  /** The same from the copy alone, inside a transaction; a refusal is corrected by `afterAskingBilling`. */
-  private async requireEntitlement(db: Db, owner: { userId: string; orgId: string | null }): Promise<string> {
-    const plan = await activePlanOf(db, owner);
+  /** The person's personal plan, from the copy alone, inside a transaction; a refusal is corrected by `afterAskingBilling`. */
+  private async requirePersonalPlan(db: Db, userId: string): Promise<string> {
+    const plan = await activePlanOf(db, { userId, orgId: null });
     if (plan) return plan;
-    if (owner.orgId) throw suspendedOrganization();
     throw new AppError(
       'no_entitlement',
       'Devices come with an active Personal or Gaming plan. Choose a plan in Billing to add devices.',
@@ -216,18 +214,11 @@ export class DevicesService {
     const step = suspensionStep(device, level, active);
     if (step === 'none') return {};
     if (step === 'activate') {
-      if (device.org_id) await this.requireUsableOrganization(tx, { userId: device.user_id, orgId: device.org_id });
-      else await this.requireEntitlement(tx, { userId: device.user_id, orgId: null });
+      if (device.org_id) await usableOrganizationPlan(tx, device.org_id);
+      else await this.requirePersonalPlan(tx, device.user_id);
       return { is_active: true, suspended_reason: null, suspended_by: null };
     }
     return { is_active: false, suspended_reason: suspensionReasonOf(level), suspended_by: level };
-  }
-
-  /** An organization's devices run only while it is Active (identity) and entitled (billing). */
-  private async requireUsableOrganization(db: Db, owner: { userId: string; orgId: string }): Promise<string> {
-    const suspension = await organizationSuspension(db, owner.orgId);
-    if (suspension) throw suspendedOrganization(suspension);
-    return this.requireEntitlement(db, owner);
   }
 
   async create(
@@ -245,7 +236,7 @@ export class DevicesService {
     const created = await this.afterAskingBilling(
       () =>
         this.deps.db.transaction().execute(async (tx) => {
-          const plan = await this.requireEntitlement(tx, { userId, orgId: null });
+          const plan = await this.requirePersonalPlan(tx, userId);
           await this.withinFairUse(tx, userId);
           return placeDevice(tx, {
             id: randomUUID(),
