@@ -1,4 +1,3 @@
-import type { AdminListEntry } from '@qw/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { EmailTokenPurpose, IdentityDatabase } from '../database.ts';
 
@@ -14,14 +13,6 @@ export function findUserById(db: Db, id: string) {
 
 export function findProfile(db: Db, id: string) {
   return db.selectFrom('profiles').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function findAdminEntry(db: Db, email: string): Promise<AdminListEntry | undefined> {
-  return db
-    .selectFrom('admin_emails')
-    .select(['is_admin', 'role'])
-    .where('email', '=', email.toLowerCase())
-    .executeTakeFirst();
 }
 
 export async function isOrgMember(db: Db, userId: string): Promise<boolean> {
@@ -227,15 +218,22 @@ export async function syncAdminEmails(db: Db, emails: readonly string[]): Promis
 /**
  * What a person's rights are decided from, in one query (the gateway asks it for every signed-in
  * person once a second): the account, its profile, its admin-list entry and whether two-factor
- * sign-in is on. Undefined when the account is gone.
+ * sign-in is on. Undefined when the account is gone. With `sessionId`, also whether that session
+ * (a refresh-token family of the person's) is still going.
  */
-/** `sessionId`: also whether that session (a refresh-token family of the person's) is still going. */
 export function findAuthorityFacts(db: Db, userId: string, sessionId?: string) {
   return db
     .selectFrom('users as u')
     .innerJoin('profiles as p', 'p.id', 'u.id')
     .leftJoin('admin_emails as a', 'a.email', 'u.email')
-    .select(['u.email_verified_at', 'p.role', 'p.account_type', 'a.is_admin as list_is_admin', 'a.role as list_role'])
+    .select([
+      'u.email',
+      'u.email_verified_at',
+      'p.role',
+      'p.account_type',
+      'a.is_admin as list_is_admin',
+      'a.role as list_role',
+    ])
     .select((eb) =>
       eb
         .exists(

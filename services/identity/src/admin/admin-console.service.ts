@@ -16,6 +16,7 @@ import {
 } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
 import * as accounts from '../accounts/accounts.repository.ts';
+import { readAccess } from '../accounts/read-authority.ts';
 import { organizationNotFound } from '../organizations/organization-rules.ts';
 import { reconcileStanding } from '../organizations/organizations.service.ts';
 import * as repo from './admin-console.repository.ts';
@@ -43,20 +44,10 @@ export class AdminConsoleService {
   /** The caller's admin rights, from the assertion and then the database (inside `db`'s transaction if any). */
   private async operator(db: Db, caller: Caller): Promise<Operator> {
     const userId = requireAdmin(caller);
-    const user = await accounts.findUserById(db, userId);
-    const profile = await accounts.findProfile(db, userId);
-    if (!user || !profile) throw notAdmin();
-    const access = resolveAccess({
-      profileRole: profile.role,
-      accountType: profile.account_type,
-      adminEntry: await accounts.findAdminEntry(db, user.email),
-      emailVerified: user.email_verified_at !== null,
-      twoFactorEnabled: await accounts.isTwoFactorEnabled(db, userId),
-      // The access token said admin, which it says only after the second factor when that is on.
-      twoFactorPassed: true,
-    });
-    if (!access.isAdmin) throw notAdmin();
-    return { id: user.id, email: user.email };
+    // The access token said admin, which it says only after the second factor when that is on.
+    const read = await readAccess(db, userId, { twoFactorPassed: true });
+    if (!read?.access.isAdmin) throw notAdmin();
+    return { id: userId, email: read.facts.email };
   }
 
   private audit(

@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import {
-  AppError,
-  requireUserId,
-  resolveAccess,
-  type Access,
-  type Caller,
-  type IssuedSession,
-  type SessionUser,
-} from '@qw/contracts';
+import { AppError, requireUserId, type Access, type Caller, type IssuedSession, type SessionUser } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
 import * as repo from '../accounts/accounts.repository.ts';
+import { readAccess } from '../accounts/read-authority.ts';
 import { hashSecretToken, newSecretToken } from '../accounts/secret-tokens.ts';
 
 export const refreshTokenDays = 30;
@@ -31,17 +24,15 @@ export class SessionsService {
    * factor.
    */
   async sessionUser(db: Kysely<IdentityDatabase>, userId: string, twoFactorPassed: boolean): Promise<SessionUser> {
-    const user = await repo.findUserById(db, userId);
-    if (!user) throw sessionEnded();
-    const access = await this.access(db, userId, twoFactorPassed);
-    if (!access) throw sessionEnded();
+    const read = await readAccess(db, userId, { twoFactorPassed });
+    if (!read) throw sessionEnded();
     return {
-      id: user.id,
-      email: user.email,
-      account_type: access.accountType,
-      role: access.role,
-      is_admin: access.isAdmin,
-      email_verified: user.email_verified_at !== null,
+      id: userId,
+      email: read.facts.email,
+      account_type: read.facts.account_type,
+      role: read.access.role,
+      is_admin: read.access.isAdmin,
+      email_verified: read.facts.email_verified_at !== null,
     };
   }
 
@@ -51,18 +42,8 @@ export class SessionsService {
     userId: string,
     twoFactorPassed: boolean,
   ): Promise<(Access & { accountType: string }) | undefined> {
-    const user = await repo.findUserById(db, userId);
-    const profile = await repo.findProfile(db, userId);
-    if (!user || !profile) return undefined;
-    const access = resolveAccess({
-      profileRole: profile.role,
-      accountType: profile.account_type,
-      adminEntry: await repo.findAdminEntry(db, user.email),
-      emailVerified: user.email_verified_at !== null,
-      twoFactorEnabled: await repo.isTwoFactorEnabled(db, userId),
-      twoFactorPassed,
-    });
-    return { ...access, accountType: profile.account_type };
+    const read = await readAccess(db, userId, { twoFactorPassed });
+    return read && { ...read.access, accountType: read.facts.account_type };
   }
 
   /**
