@@ -101,9 +101,10 @@ export async function serveRpc(
       observe(code);
       if (msg.reply) reply(msg, { ok: false, error: { code, message } });
     };
+    const params = subjectParams(contract.subject, bus.ns.strip(msg.subject));
     if (bus.user !== undefined) {
       const asker = inboxOwnerOf(msg.reply);
-      if (!asker || !mayAsk(asker, contract, subjectParams(contract.subject, bus.ns.strip(msg.subject)) ?? {}))
+      if (!asker || !mayAsk(asker, contract, params ?? {}))
         return refuse('forbidden', `${contract.subject} does not answer ${asker ?? 'an unnamed asker'}.`);
     }
     let frame: Partial<RpcRequestFrame<unknown>> & { caller?: unknown };
@@ -123,7 +124,6 @@ export async function serveRpc(
         return refuse('invalid_token', (error as Error).message);
       }
     }
-    const params = subjectParams(contract.subject, bus.ns.strip(msg.subject));
     if (!params) return refuse('bad_request', 'The subject does not fit this request.');
     const problems = describeProblems(contract.request, frame.data ?? {});
     if (problems.length > 0) return refuse('validation_failed', problems.join('; '));
