@@ -3,7 +3,6 @@ export { Namespace } from './subjects.ts';
 export {
   declareDurable,
   declareDurableConsumer,
-  sameDurable,
   serviceDurableConfig,
   type DurableConfig,
   ensureStream,

@@ -142,25 +142,23 @@ export async function declareDurable(bus: BusConnection, stream: string, config:
     if (isNotFound(error)) return false;
     // NATS 2.10 and later refuse a create that meets other settings; 2.9 applies them.
     if (!isAlreadyDeclared(error)) throw durableRefused(stream, config, error);
-    current = await bringUpToDate(bus, stream, config);
+    await bringUpToDate(bus, stream, config);
+    return true;
   }
   if (!sameDurable(current.config, config)) await bringUpToDate(bus, stream, config);
   return true;
 }
 
 /** True when the settings a declaration gives are the ones the consumer has. */
-export function sameDurable(current: Partial<DurableConfig>, wanted: DurableConfig): boolean {
+function sameDurable(current: Partial<DurableConfig>, wanted: DurableConfig): boolean {
   return (Object.keys(wanted) as Array<keyof DurableConfig>).every((key) => current[key] === wanted[key]);
 }
 
-async function bringUpToDate(
-  bus: BusConnection,
-  stream: string,
-  config: DurableConfig,
-): Promise<{ config: Partial<DurableConfig> }> {
+/** Updates what an update may change (not where delivery starts, nor how acks work). */
+async function bringUpToDate(bus: BusConnection, stream: string, config: DurableConfig): Promise<void> {
   const { filter_subject, ack_wait, max_ack_pending, max_deliver } = config;
   try {
-    return await bus.jsm.consumers.update(stream, config.durable_name, {
+    await bus.jsm.consumers.update(stream, config.durable_name, {
       filter_subject,
       ack_wait,
       max_ack_pending,
