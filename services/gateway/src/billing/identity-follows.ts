@@ -1,8 +1,6 @@
 import { AppError, getOrganizationRpc, type Caller, type OrganizationDetail } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform';
-
-/** How long an answer of billing's waits for identity, and how often it looks. */
-export const identityWait = { totalMs: 3000, everyMs: 15 };
+import { askUntil } from '../http/ask-until.ts';
 
 /**
  * Read-your-writes for billing's changes of an organization (issue #20): billing answers once its
@@ -18,21 +16,18 @@ export async function untilIdentityShows(
   caller: Caller,
   orgId: string,
   expected: (organization: OrganizationDetail) => boolean,
-  wait = identityWait,
 ): Promise<void> {
-  const deadline = Date.now() + wait.totalMs;
   let shown = false;
-  for (;;) {
+  await askUntil(async () => {
     try {
       const organization = await rpc.request(getOrganizationRpc, { org_id: orgId }, caller);
       shown = true;
-      if (expected(organization)) return;
+      return expected(organization);
     } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+      if (error instanceof AppError && error.code === 'not_found') return false;
+      throw error;
     }
-    if (Date.now() >= deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, wait.everyMs));
-  }
+  });
   if (shown) return;
   throw new AppError(
     'unavailable',

@@ -1,8 +1,6 @@
 import { AppError, copiedMembershipRpc, type Caller, type OrganizationRole } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform';
-
-/** How long an answer of identity's waits for provisioning, and how often it looks. */
-export const provisioningWait = { totalMs: 3000, everyMs: 15 };
+import { askUntil } from '../http/ask-until.ts';
 
 /**
  * Read-your-writes for identity's changes of a membership (issue #20): identity answers once its
@@ -16,24 +14,20 @@ export async function untilProvisioningFollows(
   rpc: RpcClient,
   caller: Caller,
   membership: { orgId: string; userId: string; role: OrganizationRole | null },
-  wait = provisioningWait,
 ): Promise<void> {
-  const deadline = Date.now() + wait.totalMs;
-  for (;;) {
+  await askUntil(async () => {
     try {
       const copied = await rpc.request(
         copiedMembershipRpc,
         { org_id: membership.orgId, user_id: membership.userId },
         caller,
       );
-      if (copied.role === membership.role) return;
+      return copied.role === membership.role;
     } catch (error) {
       // Provisioning cannot say (not running, or the caller is no one it knows there): identity's
       // change stands all the same, and provisioning follows it when it can.
-      if (error instanceof AppError && ['not_found', 'unavailable', 'timeout'].includes(error.code)) return;
+      if (error instanceof AppError && ['not_found', 'unavailable', 'timeout'].includes(error.code)) return true;
       throw error;
     }
-    if (Date.now() >= deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, wait.everyMs));
-  }
+  });
 }
