@@ -96,7 +96,7 @@ export class PlanChangesService {
       .selectAll()
       .where('id', '=', input.subscription_id)
       .executeTakeFirst();
-    return { target, sub: await this.ownedBy(caller, found) };
+    return { target, sub: await refuseUnlessSubscriptionOwner(this.deps.rpc, caller, found, 'change') };
   }
 
   /**
@@ -144,7 +144,7 @@ export class PlanChangesService {
       .selectAll()
       .where('id', '=', input.subscription_id)
       .executeTakeFirst();
-    const owned = await this.ownedBy(caller, found, 'resume');
+    const owned = await refuseUnlessSubscriptionOwner(this.deps.rpc, caller, found, 'resume');
     const refusal = resumeRefusal(owned);
     if (refusal) throw refusal;
     await takeRateLimits(this.deps.db, [accountActionCheck('resume', requireUserId(caller))]);
@@ -191,15 +191,6 @@ export class PlanChangesService {
       .executeTakeFirstOrThrow();
     this.deps.logger.info({ subscriptionId: owned.id }, 'subscription resumed');
     return { subscription: subscriptionView(after) };
-  }
-
-  /** Someone else's subscription does not exist for them; an organization's is its owners' to change. */
-  private async ownedBy(
-    caller: Caller,
-    sub: Subscription | undefined,
-    action: 'change' | 'resume' = 'change',
-  ): Promise<Subscription> {
-    return refuseUnlessSubscriptionOwner(this.deps.rpc, caller, sub, action);
   }
 
   /** The test provider: renewals owed first, then the change on the subscription's clock, in one transaction. */
