@@ -39,9 +39,12 @@ import {
   type SuspensionReason,
 } from '../device-events/device-events.ts';
 import { usableOrganizationPlan } from '../organizations/organizations.service.ts';
-import { askBilling } from '../organizations/owner-answers.ts';
+import { afterAskingOwners, askBilling } from '../organizations/owner-answers.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
+
+/** The refusal a personal plan or an activation may get only because the copy of billing's subscriptions is behind. */
+const wantsAPlan = (refusal: unknown) => refusal instanceof AppError && refusal.code === 'no_entitlement';
 
 export type DevicesDeps = {
   db: Db;
@@ -166,27 +169,19 @@ export class DevicesService {
    * of a plan may only be the copy behind: billing is asked (between transactions, never inside
    * one), its answer kept, and `work` runs once more on the copy, which by then has the plan from
    * billing's answer or from the event that came meanwhile. So a person can use at once what they
-   * just bought.
+   * just bought. The read-your-writes mechanism of organization devices, for this one refusal.
    */
-  private async afterAskingBilling<T>(
+  private afterAskingBilling<T>(
     work: () => Promise<T>,
     ownerOf: () => Promise<{ userId: string | null; orgId: string | null } | null>,
   ): Promise<T> {
-    try {
-      return await work();
-    } catch (refusal) {
-      if (!(refusal instanceof AppError && refusal.code === 'no_entitlement')) throw refusal;
-      try {
-        const owner = await ownerOf();
-        if (!owner) throw refusal;
-        await askBilling(this.deps.db, this.deps.rpc, owner);
-      } catch (error) {
-        if (error !== refusal)
-          this.deps.logger.warn({ err: error }, 'billing could not be asked; the refusal of the local copy stands');
-        throw refusal;
-      }
-      return work();
-    }
+    const ask = async () => {
+      const owner = await ownerOf();
+      if (!owner) return false;
+      await askBilling(this.deps.db, this.deps.rpc, owner);
+      return true;
+    };
+    return afterAskingOwners(work, ask, this.deps.logger, wantsAPlan);
   }
 
   /** Whose plan entitles the device (its organization's, or its person's personal plan), for `afterAskingBilling`. */

@@ -18,17 +18,19 @@ type Db = Kysely<ProvisioningDatabase>;
  * provisioning's copies inside its own transaction. When it refuses in a way a copy behind its
  * owner can cause, `ask` asks the owners (between transactions, never inside one) and corrects the
  * copies; if the owners said anything the copies did not, `work` runs once more on the corrected
- * copies. Otherwise the first refusal stands, also when an owner cannot be asked.
+ * copies. Otherwise the first refusal stands, also when an owner cannot be asked. `mayBeBehind`
+ * says which refusals are worth asking about (by default every one a copy behind can cause).
  */
 export async function afterAskingOwners<T>(
   work: () => Promise<T>,
   ask: () => Promise<boolean>,
   logger?: Logger,
+  mayBeBehind: (refusal: unknown) => boolean = mayBeBehindOwner,
 ): Promise<T> {
   try {
     return await work();
   } catch (refusal) {
-    if (!mayBeBehindOwner(refusal)) throw refusal;
+    if (!mayBeBehind(refusal)) throw refusal;
     let corrected: boolean;
     try {
       corrected = await ask();
