@@ -73,22 +73,17 @@ const withRemovedAdmin = (expected: Record<Principal, Outcome>): Record<Principa
 const anyone = (): Record<Principal, Outcome> => ({ ...all('same'), configLink: 'token' });
 /** A signed-in route about the caller's own things. */
 const signedIn = (): Record<Principal, Outcome> => ({ ...all('allow'), anonymous: 'signin', configLink: 'token' });
+/** Something nobody signed in finds (404), and anyone else is asked to sign in or refused as a token. */
+const nobody = (): Record<Principal, Outcome> => ({ ...all('hidden'), anonymous: 'signin', configLink: 'token' });
 /** A route about personal's device or plan: that person alone; to anyone else it does not exist. */
-const devicePerson = (): Record<Principal, Outcome> => ({
-  ...all('hidden'),
-  personal: 'allow',
-  anonymous: 'signin',
-  configLink: 'token',
-});
+const devicePerson = (): Record<Principal, Outcome> => ({ ...nobody(), personal: 'allow' });
 
 /** An organization's business: its owner, admin and member; to anyone else it does not exist (404). */
 const orgMembers = (): Record<Principal, Outcome> => ({
-  ...all('hidden'),
+  ...nobody(),
   orgMember: 'allow',
   orgAdmin: 'allow',
   orgOwner: 'allow',
-  anonymous: 'signin',
-  configLink: 'token',
 });
 /** Its owners and admins only: its member is refused with 403. */
 const orgManagers = (): Record<Principal, Outcome> => ({ ...orgMembers(), orgMember: 'forbidden' });
@@ -454,17 +449,21 @@ async function operatorAddress(): Promise<string> {
   return email;
 }
 
+/** `by` adds a device to the organization, for `assignee` or else their own; answers its id. */
+async function addOrgDevice(by: Principal, name: string, assignee?: string): Promise<string> {
+  const created = await as(by).call('POST', `/api/orgs/${orgId}/devices`, {
+    name,
+    ...(assignee ? { assignee_id: assignee } : {}),
+  });
+  if (created.statusCode !== 201) throw new Error(`org device: ${created.statusCode} ${created.body}`);
+  return created.data.device.id;
+}
+
 let matrixNodeId: string;
 let adminTargetId: string | undefined;
 /** An organization device (the owner's, for its member) that the admin row suspends. */
 async function adminTarget(): Promise<string> {
-  if (adminTargetId) return adminTargetId;
-  const created = await as('orgOwner').call('POST', `/api/orgs/${orgId}/devices`, {
-    name: 'Operated by the console',
-    assignee_id: userIds.orgMember,
-  });
-  if (created.statusCode !== 201) throw new Error(`admin target: ${created.statusCode} ${created.body}`);
-  adminTargetId = created.data.device.id as string;
+  adminTargetId ??= await addOrgDevice('orgOwner', 'Operated by the console', userIds.orgMember);
   return adminTargetId;
 }
 
@@ -483,6 +482,16 @@ async function joinLeaveOrg(principal: Principal): Promise<void> {
 }
 
 type Answer = { status: number; code: string | undefined };
+
+/**
+ * Every principal's answer judged against what the matrix expects of them (the removed admin
+ * expected as `withRemovedAdmin` says).
+ */
+function expectOutcomes(expectedOf: Record<Principal, Outcome>, answers: Record<Principal, Answer>): void {
+  const expected = withRemovedAdmin(expectedOf);
+  const seen = Object.fromEntries(principals.map((p) => [p, judge(expected[p], answers[p], answers.anonymous)]));
+  expect(seen).toEqual(expected);
+}
 
 function judge(expected: Outcome, answer: Answer, anonymous: Answer): Outcome | string {
   const { status, code } = answer;
@@ -701,9 +710,7 @@ describe('permission matrix', () => {
         const response = await client.call(route.method, url, body, headers);
         answers[principal] = { status: response.statusCode, code: response.data?.error?.code };
       }
-      const expected = withRemovedAdmin(row!.expect);
-      const seen = Object.fromEntries(principals.map((p) => [p, judge(expected[p], answers[p], answers.anonymous)]));
-      expect(seen).toEqual(expected);
+      expectOutcomes(row!.expect, answers);
     });
   }
 
@@ -813,12 +820,7 @@ describe('permission matrix: an organization device through /api/devices/:id', (
     fresh?: boolean;
     expect: Record<Principal, Outcome>;
   };
-  const person = (): Record<Principal, Outcome> => ({
-    ...all('hidden'),
-    orgMember: 'ok',
-    anonymous: 'signin',
-    configLink: 'token',
-  });
+  const person = (): Record<Principal, Outcome> => ({ ...nobody(), orgMember: 'ok' });
   const managed = (): Record<Principal, Outcome> => ({ ...person(), orgAdmin: 'ok', orgOwner: 'ok' });
   const operated = (): Record<Principal, Outcome> => ({ ...managed(), admin: 'ok' });
   const cases: Record<string, DeviceCase> = {
@@ -847,14 +849,7 @@ describe('permission matrix: an organization device through /api/devices/:id', (
     remove: { method: 'DELETE', path: (id) => `/api/devices/${id}`, fresh: true, expect: managed() },
   };
 
-  const memberDevice = async (name: string): Promise<string> => {
-    const created = await as('orgOwner').call('POST', `/api/orgs/${orgId}/devices`, {
-      name,
-      assignee_id: userIds.orgMember,
-    });
-    if (created.statusCode !== 201) throw new Error(`org device: ${created.statusCode} ${created.body}`);
-    return created.data.device.id;
-  };
+  const memberDevice = (name: string) => addOrgDevice('orgOwner', name, userIds.orgMember);
 
   for (const [name, row] of Object.entries(cases)) {
     it(`${name}: each caller allowed or refused as intended`, async () => {
@@ -868,9 +863,7 @@ describe('permission matrix: an organization device through /api/devices/:id', (
         if (!shared) await as('orgOwner').call('DELETE', `/api/devices/${id}`);
       }
       if (shared) await as('orgOwner').call('DELETE', `/api/devices/${shared}`);
-      const expected = withRemovedAdmin(row.expect);
-      const seen = Object.fromEntries(principals.map((p) => [p, judge(expected[p], answers[p], answers.anonymous)]));
-      expect(seen).toEqual(expected);
+      expectOutcomes(row.expect, answers);
     });
   }
 
@@ -907,19 +900,12 @@ describe('permission matrix: an organization device through /api/devices/:id', (
  */
 describe('permission matrix: devices held off at a level, and the owner’s device', () => {
   /** `other`'s: personal's plan was cancelled by a row of the first matrix. */
-  const person = async (): Promise<string> => {
+  const personalDevice = async (): Promise<string> => {
     const created = await as('other').call('POST', '/api/devices', { name: 'Held', platform: 'linux' });
     if (created.statusCode !== 201) throw new Error(`device: ${created.statusCode} ${created.body}`);
     return created.data.device.id;
   };
-  const orgDevice = async (assignee?: string): Promise<string> => {
-    const created = await as('orgOwner').call('POST', `/api/orgs/${orgId}/devices`, {
-      name: 'Held',
-      ...(assignee ? { assignee_id: assignee } : {}),
-    });
-    if (created.statusCode !== 201) throw new Error(`org device: ${created.statusCode} ${created.body}`);
-    return created.data.device.id;
-  };
+  const orgDevice = (assignee?: string) => addOrgDevice('orgOwner', 'Held', assignee);
   const provisioningDevice = (id: string) =>
     stack.services
       .provisioning!.db.selectFrom('devices')
@@ -949,11 +935,9 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
     removeAs: Principal;
     expect: Record<Principal, Outcome>;
   };
-  /** Nobody outside the device's organization (or its person) finds it; the operator sees every device. */
-  const nobody = (): Record<Principal, Outcome> => ({ ...all('hidden'), anonymous: 'signin', configLink: 'token' });
   const kinds: Record<string, Kind> = {
     'a personal device, suspended by an operator': {
-      make: person,
+      make: personalDevice,
       heldBy: 'admin',
       removeAs: 'other',
       expect: { ...nobody(), other: 'held', admin: 'ok' },
@@ -993,9 +977,7 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
           }
         }
         await as(kind.removeAs).call('DELETE', `/api/devices/${id}`);
-        const expected = withRemovedAdmin(kind.expect);
-        const seen = Object.fromEntries(principals.map((p) => [p, judge(expected[p], answers[p], answers.anonymous)]));
-        expect(seen).toEqual(expected);
+        expectOutcomes(kind.expect, answers);
       });
     }
   }
@@ -1019,23 +1001,13 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
   const heldDevices = new Map<string, string>();
   /** The organization's admin adds these for the member: the owner's adds are near the fair-use add limit. */
   const makeHeld = (kind: (typeof kinds)[string]) =>
-    kind.removeAs === 'other'
-      ? kind.make()
-      : as('orgAdmin')
-          .call('POST', `/api/orgs/${orgId}/devices`, { name: 'Held', assignee_id: userIds.orgMember })
-          .then((created) => {
-            if (created.statusCode !== 201) throw new Error(`org device: ${created.statusCode} ${created.body}`);
-            return created.data.device.id as string;
-          });
+    kind.removeAs === 'other' ? kind.make() : addOrgDevice('orgAdmin', 'Held', userIds.orgMember);
   for (const [name, kind] of Object.entries(kinds)) {
     for (const [routeName, route] of Object.entries(heldDeviceRoutes)) {
       it(`${name}: ${routeName}, each caller allowed or refused as intended`, async () => {
         const people: Principal[] =
           kind.removeAs === 'other' ? ['other'] : route.personOnly ? ['orgMember'] : ['orgMember', ...managers];
-        const expected = withRemovedAdmin({
-          ...nobody(),
-          ...Object.fromEntries(people.map((p) => [p, 'ok' as Outcome])),
-        });
+        const expected = { ...nobody(), ...Object.fromEntries(people.map((p) => [p, 'ok' as Outcome])) };
         const answers = {} as Record<Principal, Answer>;
         for (const principal of principals) {
           // Held off at its level before each caller; made again once a caller removed it.
@@ -1048,8 +1020,7 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
           const response = await as(principal).call(route.method, route.path(id), route.body);
           answers[principal] = { status: response.statusCode, code: response.data?.error?.code };
         }
-        const seen = Object.fromEntries(principals.map((p) => [p, judge(expected[p], answers[p], answers.anonymous)]));
-        expect(seen).toEqual(expected);
+        expectOutcomes(expected, answers);
       });
     }
   }
@@ -1092,12 +1063,12 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
   let ownerDevice: string | undefined;
   for (const [name, route] of Object.entries(ownerDeviceRoutes)) {
     it(`orgOwner's device, ${name}: orgAdmin refused, each caller as intended`, async () => {
-      const expected = withRemovedAdmin({
+      const expected: Record<Principal, Outcome> = {
         ...nobody(),
         orgOwner: 'ok',
         orgAdmin: 'forbidden',
         admin: route.operator ? 'ok' : 'hidden',
-      });
+      };
       const answers = {} as Record<Principal, Answer>;
       for (const principal of principals) {
         // Put back as the owner keeps it: there, and on.
@@ -1110,8 +1081,7 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
         answers[principal] = { status: response.statusCode, code: response.data?.error?.code };
         if (response.statusCode >= 400) expect(await provisioningDevice(ownerDevice!), principal).toEqual(before);
       }
-      const seen = Object.fromEntries(principals.map((p) => [p, judge(expected[p], answers[p], answers.anonymous)]));
-      expect(seen).toEqual(expected);
+      expectOutcomes(expected, answers);
     });
   }
 });
