@@ -87,6 +87,16 @@ async function views() {
   };
 }
 
+/** The views once they all say what `expected` says, or as they last were after 10 s. */
+async function viewsAgreeingWith(expected: Awaited<ReturnType<typeof views>>) {
+  let seen: Awaited<ReturnType<typeof views>> | undefined;
+  await eventually(async () => {
+    seen = await views();
+    return JSON.stringify(seen) === JSON.stringify(expected);
+  }, 10_000).catch(() => undefined);
+  return seen;
+}
+
 beforeAll(async () => {
   stack = await startStack({ label: 'connviews', adminEmails: ['ops.views@quietwire.test'], extra: deviceServices });
   const { bus, rpc } = await stack.connectNode('views-a');
@@ -166,12 +176,7 @@ describe('one owner for "connected"', () => {
       telemetryNodeConnected: 0,
     };
     // Telemetry hears of the suspensions by provisioning's events: within moments, every page agrees.
-    let seen: Awaited<ReturnType<typeof views>> | undefined;
-    await eventually(async () => {
-      seen = await views();
-      return JSON.stringify(seen) === JSON.stringify(expected);
-    }, 10_000).catch(() => undefined);
-    expect(seen).toEqual(expected);
+    expect(await viewsAgreeingWith(expected)).toEqual(expected);
 
     // Activated again, the recent handshake counts again everywhere.
     expect((await ann.call('PATCH', `/api/devices/${personal.id}`, { is_active: true })).statusCode).toBe(200);
@@ -187,10 +192,6 @@ describe('one owner for "connected"', () => {
       telemetryConnectedFilter: 1,
       telemetryNodeConnected: 1,
     };
-    await eventually(async () => {
-      seen = await views();
-      return JSON.stringify(seen) === JSON.stringify(again);
-    }, 10_000).catch(() => undefined);
-    expect(seen).toEqual(again);
+    expect(await viewsAgreeingWith(again)).toEqual(again);
   });
 });
