@@ -3,11 +3,6 @@ import type { ProvisioningDatabase } from '../database.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
-/** Locks the node's row for the transaction: its leases happen one after another. */
-export async function lockNodeLeases(tx: Db, nodeId: string): Promise<void> {
-  await tx.selectFrom('nodes').select('id').where('id', '=', nodeId).forUpdate().execute();
-}
-
 /** The node's IPv4 addresses in use: its devices', and those of keys in their grace period. */
 export async function takenIpv4s(tx: Db, nodeId: string): Promise<string[]> {
   const rows = await tx

@@ -161,8 +161,7 @@ export class KeysService {
       return false;
     }
     await retireKeys(tx, { deviceIds: [device.id] });
-    const node = await nodeOf(tx, device.node_id!);
-    const address = await leaseAddress(tx, node);
+    const { node, address } = await leaseAddress(tx, device.node_id!);
     await keepRetiringKey(tx, {
       public_key: device.public_key!,
       device_id: device.id,

@@ -93,6 +93,7 @@ export function nodesByName(db: Db): Promise<Node[]> {
   return db.selectFrom('nodes').selectAll().orderBy('name').execute();
 }
 
+/** The node, locked for the transaction: its drains and its address leases happen one after another. */
 export function lockNode(tx: Db, nodeId: string): Promise<Node | undefined> {
   return tx.selectFrom('nodes').selectAll().where('id', '=', nodeId).forUpdate().executeTakeFirst();
 }

@@ -4,7 +4,6 @@ import { encryptPrivateKey, generateKeyPair } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { queueConfigMail } from '../device-events/config-mail-job.ts';
 import { recordCreated } from '../device-events/device-events.ts';
-import { nodeOf } from '../nodes/nodes.repository.ts';
 import { requireUnusedPublicKey } from '../nodes/peer-keys.ts';
 import { leaseAddress } from '../addresses/addresses.service.ts';
 import { chooseNode } from './placement-rules.ts';
@@ -34,8 +33,7 @@ export async function placeDevice(
 ): Promise<{ device: Device; node: Node }> {
   const chosen = chooseNode(await placementCandidates(tx), input.plan);
   if (!chosen) throw new AppError('unavailable', 'No VPN server is available right now. Try again in a few minutes.');
-  const node = await nodeOf(tx, chosen.id);
-  const address = await leaseAddress(tx, node);
+  const { node, address } = await leaseAddress(tx, chosen.id);
   if (input.publicKey) await requireUnusedPublicKey(tx, input.publicKey, input.id);
   const keys = input.publicKey ? { publicKey: input.publicKey, privateKey: null } : generateKeyPair();
   const device = await tx
