@@ -69,8 +69,13 @@ const nodeRpcs: readonly RpcContract[] = [provisioning.registerNodeRpc, provisio
  */
 export const analyticsGenerationLimit = 50;
 
+/** The durable consumer of one source (`billing`, `signups`, `visits`) for a projection generation of analytics. */
+export function analyticsDurableName(generation: number, source: string): string {
+  return `analytics_g${generation}_${source}`;
+}
+
 function analyticsDurables(source: string): string[] {
-  return Array.from({ length: analyticsGenerationLimit }, (_, i) => `analytics_g${i + 1}_${source}`);
+  return Array.from({ length: analyticsGenerationLimit }, (_, i) => analyticsDurableName(i + 1, source));
 }
 
 export const busAccess: Record<BusPrincipal, BusAccess> = {

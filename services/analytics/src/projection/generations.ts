@@ -1,6 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { AppError, analyticsGenerationLimit, type ProjectionGeneration, type ProjectionStatus } from '@qw/contracts';
+import {
+  AppError,
+  analyticsDurableName,
+  analyticsGenerationLimit,
+  type ProjectionGeneration,
+  type ProjectionStatus,
+} from '@qw/contracts';
 import { type BusConnection, IdempotentConsumer, isNotFound, type ReceivedEvent } from '@qw/platform/bus';
 import { startPeriodicTask, type Worker } from '@qw/platform';
 import type { TSchema } from 'typebox';
@@ -25,11 +31,6 @@ export type ProjectionOptions = {
   /** The definition the code computes (tests raise it to prove a rebuild). */
   definition?: number;
 };
-
-/** A generation's durable consumer of one source. */
-export function durableName(generation: number, source: string): string {
-  return `analytics_g${generation}_${source}`;
-}
 
 /** Applies one delivery batch of events to a generation's tables, in the consumer's transaction. */
 export async function projectEvents(
@@ -145,7 +146,10 @@ export class Projections implements Worker {
     for (const source of sources) {
       const stream = bus.ns.stream(source.owner);
       try {
-        const info = await bus.jsm.consumers.info(stream, bus.ns.durable(durableName(generation, source.name)));
+        const info = await bus.jsm.consumers.info(
+          stream,
+          bus.ns.durable(analyticsDurableName(generation, source.name)),
+        );
         pending += info.num_pending + info.num_ack_pending;
       } catch (error) {
         if (!isNotFound(error)) throw error;
@@ -183,7 +187,7 @@ export class Projections implements Worker {
       await this.stopConsumers(generation);
       await dropGenerationTables(this.options.db as Kysely<unknown>, generation);
       for (const source of sources) {
-        const durable = this.options.bus.ns.durable(durableName(generation, source.name));
+        const durable = this.options.bus.ns.durable(analyticsDurableName(generation, source.name));
         await repo.deleteInboxRowsOf(this.options.db, durable);
       }
       await repo.markDropped(this.options.db, generation);
@@ -198,7 +202,7 @@ export class Projections implements Worker {
     const running: IdempotentConsumer<TSchema>[] = [];
     for (const source of sources) {
       const consumer = new IdempotentConsumer({
-        name: durableName(row.generation, source.name),
+        name: analyticsDurableName(row.generation, source.name),
         stream: bus.ns.stream(source.owner),
         contract: source.contract,
         events: source.events,
@@ -228,7 +232,7 @@ export class Projections implements Worker {
     const { bus } = this.options;
     for (const source of sources) {
       const stream = bus.ns.stream(source.owner);
-      const durable = bus.ns.durable(durableName(generation, source.name));
+      const durable = bus.ns.durable(analyticsDurableName(generation, source.name));
       try {
         const idleMs = Math.max(1000, this.options.retiredGraceMs ?? 60_000);
         await bus.jsm.consumers.update(stream, durable, { inactive_threshold: idleMs * 1_000_000 });

@@ -19,7 +19,7 @@ import type { ProjectionEvent } from './rows.ts';
  * changes, invoices, refunds and end arrive in the order billing published them.
  */
 export type Source = {
-  /** Part of the durable's name: `analytics.g<generation>.<name>`. */
+  /** Part of the durable's name: `analytics_g<generation>_<name>` (contracts' `analyticsDurableName`). */
   name: string;
   owner: string;
   contract: EventContract;
