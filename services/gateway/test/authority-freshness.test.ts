@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsService } from '@qw/analytics';
-import { eventually } from '@qw/testkit';
 import { authorityMaxAgeMs } from '../src/auth/authority-cache.ts';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 
 /**
@@ -52,15 +51,7 @@ beforeAll(async () => {
   root = await confirmEmail(stack, rootEmail, password, await signUp(rootEmail, '198.51.100.31'));
   betty = await confirmEmail(stack, bettyEmail, password, await signUp(bettyEmail, '198.51.100.32'));
   const customer = await customerWithPlan(stack, 'carl@example.com');
-  const created = await eventually(
-    async () => {
-      const answer = await customer.call('POST', '/api/devices', { name: 'Carl laptop', platform: 'linux' });
-      return answer.statusCode === 201 ? answer : undefined;
-    },
-    15_000,
-    100,
-  );
-  deviceId = created.data.device.id;
+  deviceId = (await deviceAdded(customer, { name: 'Carl laptop', platform: 'linux' })).id;
 }, 180_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { createEnvelope, type BusConnection } from '@qw/platform';
 import { eventually } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { ownOrganization } from './support/organizations.ts';
 
 /**
@@ -28,17 +28,8 @@ let office: Device;
 const telemetryDb = () => stack.services.telemetry!.db;
 const provisioningDb = () => stack.services.provisioning!.db;
 
-async function addDevice(client: Client, url: string, name: string): Promise<Device> {
-  const created = await eventually(
-    async () => {
-      const response = await client.call('POST', url, { name, platform: 'linux' });
-      return response.statusCode === 201 ? response : undefined;
-    },
-    15_000,
-    100,
-  );
-  return created.data.device;
-}
+const addDevice = (client: Client, url: string, name: string): Promise<Device> =>
+  deviceAdded(client, { name, platform: 'linux' }, url);
 
 /** The node reports both devices with a handshake now, as its agent does every few seconds. */
 async function handshakeNow(): Promise<void> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@qw/testkit';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import { ownOrganization, userIdOf } from './support/organizations.ts';
 
@@ -36,15 +36,7 @@ beforeAll(async () => {
   owner = await confirmEmail(stack, ownerEmail, password, owner);
   ownerId = await userIdOf(owner);
   orgId = await ownOrganization(owner);
-  const added = await eventually(
-    async () => {
-      const answer = await owner.call('POST', `/api/orgs/${orgId}/devices`, { name: 'Front desk' });
-      return answer.statusCode === 201 ? answer : undefined;
-    },
-    15_000,
-    100,
-  );
-  deviceId = added.data.device.id;
+  deviceId = (await deviceAdded(owner, { name: 'Front desk' }, `/api/orgs/${orgId}/devices`)).id;
 }, 180_000);
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceDefinition } from '@qw/platform';
+import { eventually } from '@qw/testkit';
 import { billingService } from '@qw/billing';
 import { provisioningService } from '@qw/provisioning';
 import { telemetryService } from '@qw/telemetry';
@@ -38,6 +39,22 @@ export async function customerWithPlan(
   const claim = await client.call('POST', '/api/checkout/claim', { session_id: started.data.session_id, email });
   if (claim.statusCode !== 200) throw new Error(`claim failed: ${claim.statusCode} ${JSON.stringify(claim.data)}`);
   return client;
+}
+
+/**
+ * Adds a device at `url` (the person's own list, or an organization's) as soon as the product
+ * takes it: right after a purchase, provisioning may not have the plan yet. Answers the device.
+ */
+export async function deviceAdded(client: Client, body: Record<string, unknown>, url = '/api/devices') {
+  const created = await eventually(
+    async () => {
+      const response = await client.call('POST', url, body);
+      return response.statusCode === 201 ? response : undefined;
+    },
+    15_000,
+    100,
+  );
+  return created.data.device;
 }
 
 /**
