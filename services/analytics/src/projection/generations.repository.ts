@@ -1,17 +1,9 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { AnalyticsDatabase } from '../database.ts';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { AnalyticsDatabase, GenerationsTable } from '../database.ts';
 
 type Db = Kysely<AnalyticsDatabase>;
 
-export type GenerationRow = {
-  generation: number;
-  definition: number;
-  status: 'building' | 'live' | 'retired';
-  started_at: Date;
-  live_since: Date | null;
-  retired_at: Date | null;
-  dropped_at: Date | null;
-};
+export type GenerationRow = Selectable<GenerationsTable>;
 
 /** The registry of projection generations: queries only (generations.ts decides when). */
 export async function findLiveGeneration(db: Db): Promise<number | undefined> {
@@ -20,12 +12,12 @@ export async function findLiveGeneration(db: Db): Promise<number | undefined> {
 }
 
 export async function listActiveGenerations(db: Db): Promise<GenerationRow[]> {
-  return (await db
+  return db
     .selectFrom('generations')
     .selectAll()
     .where('status', 'in', ['live', 'building'])
     .orderBy('generation')
-    .execute()) as GenerationRow[];
+    .execute();
 }
 
 export async function insertGeneration(
