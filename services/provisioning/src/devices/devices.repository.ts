@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -6,6 +6,15 @@ type Db = Kysely<ProvisioningDatabase>;
 /** The device, locked for the transaction (its changes happen one after another). */
 export function lockDevice(tx: Db, deviceId: string): Promise<Device | undefined> {
   return tx.selectFrom('devices').selectAll().where('id', '=', deviceId).forUpdate().executeTakeFirst();
+}
+
+/** Changes the device's columns; answers the row as it is now. */
+export function updateDevice(
+  tx: Db,
+  deviceId: string,
+  changes: Updateable<ProvisioningDatabase['devices']>,
+): Promise<Device> {
+  return tx.updateTable('devices').set(changes).where('id', '=', deviceId).returningAll().executeTakeFirstOrThrow();
 }
 
 export function deviceById(db: Db, deviceId: string): Promise<Device | undefined> {

@@ -27,7 +27,7 @@ import { deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor, deviceNotFound } from './device-for.ts';
 import { view, viewOf } from './device-view.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
-import { retiringUntil } from './devices.repository.ts';
+import { deviceById, lockDevice, retiringUntil, updateDevice } from './devices.repository.ts';
 import { lockPersonalDevices, withinPace } from './device-locks.ts';
 import { suspensionLevelOf, suspensionReasonOf, suspensionStep } from './suspension-rules.ts';
 import {
@@ -186,11 +186,7 @@ export class DevicesService {
 
   /** Whose plan entitles the device (its organization's, or its person's personal plan), for `afterAskingBilling`. */
   private async entitledOwnerOf(deviceId: string): Promise<{ userId: string | null; orgId: string | null } | null> {
-    const device = await this.deps.db
-      .selectFrom('devices')
-      .select(['user_id', 'org_id'])
-      .where('id', '=', deviceId)
-      .executeTakeFirst();
+    const device = await deviceById(this.deps.db, deviceId);
     if (!device) return null;
     return device.org_id ? { userId: null, orgId: device.org_id } : { userId: device.user_id, orgId: null };
   }
@@ -286,12 +282,7 @@ export class DevicesService {
         Object.assign(changes, await this.suspensionChanges(tx, device, level, input.is_active));
       }
       if (Object.keys(changes).length === 0) return device;
-      const after = await tx
-        .updateTable('devices')
-        .set(changes)
-        .where('id', '=', device.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const after = await updateDevice(tx, device.id, changes);
       if (changes.name !== undefined) await recordRenamed(tx, after, caller.userId);
       await recordSuspensionChange(tx, device, after, caller.userId);
       return after;
@@ -324,34 +315,24 @@ export class DevicesService {
     deviceId: string,
   ): Promise<Device> {
     return this.deps.db.transaction().execute(async (tx) => {
-      const device = await tx
-        .selectFrom('devices')
-        .selectAll()
-        .where('id', '=', deviceId)
-        .forUpdate()
-        .executeTakeFirst();
+      const device = await lockDevice(tx, deviceId);
       if (!device) throw deviceNotFound();
       let after = device;
       if (action === 'revoke_keys') {
         if (device.public_key) {
-          after = await tx
-            .updateTable('devices')
-            .set({ public_key: null, private_key_sealed: null, client_keys: false, key_created_at: null })
-            .where('id', '=', device.id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
+          after = await updateDevice(tx, device.id, {
+            public_key: null,
+            private_key_sealed: null,
+            client_keys: false,
+            key_created_at: null,
+          });
           await recordKeysRevoked(tx, device, actorId);
         }
       } else {
         // The highest level: it lifts any suspension, and takes over one already there.
         const changes = await this.suspensionChanges(tx, device, 'operator', action === 'activate');
         if (Object.keys(changes).length > 0) {
-          after = await tx
-            .updateTable('devices')
-            .set(changes)
-            .where('id', '=', device.id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
+          after = await updateDevice(tx, device.id, changes);
           await recordSuspensionChange(tx, device, after, actorId);
         }
       }

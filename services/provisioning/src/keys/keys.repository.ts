@@ -1,15 +1,7 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
-
-export function updateDevice(
-  tx: Db,
-  deviceId: string,
-  changes: Updateable<ProvisioningDatabase['devices']>,
-): Promise<Device> {
-  return tx.updateTable('devices').set(changes).where('id', '=', deviceId).returningAll().executeTakeFirstOrThrow();
-}
 
 /** Devices whose scheduled rotation is due, locked; rows another pass holds are skipped. */
 export function lockDueRotations(tx: Db, now: Date, limit: number): Promise<Device[]> {

@@ -21,7 +21,8 @@ import { view, viewOf } from '../devices/device-view.ts';
 import { nodeOf } from '../nodes/nodes.repository.ts';
 import { leaseAddress } from '../addresses/addresses.service.ts';
 import { keyRotationRefusal, scheduledRotationStep } from './key-rules.ts';
-import { keepRetiringKey, lockDueRotations, updateDevice } from './keys.repository.ts';
+import { updateDevice } from '../devices/devices.repository.ts';
+import { keepRetiringKey, lockDueRotations } from './keys.repository.ts';
 
 export type KeysDeps = {
   db: Kysely<ProvisioningDatabase>;
