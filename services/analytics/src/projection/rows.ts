@@ -1,4 +1,5 @@
 import type { Counters } from './counters.ts';
+import type { GenerationTables } from './tables.ts';
 
 /**
  * The rows and events of the analytics projection (definition 1): what one batch reads through a
@@ -6,37 +7,12 @@ import type { Counters } from './counters.ts';
  */
 
 /** A subscription as analytics knows it; `mrr_cents` is what it adds to its customer's MRR now. */
-export type SubscriptionRow = {
-  subscription_id: string;
-  customer_key: string | null;
-  plan_code: string;
-  monthly_cents: number;
-  status: string;
-  mrr_cents: number;
-  counted_new: boolean;
-  canceled_day: string | null;
-  /** The newest state applied (ISO time); an older state arriving late changes nothing. */
-  last_effective_at: string | null;
-};
+export type SubscriptionRow = GenerationTables['subscriptions'];
 
 /** A customer: a person's personal plans, or an organization's plans. */
-export type CustomerRow = {
-  customer_key: string;
-  mrr_cents: number;
-  /** Had MRR above 0 at some time: a new start after a stop is a reactivation, not new. */
-  ever_subscribed: boolean;
-  first_paid_day: string | null;
-  cohort_month: string | null;
-};
+export type CustomerRow = GenerationTables['customers'];
 
-export type InvoiceRow = {
-  invoice_id: string;
-  subscription_id: string | null;
-  customer_key: string | null;
-  plan_code: string;
-  amount_cents: number;
-  paid_day: string;
-};
+export type InvoiceRow = GenerationTables['invoices'];
 
 export type SubscriptionState = {
   subscriptionId: string;

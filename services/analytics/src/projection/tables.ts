@@ -42,11 +42,13 @@ export type GenerationTables = {
     mrr_cents: number;
     counted_new: boolean;
     canceled_day: string | null;
+    /** The newest state applied (ISO time); an older state arriving late changes nothing. */
     last_effective_at: string | null;
   };
   customers: {
     customer_key: string;
     mrr_cents: number;
+    /** Had MRR above 0 at some time: a new start after a stop is a reactivation, not new. */
     ever_subscribed: boolean;
     first_paid_day: string | null;
     cohort_month: string | null;
