@@ -8,6 +8,8 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { busAccess, nodeBusAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
 import {
+  type BusConnection,
+  connectBus,
   ensureNatsCertificates,
   generateCallerKeyPair,
   natsPermissions,
@@ -15,6 +17,7 @@ import {
   type NatsTlsFiles,
   type NatsUser,
 } from '@qw/platform/bus';
+import { createLogger } from '@qw/platform/logger';
 import { freePort } from './nats.ts';
 import { serverProcess } from './processes.ts';
 
@@ -34,6 +37,11 @@ export type TestBus = {
   env(principal: BusPrincipal): BusEnv;
   /** Gives a node agent its own user (the server reloads its configuration) and answers its environment. */
   addNode(name: string): Promise<BusEnv>;
+  /**
+   * A process's connection as `user` (the admin's, a service's, the gateway's or an added node's),
+   * over TLS with the test CA, as the platform connects; `name` is what the server calls it.
+   */
+  connect(user: string, name?: string): Promise<BusConnection>;
   stop(): Promise<void>;
 };
 
@@ -149,6 +157,17 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
         }
       }
       return env(nodeUser(name));
+    },
+    connect(user, name = `test-${user}`) {
+      return connectBus({
+        url,
+        name,
+        namespace: '',
+        logger: createLogger({ service: name, level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+        user,
+        password: password(user),
+        caFile: tls.caFile,
+      });
     },
     async stop() {
       await server.halt('SIGTERM');

@@ -5,6 +5,7 @@ export * from './bus.ts';
 export * from './smtp.ts';
 export * from './logs.ts';
 export * from './launcher.ts';
+export * from './service-alone.ts';
 export * from './processes.ts';
 export * from './wireguard-lab.ts';
 export * from './postgres.ts';

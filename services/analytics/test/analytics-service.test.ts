@@ -19,28 +19,10 @@ import {
   userRegistered,
   visitsCounted,
 } from '@qw/contracts';
-import {
-  type BusConnection,
-  callerTokenSigner,
-  connectBus,
-  createEnvelope,
-  createLogger,
-  ensureStream,
-  RpcClient,
-  type RunningService,
-} from '@qw/platform';
-import {
-  createTestDatabase,
-  eventually,
-  launchService,
-  startTestBus,
-  testCallerKeys,
-  type TestBus,
-  type TestDatabase,
-} from '@qw/testkit';
+import { callerTokenSigner, RpcClient } from '@qw/platform';
+import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import type { Static, TSchema } from 'typebox';
 import { analyticsService } from '../src/app.ts';
-import type { AnalyticsDatabase } from '../src/database.ts';
 
 /**
  * The analytics service on its own, as it runs: a database and a NATS server of this file (the
@@ -146,26 +128,21 @@ const history: Published[] = [
   { contract: visitsCounted, data: { day: '2026-02-20', path: '/', views: 7 }, at: at('02-20', '12:00') },
 ];
 
-let database: TestDatabase;
-let testBus: TestBus;
-let analytics: RunningService<AnalyticsDatabase>;
-let admin: BusConnection;
-let gateway: BusConnection;
+let alone: ServiceAlone;
 let rpc: RpcClient;
 const sign = callerTokenSigner(testCallerKeys.privateKey);
 const operator = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: true, emailVerified: true });
 
 async function publish(events: Published[], again = false): Promise<void> {
   for (const event of events) {
-    const envelope = createEnvelope(
-      event.contract as EventContract<TSchema>,
-      event.data as Static<TSchema>,
-      new Date(event.at),
-    );
-    const subject = admin.ns.subject(event.contract.subject);
-    await admin.js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id });
+    const envelope = await alone.publish(event.contract as EventContract<TSchema>, event.data as Static<TSchema>, {
+      at: new Date(event.at),
+    });
     // A producer's retry after a lost acknowledgement: the same event under another message id.
-    if (again) await admin.js.publish(subject, JSON.stringify(envelope), { msgID: `${envelope.id}-again` });
+    if (again)
+      await alone.admin.js.publish(alone.admin.ns.subject(event.contract.subject), JSON.stringify(envelope), {
+        msgID: `${envelope.id}-again`,
+      });
   }
 }
 
@@ -192,48 +169,16 @@ async function figures() {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase('analytics-service');
-  testBus = await startTestBus();
-  const logger = createLogger({ service: 'analytics-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  admin = await connectBus({
-    url: testBus.url,
-    name: 'analytics-test-admin',
-    namespace: '',
-    logger,
-    user: testBus.admin.user,
-    password: testBus.admin.password,
-    caFile: testBus.caFile,
-  });
   // The streams analytics reads but does not own, as billing and identity declare them at their start.
-  await ensureStream(admin, 'billing', billingEvents);
-  await ensureStream(admin, 'identity', identityEvents);
-  analytics = await launchService(analyticsService({ checkEveryMs: 200, retiredGraceMs: 500 }), {
-    database,
-    bus: testBus,
-  });
-  const env = testBus.env('gateway');
-  gateway = await connectBus({
-    url: env.NATS_URL,
-    name: 'analytics-test-gateway',
-    namespace: '',
-    logger,
-    user: env.NATS_USER,
-    password: env.NATS_PASSWORD,
-    caFile: env.NATS_CA_FILE,
-  });
-  rpc = new RpcClient(gateway);
+  alone = await startServiceAlone('analytics-service', { billing: billingEvents, identity: identityEvents });
+  await alone.launch(analyticsService({ checkEveryMs: 200, retiredGraceMs: 500 }));
+  rpc = new RpcClient(await alone.connect('gateway'));
   // Every event twice: the second copy must change nothing.
   await publish(history, true);
   await settled();
 }, 120_000);
 
-afterAll(async () => {
-  await gateway?.close();
-  await admin?.close();
-  await analytics?.stop();
-  await testBus?.stop();
-  await database?.drop();
-});
+afterAll(() => alone?.stop());
 
 describe('analytics projects billing’s, identity’s and the gateway’s events', () => {
   it('revenue: invoices on the day paid, the refund on the day issued, each event once', async () => {

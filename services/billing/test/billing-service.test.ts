@@ -18,29 +18,9 @@ import {
   testCheckoutPayRpc,
   testPortalCancelRpc,
 } from '@qw/contracts';
-import {
-  type BusConnection,
-  callerTokenSigner,
-  connectBus,
-  createLogger,
-  endpoint,
-  RpcClient,
-  type RpcServer,
-  type RunningService,
-  serveRpc,
-} from '@qw/platform';
-import { callerTokenVerifier } from '@qw/platform/bus';
-import {
-  createTestDatabase,
-  eventually,
-  launchService,
-  startTestBus,
-  testCallerKeys,
-  type TestBus,
-  type TestDatabase,
-} from '@qw/testkit';
+import { callerTokenSigner, endpoint, RpcClient } from '@qw/platform';
+import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import { billingService } from '../src/app.ts';
-import type { BillingDatabase } from '../src/database.ts';
 
 /**
  * The billing service on its own with the local test payment provider: a database and a NATS
@@ -50,7 +30,6 @@ import type { BillingDatabase } from '../src/database.ts';
  * test double that answers from this file's people. The pages end to end stay in the gateway's
  * billing tests.
  */
-const logger = createLogger({ service: 'billing-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const april = '2025-04-01T00:00:00.000Z';
 const people = new Map<string, string>();
 const roles = new Map<string, 'owner' | 'admin' | 'member'>();
@@ -67,38 +46,17 @@ const [ann, ben, olga, max, stranger] = ['ann', 'ben', 'olga', 'max', 'stranger'
   string,
 ];
 
-let database: TestDatabase;
-let testBus: TestBus;
-let billing: RunningService<BillingDatabase>;
-let admin: BusConnection;
-let identityBus: BusConnection;
-let gatewayBus: BusConnection;
-let identityDouble: RpcServer;
+let alone: ServiceAlone;
 let rpc: RpcClient;
 let operatorRpc: RpcClient;
 const sign = callerTokenSigner(testCallerKeys.privateKey);
 const as = (userId: string, accountType = 'personal') =>
   sign({ userId, accountType, isAdmin: false, emailVerified: true });
 
-async function connectAs(name: string, env: ReturnType<TestBus['env']>): Promise<BusConnection> {
-  return connectBus({
-    url: env.NATS_URL,
-    name: `billing-test-${name}`,
-    namespace: '',
-    logger,
-    user: env.NATS_USER,
-    password: env.NATS_PASSWORD,
-    caFile: env.NATS_CA_FILE,
-  });
-}
-
 /** The newest event of that subject on billing's stream, once `matches` says it is the one awaited. */
 async function announced<T>(contract: EventContract, matches: (data: T) => boolean): Promise<T> {
   return eventually(async () => {
-    const message = await admin.jsm.streams.getMessage(admin.ns.stream('billing'), {
-      last_by_subj: admin.ns.subject(contract.subject),
-    });
-    const data = message?.json<{ data: T }>().data;
+    const data = (await alone.lastEvent<T>(contract))?.data;
     return data && matches(data) ? data : undefined;
   });
 }
@@ -126,62 +84,36 @@ async function buy(userId: string, planCode: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase('billing-service');
-  testBus = await startTestBus();
-  admin = await connectBus({
-    url: testBus.url,
-    name: 'billing-test-admin',
-    namespace: '',
-    logger,
-    user: testBus.admin.user,
-    password: testBus.admin.password,
-    caFile: testBus.caFile,
-  });
-  operatorRpc = new RpcClient(admin);
+  alone = await startServiceAlone('billing-service');
+  operatorRpc = new RpcClient(alone.admin);
   // Identity as billing asks it: who the caller is, and their role in an organization.
-  identityBus = await connectAs('identity', testBus.env('identity'));
-  identityDouble = await serveRpc(identityBus, {
-    service: 'identity',
-    logger,
-    verifyCaller: callerTokenVerifier(testCallerKeys.publicKey),
-    endpoints: [
-      endpoint(getMeRpc, async (_data, caller) => {
-        const id = caller.userId!;
-        const email = people.get(id)!;
-        return {
-          user: { id, email, created_at: new Date().toISOString() },
-          profile: { id, email, full_name: null, avatar_url: null, account_type: 'personal', role: 'user' },
-          role: 'user',
-          is_admin: false,
-          email_verified: true,
-          mfa_enabled: false,
-          org_member: false,
-        };
-      }),
-      endpoint(membershipRpc, async (data) => ({
-        role: roles.get(`${data.org_id}:${data.user_id}`) ?? null,
-        org_active: true,
-        plan: 'business10',
-      })),
-    ],
-  });
-  billing = await launchService(
+  await alone.serve('identity', [
+    endpoint(getMeRpc, async (_data, caller) => {
+      const id = caller.userId!;
+      const email = people.get(id)!;
+      return {
+        user: { id, email, created_at: new Date().toISOString() },
+        profile: { id, email, full_name: null, avatar_url: null, account_type: 'personal', role: 'user' },
+        role: 'user',
+        is_admin: false,
+        email_verified: true,
+        mfa_enabled: false,
+        org_member: false,
+      };
+    }),
+    endpoint(membershipRpc, async (data) => ({
+      role: roles.get(`${data.org_id}:${data.user_id}`) ?? null,
+      org_active: true,
+      plan: 'business10',
+    })),
+  ]);
+  await alone.launch(
     billingService({ PUBLIC_URL: 'http://localhost:8080', BILLING_TEST_CLOCK: true, NODE_ENV: 'test' }),
-    { database, bus: testBus },
   );
-  gatewayBus = await connectAs('gateway', testBus.env('gateway'));
-  rpc = new RpcClient(gatewayBus);
+  rpc = new RpcClient(await alone.connect('gateway'));
 }, 120_000);
 
-afterAll(async () => {
-  await gatewayBus?.close();
-  await identityDouble?.stop();
-  await identityBus?.close();
-  await admin?.close();
-  await billing?.stop();
-  await testBus?.stop();
-  await database?.drop();
-});
+afterAll(() => alone?.stop());
 
 describe('checkout, payment and claim', () => {
   it('a paid checkout is announced, its claim makes the buyer’s subscription and says so on billing’s stream', async () => {

@@ -26,31 +26,18 @@ import {
   userVerified,
   verifyEmailRpc,
 } from '@qw/contracts';
+import { callerTokenSigner, RpcClient } from '@qw/platform';
 import {
-  type BusConnection,
-  callerTokenSigner,
-  connectBus,
-  createEnvelope,
-  createLogger,
-  ensureStream,
-  RpcClient,
-  type RunningService,
-} from '@qw/platform';
-import {
-  createTestDatabase,
   eventually,
-  launchService,
+  type ServiceAlone,
   type SmtpCapture,
+  startServiceAlone,
   startSmtpCapture,
-  startTestBus,
   testCallerKeys,
-  type TestBus,
-  type TestDatabase,
 } from '@qw/testkit';
 import { generate } from 'otplib';
-import type { Static, TSchema } from 'typebox';
+import type { Static } from 'typebox';
 import { identityService } from '../src/app.ts';
-import type { IdentityDatabase } from '../src/database.ts';
 
 /**
  * Identity on its own, as it runs: a database and a NATS server of this file (the product's
@@ -58,30 +45,17 @@ import type { IdentityDatabase } from '../src/database.ts';
  * them and billing's events published on billing's stream for its consumers. The flows through
  * the HTTP API (cookies, statuses, the spec's texts on pages) stay in services/gateway/test.
  */
-let database: TestDatabase;
-let testBus: TestBus;
+let alone: ServiceAlone;
 let smtp: SmtpCapture;
-let identity: RunningService<IdentityDatabase>;
-let admin: BusConnection;
-let gateway: BusConnection;
 let rpc: RpcClient;
 const sign = callerTokenSigner(testCallerKeys.privateKey);
 const password = 'correct horse battery';
 
-async function publish<S extends TSchema>(contract: EventContract<S>, data: Static<S>, at = new Date()): Promise<void> {
-  const envelope = createEnvelope(contract, data, at);
-  await admin.js.publish(admin.ns.subject(contract.subject), JSON.stringify(envelope), { msgID: envelope.id });
-}
-
 /** The newest event of that subject on identity's stream that names this user. */
 async function announced(contract: EventContract, userId: string) {
   return eventually(async () => {
-    const message = await admin.jsm.streams.getMessage(admin.ns.stream('identity'), {
-      last_by_subj: admin.ns.subject(contract.subject),
-    });
-    const envelope = message?.json<{ data: { userId?: string } }>();
-    if (!envelope) return undefined;
-    return envelope.data.userId === userId ? envelope : undefined;
+    const envelope = await alone.lastEvent<{ userId?: string }>(contract);
+    return envelope?.data.userId === userId ? envelope : undefined;
   });
 }
 
@@ -98,22 +72,10 @@ async function mailedToken(email: string, path: string): Promise<string> {
 const signUp = (email: string) => rpc.request(signUpRpc, { email, password, address_key: `test-${randomUUID()}` });
 
 beforeAll(async () => {
-  database = await createTestDatabase('identity-service');
-  testBus = await startTestBus();
-  smtp = await startSmtpCapture();
-  const logger = createLogger({ service: 'identity-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  admin = await connectBus({
-    url: testBus.url,
-    name: 'identity-test-admin',
-    namespace: '',
-    logger,
-    user: testBus.admin.user,
-    password: testBus.admin.password,
-    caFile: testBus.caFile,
-  });
   // Billing's stream, as billing declares it at its start: identity's consumers read it.
-  await ensureStream(admin, 'billing', billingEvents);
-  identity = await launchService(
+  alone = await startServiceAlone('identity-service', { billing: billingEvents });
+  smtp = await startSmtpCapture();
+  await alone.launch(
     identityService({
       PUBLIC_URL: 'http://localhost:8080',
       SUPPORT_EMAIL: 'support@quietwire.test',
@@ -123,28 +85,13 @@ beforeAll(async () => {
       MAIL_DIR: 'var/mail-test',
       NODE_ENV: 'test',
     }),
-    { database, bus: testBus },
   );
-  const env = testBus.env('gateway');
-  gateway = await connectBus({
-    url: env.NATS_URL,
-    name: 'identity-test-gateway',
-    namespace: '',
-    logger,
-    user: env.NATS_USER,
-    password: env.NATS_PASSWORD,
-    caFile: env.NATS_CA_FILE,
-  });
-  rpc = new RpcClient(gateway);
+  rpc = new RpcClient(await alone.connect('gateway'));
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await admin?.close();
-  await identity?.stop();
+  await alone?.stop();
   await smtp?.close();
-  await testBus?.stop();
-  await database?.drop();
 });
 
 describe('sign-up, the mailed link and the password step (identity.rpc.*)', () => {
@@ -227,8 +174,8 @@ describe('billing’s events make and set an organization (identity’s consumer
       currentPeriodEnd: null,
       cancelAtPeriodEnd: false,
     };
-    await publish(subscriptionActivated, { ...state, status: 'active' });
-    await publish(purchaseClaimed, {
+    await alone.publish(subscriptionActivated, { ...state, status: 'active' });
+    await alone.publish(purchaseClaimed, {
       userId,
       subscriptionId,
       planCode: 'business10',
@@ -242,19 +189,17 @@ describe('billing’s events make and set an organization (identity’s consumer
     const made = await eventually(async () => (await organizations())[0]);
     expect(made).toMatchObject({ id: orgId, name: 'Dee Works', plan: 'business10', is_active: true, role: 'owner' });
 
-    await publish(subscriptionCanceled, { ...state, status: 'canceled', canceledAt: new Date().toISOString() });
+    await alone.publish(subscriptionCanceled, { ...state, status: 'canceled', canceledAt: new Date().toISOString() });
     await eventually(async () => (await organizations())[0]?.is_active === false);
     // Provisioning suspends its devices on this event.
     const status = await eventually(async () => {
-      const message = await admin.jsm.streams.getMessage(admin.ns.stream('identity'), {
-        last_by_subj: admin.ns.subject(organizationStatusChanged.subject),
-      });
-      const data = message?.json<{ data: Static<typeof organizationStatusChanged.schema> }>().data;
+      const data = (await alone.lastEvent<Static<typeof organizationStatusChanged.schema>>(organizationStatusChanged))
+        ?.data;
       return data?.orgId === orgId && data.isActive === false ? data : undefined;
     });
     expect(status).toMatchObject({ orgId, isActive: false, plan: 'business10' });
     // The same claim delivered again (billing's retry) makes no second organization or owner.
-    await publish(purchaseClaimed, {
+    await alone.publish(purchaseClaimed, {
       userId,
       subscriptionId,
       planCode: 'business10',
@@ -278,16 +223,7 @@ describe('the operator console’s directory (identity.rpc.admin-*), asked as th
     expect(counts.users).toBeGreaterThanOrEqual(people.length);
     expect(counts.organizations).toBeGreaterThanOrEqual(1);
 
-    const env = testBus.env('provisioning');
-    const provisioning = await connectBus({
-      url: env.NATS_URL,
-      name: 'identity-test-provisioning',
-      namespace: '',
-      logger: createLogger({ service: 'identity-test', level: 'silent' }),
-      user: env.NATS_USER,
-      password: env.NATS_PASSWORD,
-      caFile: env.NATS_CA_FILE,
-    });
+    const provisioning = await alone.connect('provisioning');
     try {
       const asProvisioning = new RpcClient(provisioning);
       const [first, second] = people;

@@ -6,7 +6,6 @@ import {
   createDeviceRpc,
   createOrgDeviceRpc,
   desiredPeersRpc,
-  type EventContract,
   identityEvents,
   latestTelemetryRpc,
   listDevicesRpc,
@@ -21,32 +20,9 @@ import {
   subscriptionCanceled,
   updateDeviceRpc,
 } from '@qw/contracts';
-import {
-  type BusConnection,
-  callerTokenSigner,
-  connectBus,
-  createEnvelope,
-  createLogger,
-  endpoint,
-  ensureStream,
-  RpcClient,
-  type RpcEndpoint,
-  type RunningService,
-  refuseEveryCallerToken,
-  serveRpc,
-} from '@qw/platform';
-import {
-  createTestDatabase,
-  eventually,
-  launchService,
-  startTestBus,
-  testCallerKeys,
-  type TestBus,
-  type TestDatabase,
-} from '@qw/testkit';
-import type { Static, TSchema } from 'typebox';
+import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken } from '@qw/platform';
+import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import { provisioningService } from '../src/app.ts';
-import type { ProvisioningDatabase } from '../src/database.ts';
 
 /**
  * The provisioning service on its own: a database and a NATS server of this file (the product's
@@ -60,17 +36,11 @@ import type { ProvisioningDatabase } from '../src/database.ts';
  * - Ann pays Personal, adds a laptop, turns it off and on; her plan ends and the laptop is suspended.
  * - Org "Acme" on business10: owner Olga, member Max; Olga adds a device for Max, Max leaves and it goes.
  */
-const logger = createLogger({ service: 'provisioning-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const nodeName = `pv-${randomBytes(3).toString('hex')}`;
 const [ann, olga, max, orgId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
 const [annPlan, orgPlan] = [randomUUID(), randomUUID()];
 
-let database: TestDatabase;
-let testBus: TestBus;
-let provisioning: RunningService<ProvisioningDatabase>;
-const connections: BusConnection[] = [];
-const doubles: Array<{ stop(): Promise<void> }> = [];
-let admin: BusConnection;
+let alone: ServiceAlone;
 let rpc: RpcClient;
 let node: RpcClient;
 /** What billing and identity would answer: the plans and memberships the published events say. */
@@ -79,31 +49,6 @@ const roles = new Map<string, 'owner' | 'admin' | 'member'>();
 const sign = callerTokenSigner(testCallerKeys.privateKey);
 const person = (userId: string, accountType = 'personal') =>
   sign({ userId, accountType, isAdmin: false, emailVerified: true } as Parameters<typeof sign>[0]);
-
-async function connectAs(user: string, env = testBus.env(user as never)): Promise<BusConnection> {
-  const bus = await connectBus({
-    url: env.NATS_URL,
-    name: `provisioning-test-${user}`,
-    namespace: '',
-    logger,
-    user: env.NATS_USER,
-    password: env.NATS_PASSWORD,
-    caFile: env.NATS_CA_FILE,
-  });
-  connections.push(bus);
-  return bus;
-}
-
-/** Another service's RPCs answered by a test double under that service's own bus user. */
-async function double(service: string, endpoints: RpcEndpoint[]): Promise<void> {
-  const bus = await connectAs(service);
-  doubles.push(await serveRpc(bus, { service, logger, endpoints, verifyCaller: refuseEveryCallerToken }));
-}
-
-async function publish<S extends TSchema>(contract: EventContract<S>, data: Static<S>): Promise<void> {
-  const envelope = createEnvelope(contract as EventContract<TSchema>, data as Static<TSchema>);
-  await admin.js.publish(admin.ns.subject(contract.subject), JSON.stringify(envelope), { msgID: envelope.id });
-}
 
 const subscription = (
   subscriptionId: string,
@@ -125,53 +70,39 @@ async function desiredKeys(): Promise<string[]> {
 const myDevices = async (userId: string) => (await rpc.request(listDevicesRpc, {}, person(userId))).devices;
 
 beforeAll(async () => {
-  database = await createTestDatabase('provisioning-service');
-  testBus = await startTestBus();
-  admin = await connectBus({
-    url: testBus.url,
-    name: 'provisioning-test-admin',
-    namespace: '',
-    logger,
-    user: testBus.admin.user,
-    password: testBus.admin.password,
-    caFile: testBus.caFile,
-  });
-  connections.push(admin);
   // The streams provisioning reads but does not own, as billing and identity declare them at their start.
-  await ensureStream(admin, 'billing', billingEvents);
-  await ensureStream(admin, 'identity', identityEvents);
-  await double('billing', [
-    endpoint(activePlanRpc, async (data) => ({ plan: plans.get(data.org_id ?? data.user_id ?? '') ?? null })),
-  ]);
-  await double('identity', [
-    endpoint(membershipRpc, async (data) => ({
-      role: roles.get(`${data.org_id}:${data.user_id}`) ?? null,
-      org_active: data.org_id === orgId,
-      plan: data.org_id === orgId ? 'business10' : null,
-    })),
-    endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
-  ]);
-  await double('telemetry', [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))]);
-  provisioning = await launchService(
+  alone = await startServiceAlone('provisioning-service', { billing: billingEvents, identity: identityEvents });
+  await alone.serve(
+    'billing',
+    [endpoint(activePlanRpc, async (data) => ({ plan: plans.get(data.org_id ?? data.user_id ?? '') ?? null }))],
+    refuseEveryCallerToken,
+  );
+  await alone.serve(
+    'identity',
+    [
+      endpoint(membershipRpc, async (data) => ({
+        role: roles.get(`${data.org_id}:${data.user_id}`) ?? null,
+        org_active: data.org_id === orgId,
+        plan: data.org_id === orgId ? 'business10' : null,
+      })),
+      endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
+    ],
+    refuseEveryCallerToken,
+  );
+  await alone.serve('telemetry', [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))], refuseEveryCallerToken);
+  await alone.launch(
     provisioningService({
       PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       VPN_DNS: '10.64.0.1',
       MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
       MAIL_DIR: 'var/mail-test',
     }),
-    { database, bus: testBus },
   );
-  rpc = new RpcClient(await connectAs('gateway'));
-  node = new RpcClient(await connectAs(nodeName, await testBus.addNode(nodeName)));
+  rpc = new RpcClient(await alone.connect('gateway'));
+  node = new RpcClient(await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER));
 }, 120_000);
 
-afterAll(async () => {
-  for (const served of doubles) await served.stop();
-  for (const bus of connections.reverse()) await bus.close();
-  await provisioning?.stop();
-  await testBus?.stop();
-  await database?.drop();
-});
+afterAll(() => alone?.stop());
 
 describe('a node registers and reads its desired peers', () => {
   it('gets its addressing, and no peers while nobody has a device', async () => {
@@ -199,7 +130,7 @@ describe('personal devices follow billing’s subscription events', () => {
       rpc.request(createDeviceRpc, { name: 'laptop', platform: 'linux' }, person(ann)),
     ).rejects.toMatchObject({ code: 'no_entitlement' });
     plans.set(ann, { plan_code: 'personal', status: 'active', subscription_id: annPlan });
-    await publish(subscriptionActivated, subscription(annPlan, { userId: ann, orgId: null }, 'personal'));
+    await alone.publish(subscriptionActivated, subscription(annPlan, { userId: ann, orgId: null }, 'personal'));
     const device = await eventually(
       async () => (await rpc.request(createDeviceRpc, { name: 'laptop', platform: 'linux' }, person(ann))).device,
       20_000,
@@ -225,7 +156,7 @@ describe('personal devices follow billing’s subscription events', () => {
 
   it('suspends the devices when the subscription ends (billing.subscription.canceled)', async () => {
     plans.delete(ann);
-    await publish(subscriptionCanceled, {
+    await alone.publish(subscriptionCanceled, {
       ...subscription(annPlan, { userId: ann, orgId: null }, 'personal'),
       status: 'canceled',
       canceledAt: new Date().toISOString(),
@@ -237,14 +168,14 @@ describe('personal devices follow billing’s subscription events', () => {
 
 describe('organization devices follow identity’s organization events', () => {
   it('the owner adds a device for a member; the member leaves and the device goes', async () => {
-    await publish(organizationStatusChanged, { orgId, isActive: true, plan: 'business10' });
+    await alone.publish(organizationStatusChanged, { orgId, isActive: true, plan: 'business10' });
     const at = new Date().toISOString();
     roles.set(`${orgId}:${olga}`, 'owner');
     roles.set(`${orgId}:${max}`, 'member');
     plans.set(orgId, { plan_code: 'business10', status: 'active', subscription_id: orgPlan });
-    await publish(memberJoined, { orgId, userId: olga, role: 'owner', actorId: olga, at });
-    await publish(memberJoined, { orgId, userId: max, role: 'member', actorId: olga, at });
-    await publish(subscriptionActivated, subscription(orgPlan, { userId: null, orgId }, 'business10'));
+    await alone.publish(memberJoined, { orgId, userId: olga, role: 'owner', actorId: olga, at });
+    await alone.publish(memberJoined, { orgId, userId: max, role: 'member', actorId: olga, at });
+    await alone.publish(subscriptionActivated, subscription(orgPlan, { userId: null, orgId }, 'business10'));
     const { device } = await eventually(
       () =>
         rpc.request(
@@ -261,7 +192,7 @@ describe('organization devices follow identity’s organization events', () => {
     expect(list.devices.map((d) => d.id)).toEqual([device.id]);
 
     roles.delete(`${orgId}:${max}`);
-    await publish(memberLeft, { orgId, userId: max, actorId: olga, reason: 'removed' });
+    await alone.publish(memberLeft, { orgId, userId: max, actorId: olga, reason: 'removed' });
     await eventually(
       async () =>
         (await rpc.request(listOrgDevicesRpc, { org_id: orgId }, person(olga, 'business'))).devices.length === 0,

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busAccess, provisioningEvents } from '@qw/contracts';
 import {
-  connectBus,
   connectDatabase,
-  createLogger,
   ensureStream,
   migrateToLatest,
   serviceDurableConfig,
@@ -22,7 +20,6 @@ let bus: TestBus;
 let database: TestDatabase;
 let url: string;
 let admin: BusConnection;
-const logger = createLogger({ service: 'durables-test', level: 'silent' });
 
 const startReplicas = (n: number) =>
   Promise.allSettled(
@@ -75,15 +72,7 @@ beforeAll(async () => {
   const handle = connectDatabase(url, 'telemetry');
   await migrateToLatest(handle.db, 'telemetry', new URL('../migrations/', import.meta.url).pathname);
   await handle.db.destroy();
-  admin = await connectBus({
-    url: bus.url,
-    name: 'test-admin',
-    namespace: '',
-    logger,
-    user: bus.admin.user,
-    password: bus.admin.password,
-    caFile: bus.caFile,
-  });
+  admin = await bus.connect(bus.admin.user);
 });
 
 afterAll(async () => {
@@ -101,16 +90,7 @@ describe("telemetry's durables, declared by telemetry once per start", () => {
       await expectDeclared('node');
 
       // Provisioning, the owner, declares its stream (with its own user) after the replicas waited.
-      const env = bus.env('provisioning');
-      const provisioning = await connectBus({
-        url: env.NATS_URL,
-        name: 'provisioning',
-        namespace: '',
-        logger,
-        user: env.NATS_USER,
-        password: env.NATS_PASSWORD,
-        caFile: env.NATS_CA_FILE,
-      });
+      const provisioning = await bus.connect('provisioning');
       try {
         await ensureStream(provisioning, 'provisioning', provisioningEvents);
       } finally {

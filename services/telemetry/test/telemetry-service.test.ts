@@ -7,35 +7,15 @@ import {
   deviceCreated,
   deviceRemoved,
   deviceSuspended,
-  type EventContract,
   hostSampled,
   latestTelemetryRpc,
   nodeRegistered,
   peersSampled,
   provisioningEvents,
 } from '@qw/contracts';
-import {
-  type BusConnection,
-  callerTokenSigner,
-  connectBus,
-  createEnvelope,
-  createLogger,
-  ensureStream,
-  RpcClient,
-  type RunningService,
-} from '@qw/platform';
-import {
-  createTestDatabase,
-  eventually,
-  launchService,
-  startTestBus,
-  testCallerKeys,
-  type TestBus,
-  type TestDatabase,
-} from '@qw/testkit';
-import type { Static, TSchema } from 'typebox';
+import { callerTokenSigner, RpcClient } from '@qw/platform';
+import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import { telemetryService } from '../src/app.ts';
-import type { TelemetryDatabase } from '../src/database.ts';
 
 /**
  * The telemetry service on its own: a database and a NATS server of this file (the product's
@@ -55,31 +35,16 @@ const laptop = { deviceId: randomUUID(), publicKey: key(), userId: userA, allowe
 const phone = { deviceId: randomUUID(), publicKey: key(), userId: userB, allowedIps: ['10.8.0.3/32'] };
 const tablet = { deviceId: randomUUID(), publicKey: key(), userId: userC, allowedIps: ['10.8.0.4/32'] };
 
-let database: TestDatabase;
-let testBus: TestBus;
-let telemetry: RunningService<TelemetryDatabase>;
-let admin: BusConnection;
-let gateway: BusConnection;
+let alone: ServiceAlone;
 let rpc: RpcClient;
-let provisioning: BusConnection;
 /** As provisioning asks: the latest status of its devices, and the connected count per node. */
 let asProvisioning: RpcClient;
 let sql: pg.Client;
 const sign = callerTokenSigner(testCallerKeys.privateKey);
 const operator = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: true, emailVerified: true });
 
-async function publish<S extends TSchema>(
-  contract: EventContract<S>,
-  data: Static<S>,
-  params: Record<string, string> = {},
-): Promise<void> {
-  const envelope = createEnvelope(contract as EventContract<TSchema>, data as Static<TSchema>);
-  const subject = contract.subject.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]!);
-  await admin.js.publish(admin.ns.subject(subject), JSON.stringify(envelope), { msgID: envelope.id });
-}
-
 const created = (device: typeof laptop, name: string) =>
-  publish(deviceCreated, { ...device, nodeId, orgId: null, name, platform: 'linux', isActive: true });
+  alone.publish(deviceCreated, { ...device, nodeId, orgId: null, name, platform: 'linux', isActive: true });
 const now = () => Math.floor(Date.now() / 1000);
 const peer = (device: typeof laptop, rx: number, tx: number, handshake = now() - 5) => ({
   publicKey: device.publicKey,
@@ -90,51 +55,19 @@ const peer = (device: typeof laptop, rx: number, tx: number, handshake = now() -
   latencyMs: 12,
 });
 const sampled = (peers: ReturnType<typeof peer>[]) =>
-  publish(peersSampled, { sampledAt: new Date().toISOString(), peers }, { node: nodeName });
+  alone.publish(peersSampled, { sampledAt: new Date().toISOString(), peers }, { params: { node: nodeName } });
 const latest = async (ids: string[]) => (await asProvisioning.request(latestTelemetryRpc, { device_ids: ids })).devices;
 
 beforeAll(async () => {
-  database = await createTestDatabase('telemetry-service');
-  testBus = await startTestBus();
-  const logger = createLogger({ service: 'telemetry-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  admin = await connectBus({
-    url: testBus.url,
-    name: 'telemetry-test-admin',
-    namespace: '',
-    logger,
-    user: testBus.admin.user,
-    password: testBus.admin.password,
-    caFile: testBus.caFile,
-  });
   // The stream telemetry reads but does not own, as provisioning declares it at its start.
-  await ensureStream(admin, 'provisioning', provisioningEvents);
-  telemetry = await launchService(telemetryService, { database, bus: testBus });
-  const env = testBus.env('gateway');
-  gateway = await connectBus({
-    url: env.NATS_URL,
-    name: 'telemetry-test-gateway',
-    namespace: '',
-    logger,
-    user: env.NATS_USER,
-    password: env.NATS_PASSWORD,
-    caFile: env.NATS_CA_FILE,
-  });
-  rpc = new RpcClient(gateway);
-  const provisioningEnv = testBus.env('provisioning');
-  provisioning = await connectBus({
-    url: provisioningEnv.NATS_URL,
-    name: 'telemetry-test-provisioning',
-    namespace: '',
-    logger,
-    user: provisioningEnv.NATS_USER,
-    password: provisioningEnv.NATS_PASSWORD,
-    caFile: provisioningEnv.NATS_CA_FILE,
-  });
-  asProvisioning = new RpcClient(provisioning);
-  sql = new pg.Client({ connectionString: database.adminUrl });
+  alone = await startServiceAlone('telemetry-service', { provisioning: provisioningEvents });
+  await alone.launch(telemetryService);
+  rpc = new RpcClient(await alone.connect('gateway'));
+  asProvisioning = new RpcClient(await alone.connect('provisioning'));
+  sql = new pg.Client({ connectionString: alone.database.adminUrl });
   await sql.connect();
 
-  await publish(nodeRegistered, { nodeId, name: nodeName, region: 'eu' });
+  await alone.publish(nodeRegistered, { nodeId, name: nodeName, region: 'eu' });
   await created(laptop, 'laptop');
   await created(phone, 'phone');
   await created(tablet, 'tablet');
@@ -149,12 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sql?.end();
-  await gateway?.close();
-  await provisioning?.close();
-  await admin?.close();
-  await telemetry?.stop();
-  await testBus?.stop();
-  await database?.drop();
+  await alone?.stop();
 });
 
 describe('telemetry projects a node’s samples onto the devices provisioning placed there', () => {
@@ -176,8 +104,8 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
   });
 
   it('a device provisioning suspends is no longer connected; a removed one is forgotten', async () => {
-    await publish(deviceSuspended, { ...phone, nodeId, orgId: null, reason: 'plan ended', actorId: null });
-    await publish(deviceRemoved, {
+    await alone.publish(deviceSuspended, { ...phone, nodeId, orgId: null, reason: 'plan ended', actorId: null });
+    await alone.publish(deviceRemoved, {
       deviceId: tablet.deviceId,
       nodeId,
       publicKey: tablet.publicKey,
@@ -190,7 +118,7 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
     expect((await latest([tablet.deviceId])).length).toBe(0);
     // A later sample with the removed key counts for nobody.
     await sampled([peer(tablet, 90, 90)]);
-    await publish(
+    await alone.publish(
       hostSampled,
       {
         sampledAt: new Date().toISOString(),
@@ -203,7 +131,7 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
         load5: 0.2,
         load15: 0.3,
       },
-      { node: nodeName },
+      { params: { node: nodeName } },
     );
     await eventually(
       async () =>
