@@ -97,7 +97,7 @@ export function identityService(
         sessions,
       });
       const accounts = new AccountsService({ db, logger, sessions, emailLinks });
-      const profiles = new ProfilesService({ db, sessions });
+      const profiles = new ProfilesService({ db });
       const mfa = new MfaService(db);
       contact = new ContactService({ db, mailer: mailerFor(logger), logger, supportEmail: settings.SUPPORT_EMAIL });
       const invitations = new InvitationsService({

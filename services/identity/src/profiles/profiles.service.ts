@@ -11,28 +11,28 @@ import {
 import { addToOutbox } from '@qw/platform/bus';
 import type { IdentityDatabase } from '../database.ts';
 import * as repo from '../accounts/accounts.repository.ts';
-import type { SessionsService } from '../sessions/sessions.service.ts';
+import { readAccess } from '../accounts/read-authority.ts';
 import { changedProfileFields, profileFields, toProfile, type ProfileFields } from './profile-rules.ts';
 
 /** The signed-in person's own page: who they are, their rights now, and the profile they edit. */
 export class ProfilesService {
-  constructor(private readonly deps: { db: Kysely<IdentityDatabase>; sessions: SessionsService }) {}
+  constructor(private readonly deps: { db: Kysely<IdentityDatabase> }) {}
 
-  async me(caller: Caller, mfaEnabled: (userId: string) => Promise<boolean>): Promise<Me> {
-    const { db, sessions } = this.deps;
+  async me(caller: Caller): Promise<Me> {
+    const { db } = this.deps;
     const userId = requireUserId(caller);
     const user = await repo.findUserById(db, userId);
     const profile = await repo.findProfile(db, userId);
     if (!user || !profile) throw new AppError('not_signed_in', 'Not signed in');
     // The same reading as adminStatus: the session's own claim, confirmed by the database now.
-    const access = await sessions.access(db, userId, caller.isAdmin);
+    const read = await readAccess(db, userId, { twoFactorPassed: caller.isAdmin });
     return {
       user: { id: user.id, email: user.email, created_at: new Date(user.created_at).toISOString() },
       profile: toProfile(profile),
-      role: access?.role ?? defaultRole,
-      is_admin: caller.isAdmin && access?.isAdmin === true,
+      role: read?.access.role ?? defaultRole,
+      is_admin: caller.isAdmin && read?.access.isAdmin === true,
       email_verified: user.email_verified_at !== null,
-      mfa_enabled: await mfaEnabled(user.id),
+      mfa_enabled: read?.facts.two_factor === true,
       org_member: await repo.isOrgMember(db, user.id),
     };
   }

@@ -69,7 +69,7 @@ export function accountsEndpoints({
       await emailLinks.resetPassword(data);
       return {};
     }),
-    endpoint(getMeRpc, (_data, caller) => profiles.me(caller, (userId) => mfa.isEnabled(userId))),
+    endpoint(getMeRpc, (_data, caller) => profiles.me(caller)),
     endpoint(adminStatusRpc, (_data, caller) => sessions.adminStatus(caller)),
     endpoint(updateProfileRpc, (data, caller) => profiles.updateProfile(caller, data)),
     endpoint(listMyOrgsRpc, async (_data, caller) => ({

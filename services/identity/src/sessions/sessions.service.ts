@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { AppError, requireUserId, type Access, type Caller, type IssuedSession, type SessionUser } from '@qw/contracts';
+import { AppError, requireUserId, type Caller, type IssuedSession, type SessionUser } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
 import * as repo from '../accounts/accounts.repository.ts';
 import { readAccess } from '../accounts/read-authority.ts';
@@ -36,16 +36,6 @@ export class SessionsService {
     };
   }
 
-  /** Role and admin rights now, or undefined when the account is gone. */
-  async access(
-    db: Kysely<IdentityDatabase>,
-    userId: string,
-    twoFactorPassed: boolean,
-  ): Promise<(Access & { accountType: string }) | undefined> {
-    const read = await readAccess(db, userId, { twoFactorPassed });
-    return read && { ...read.access, accountType: read.facts.account_type };
-  }
-
   /**
    * Admin rights for a request, checked against the database now. Whether the session passed the
    * second factor is known only from its access token, whose admin claim already required it: a
@@ -54,8 +44,8 @@ export class SessionsService {
   async adminStatus(caller: Caller): Promise<{ is_admin: boolean }> {
     const userId = requireUserId(caller);
     if (!caller.isAdmin) return { is_admin: false };
-    const access = await this.access(this.deps.db, userId, true);
-    return { is_admin: access?.isAdmin === true };
+    const read = await readAccess(this.deps.db, userId, { twoFactorPassed: true });
+    return { is_admin: read?.access.isAdmin === true };
   }
 
   /** A new refresh-token family: one per sign-in. */
