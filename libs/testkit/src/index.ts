@@ -1,4 +1,4 @@
-export * from './guards.ts';
+import './guards.ts';
 export * from './database.ts';
 export * from './nats.ts';
 export * from './bus.ts';
