@@ -193,10 +193,10 @@ export async function startService<DB extends PlatformTables>(
     // Where every consumer of this service (the workers' too) keeps poison messages: declared
     // once here, not by each consumer as it starts.
     if (specs.length > 0 || workers.length > 0) await ensureDeadLetterStream(bus);
-    const durables = bus.user && isBusPrincipal(definition.name) ? busAccess[definition.name].consumes : undefined;
+    const allowed = bus.user && isBusPrincipal(definition.name) ? busAccess[definition.name].consumes : undefined;
     for (const spec of specs) {
       // Said at start, by name: the server would refuse the consumer with a bare permission error.
-      if (durables && !durables[ownerOf(spec.contract)]?.includes(spec.name))
+      if (allowed && !allowed[ownerOf(spec.contract)]?.includes(spec.name))
         throw new Error(
           `${definition.name}'s consumer ${spec.name} is not among its durables on ${ownerOf(spec.contract)}'s stream in libs/contracts/src/bus-access.ts`,
         );
