@@ -1,6 +1,7 @@
 import { AppError } from '@qw/contracts';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
+import { lockName } from '../transaction-lock.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -17,7 +18,7 @@ export const publicKeyInUse = () =>
  * bringing the same one cannot both pass.
  */
 export async function requireUnusedPublicKey(tx: Db, publicKey: string, deviceId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`public-key:${publicKey}`}, 0))`.execute(tx);
+  await lockName(tx, `public-key:${publicKey}`);
   const device = await tx
     .selectFrom('devices')
     .select('id')

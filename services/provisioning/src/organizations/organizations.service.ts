@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { AppError, requireUserId, type Caller, type Envelope, type OrganizationRole } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { ProvisioningDatabase } from '../database.ts';
@@ -15,6 +15,7 @@ import {
   organizationUsable,
   suspendedOrganization,
 } from './org-device-rules.ts';
+import { lockName } from '../transaction-lock.ts';
 import { askIdentity } from './owner-answers.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -35,12 +36,12 @@ export const organizationNotFound = () => new AppError('not_found', 'Organizatio
  * suspension): a transaction-scoped advisory lock, so two adds cannot both take the last place.
  */
 export async function lockOrganization(tx: Db, orgId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`organization:${orgId}`}, 0))`.execute(tx);
+  await lockName(tx, `organization:${orgId}`);
 }
 
 /** The same for a person's organization devices (5 across every organization); always taken after the organization's. */
 export async function lockAssignee(tx: Db, userId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`assignee:${userId}`}, 0))`.execute(tx);
+  await lockName(tx, `assignee:${userId}`);
 }
 
 export type Membership = {
