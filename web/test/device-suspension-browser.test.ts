@@ -9,6 +9,7 @@ import {
   ownOrganization,
 } from '../../services/gateway/test/support/organizations.ts';
 import { launchBrowser, openPage } from './support/browser.ts';
+import { signInThroughPage } from './support/real-stack.ts';
 
 /**
  * Issue #20 in Chromium on the real services: a device an operator or an organization's admin
@@ -28,13 +29,7 @@ let orgId: string;
 
 const row = (page: Page, name: string) => page.locator('tr', { has: page.locator(`input[value="${name}"]`) });
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${stack.publicUrl}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/app\//);
-}
+const signIn = (page: Page, email: string) => signInThroughPage(page, stack.publicUrl, email, password);
 
 async function added(client: Client, url: string, body: Record<string, unknown>): Promise<string> {
   const response = await client.call('POST', url, body);
