@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsService } from '@qw/analytics';
 import { authorityMaxAgeMs } from '../src/auth/authority-cache.ts';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 
@@ -34,13 +34,6 @@ async function consoleAnswers(client: Client): Promise<Array<{ status: number; c
   ];
 }
 
-async function signUp(email: string, address: string): Promise<Client> {
-  const client = new Client(stack.app, address);
-  const answer = await client.call('POST', '/api/auth/signup', { email, password });
-  if (answer.statusCode !== 201) throw new Error(`sign-up ${email}: ${answer.statusCode} ${answer.body}`);
-  return client;
-}
-
 beforeAll(async () => {
   stack = await startStack({
     label: 'authority-freshness',
@@ -48,8 +41,8 @@ beforeAll(async () => {
     extra: (url, mail) => [...deviceServices(url, mail), analyticsService({ checkEveryMs: 200, retiredGraceMs: 500 })],
   });
   await registerTestNode(stack, 'authority-node');
-  root = await confirmEmail(stack, rootEmail, password, await signUp(rootEmail, '198.51.100.31'));
-  betty = await confirmEmail(stack, bettyEmail, password, await signUp(bettyEmail, '198.51.100.32'));
+  root = await signUpConfirmed(stack, rootEmail, '198.51.100.31', password);
+  betty = await signUpConfirmed(stack, bettyEmail, '198.51.100.32', password);
   const customer = await customerWithPlan(stack, 'carl@example.com');
   deviceId = (await deviceAdded(customer, { name: 'Carl laptop', platform: 'linux' })).id;
 }, 180_000);
@@ -99,7 +92,7 @@ describe('an admin taken off the admin list', () => {
 describe('a session that ends', () => {
   it("takes its access tokens with it within a second; the person's other sessions go on", async () => {
     const email = 'dora@example.com';
-    const laptop = await confirmEmail(stack, email, password, await signUp(email, '198.51.100.33'));
+    const laptop = await signUpConfirmed(stack, email, '198.51.100.33', password);
     const phone = new Client(stack.app, '198.51.100.34');
     expect((await phone.call('POST', '/api/auth/login', { email, password })).statusCode).toBe(200);
     expect((await laptop.call('GET', '/api/me')).statusCode).toBe(200);

@@ -4,7 +4,7 @@ import { fillSubject, peersSampled, registerNodeRpc } from '@qw/contracts';
 import { createEnvelope, type BusConnection } from '@qw/platform';
 import { eventually } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { type Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { ownOrganization } from './support/organizations.ts';
 
@@ -104,12 +104,7 @@ beforeAll(async () => {
     { params: { node: 'views-a' } },
   );
   node = { id: registered.node_id, bus };
-  const signup = new Client(stack.app, '198.51.100.78');
-  await signup.call('POST', '/api/auth/signup', {
-    email: 'ops.views@quietwire.test',
-    password: 'correct horse battery',
-  });
-  admin = await confirmEmail(stack, 'ops.views@quietwire.test', 'correct horse battery', signup);
+  admin = await signUpConfirmed(stack, 'ops.views@quietwire.test', '198.51.100.78');
   ann = await customerWithPlan(stack, 'ann.views@example.com');
   owner = await customerWithPlan(stack, 'olga.views@example.com', 'business10');
   orgId = await ownOrganization(owner);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { desiredPeersRpc, fairUseDeviceCeiling } from '@qw/contracts';
 import { generateKeyPair } from '@qw/wireguard';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { type Client, confirmEmail, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import { joinOrganization, organizationEventsHandled, ownOrganization, userIdOf } from './support/organizations.ts';
@@ -32,11 +32,7 @@ async function person(email: string, plan?: string): Promise<Person> {
   if (plan) {
     client = await customerWithPlan(stack, email, plan, password);
     await confirmEmail(stack, email, password, client);
-  } else {
-    client = new Client(stack.app, `198.51.100.${address++}`);
-    await client.call('POST', '/api/auth/signup', { email, password });
-    client = await confirmEmail(stack, email, password, client);
-  }
+  } else client = await signUpConfirmed(stack, email, `198.51.100.${address++}`, password);
   return { client, id: await userIdOf(client), email };
 }
 

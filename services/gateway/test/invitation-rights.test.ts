@@ -11,7 +11,7 @@ import {
   removeMember,
   userIdOf,
 } from './support/organizations.ts';
-import { Client, startStack, type Stack } from './support/stack.ts';
+import { type Client, signUp, startStack, type Stack } from './support/stack.ts';
 
 /**
  * Issue #20 item 6: an invitation is only as good as its sender's right to send it. An admin of an
@@ -27,12 +27,7 @@ let addresses = 40;
 
 const identityDb = () => stack.services.identity!.db;
 
-async function person(email: string): Promise<Client> {
-  const client = new Client(stack.app, `203.0.113.${addresses++}`);
-  const answer = await client.call('POST', '/api/auth/signup', { email, password });
-  if (answer.statusCode !== 201) throw new Error(`sign-up ${email}: ${answer.statusCode} ${answer.body}`);
-  return client;
-}
+const person = (email: string): Promise<Client> => signUp(stack, email, `203.0.113.${addresses++}`, password);
 
 /** A new admin of the organization (invited by the owner), signed in. */
 async function newAdmin(email: string): Promise<{ client: Client; id: string }> {

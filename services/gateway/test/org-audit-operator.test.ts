@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@qw/testkit';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { type Client, confirmEmail, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import { ownOrganization, userIdOf } from './support/organizations.ts';
@@ -27,10 +27,7 @@ type Entry = { kind: string; actor: { user_id: string | null; name: string } | n
 beforeAll(async () => {
   stack = await startStack({ label: 'org-audit-operator', adminEmails: [opsEmail], extra: deviceServices });
   await registerTestNode(stack, 'audit-node');
-  const signUp = new Client(stack.app, '198.51.100.61');
-  const signedUp = await signUp.call('POST', '/api/auth/signup', { email: opsEmail, password });
-  if (signedUp.statusCode !== 201) throw new Error(`sign-up: ${signedUp.statusCode} ${signedUp.body}`);
-  ops = await confirmEmail(stack, opsEmail, password, signUp);
+  ops = await signUpConfirmed(stack, opsEmail, '198.51.100.61', password);
   opsId = await userIdOf(ops);
   owner = await customerWithPlan(stack, ownerEmail, 'business10', password);
   owner = await confirmEmail(stack, ownerEmail, password, owner);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerOf } from '@qw/contracts';
 import { IdempotentConsumer, type ConsumerSpec, type RunningService } from '@qw/platform';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { Client, confirmEmail, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import {
@@ -85,9 +85,7 @@ const provisioningProjections = [
 
 /** A person who signed up and confirmed their address (joins organizations by invitation). */
 async function person(email: string) {
-  const client = new Client(stack.app, nextAddress());
-  await client.call('POST', '/api/auth/signup', { email, password });
-  await confirmEmail(stack, email, password, client);
+  const client = await signUpConfirmed(stack, email, nextAddress(), password);
   return { client, email, id: await userIdOf(client) };
 }
 

@@ -243,3 +243,21 @@ export async function confirmEmail(stack: Stack, email: string, password: string
   if (set.statusCode !== 200) throw new Error(`set password failed: ${set.statusCode} ${set.body}`);
   return client;
 }
+
+/** Signs `email` up from `address` (limits count per address); fails loudly unless the product answers 201. */
+export async function signUp(stack: Stack, email: string, address: string, password = 'correct horse battery') {
+  const client = new Client(stack.app, address);
+  const answer = await client.call('POST', '/api/auth/signup', { email, password });
+  if (answer.statusCode !== 201) throw new Error(`sign-up ${email}: ${answer.statusCode} ${answer.body}`);
+  return client;
+}
+
+/** Signs `email` up from `address` and confirms the address (`confirmEmail`); answers the signed-in client. */
+export async function signUpConfirmed(
+  stack: Stack,
+  email: string,
+  address: string,
+  password = 'correct horse battery',
+): Promise<Client> {
+  return confirmEmail(stack, email, password, await signUp(stack, email, address, password));
+}
