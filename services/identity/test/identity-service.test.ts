@@ -174,16 +174,16 @@ describe('billing’s events make and set an organization (identity’s consumer
       currentPeriodEnd: null,
       cancelAtPeriodEnd: false,
     };
-    await alone.publish(subscriptionActivated, { ...state, status: 'active' });
-    await alone.publish(purchaseClaimed, {
+    const claim = {
       userId,
       subscriptionId,
       planCode: 'business10',
-      accountType: 'business',
+      accountType: 'business' as const,
       seats: 10,
       orgId,
-      orgName: 'Dee Works',
-    });
+    };
+    await alone.publish(subscriptionActivated, { ...state, status: 'active' });
+    await alone.publish(purchaseClaimed, { ...claim, orgName: 'Dee Works' });
     const owner = sign({ userId, accountType: 'business', isAdmin: false, emailVerified: true });
     const organizations = async () => (await rpc.request(listMyOrgsRpc, {}, owner)).organizations;
     const made = await eventually(async () => (await organizations())[0]);
@@ -199,14 +199,7 @@ describe('billing’s events make and set an organization (identity’s consumer
     });
     expect(status).toMatchObject({ orgId, isActive: false, plan: 'business10' });
     // The same claim delivered again (billing's retry) makes no second organization or owner.
-    await alone.publish(purchaseClaimed, {
-      userId,
-      subscriptionId,
-      planCode: 'business10',
-      accountType: 'business',
-      seats: 10,
-      orgId,
-    });
+    await alone.publish(purchaseClaimed, claim);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await organizations()).toEqual([expect.objectContaining({ id: orgId, member_count: 1 })]);
   });
