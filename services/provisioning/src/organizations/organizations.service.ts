@@ -177,13 +177,8 @@ async function keepMembership(
   return true;
 }
 
-export async function applyMemberJoined(tx: Db, event: MemberChange): Promise<void> {
-  const { orgId, userId, role } = event.data;
-  await lockOrganization(tx, orgId);
-  await keepMembership(tx, event.id, { orgId, userId, role, isMember: true });
-}
-
-export async function applyMemberRoleChanged(tx: Db, event: MemberChange): Promise<void> {
+/** A person joined the organization, or their role in it changed: the membership, with its role, is kept. */
+export async function applyMembership(tx: Db, event: MemberChange): Promise<void> {
   const { orgId, userId, role } = event.data;
   await lockOrganization(tx, orgId);
   await keepMembership(tx, event.id, { orgId, userId, role, isMember: true });
