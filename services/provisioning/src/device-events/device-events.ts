@@ -48,15 +48,18 @@ const owner = (device: Device, actorId: Actor) => ({ userId: device.user_id, org
 export type SuspensionReason = 'owner' | 'manager' | 'admin' | 'subscription_ended' | 'organization_suspended';
 
 /** The names of the given nodes: the `{node}` of the subjects each is told on. */
-async function nodeNames(tx: Db, devices: Placed[]): Promise<Map<string, string>> {
-  const ids = [...new Set(devices.map((device) => device.node_id))];
+async function nodeNames(tx: Db, nodeIds: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(nodeIds)];
   if (ids.length === 0) return new Map();
   const rows = await tx.selectFrom('nodes').select(['id', 'name']).where('id', 'in', ids).execute();
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 async function tellNodesToAdd(tx: Db, devices: Placed[], replaces: (device: Placed) => string | null = () => null) {
-  const names = await nodeNames(tx, devices);
+  const names = await nodeNames(
+    tx,
+    devices.map((device) => device.node_id),
+  );
   await addEventsToOutbox(
     tx,
     nodePeerChanged,
@@ -74,9 +77,10 @@ async function tellNodesToAdd(tx: Db, devices: Placed[], replaces: (device: Plac
 
 async function tellNodesToRemove(tx: Db, removals: Array<{ nodeId: string; publicKey: string }>) {
   if (removals.length === 0) return;
-  const ids = [...new Set(removals.map((r) => r.nodeId))];
-  const rows = await tx.selectFrom('nodes').select(['id', 'name']).where('id', 'in', ids).execute();
-  const names = new Map(rows.map((row) => [row.id, row.name]));
+  const names = await nodeNames(
+    tx,
+    removals.map((removal) => removal.nodeId),
+  );
   await addEventsToOutbox(
     tx,
     nodePeerChanged,
