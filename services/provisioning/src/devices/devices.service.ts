@@ -17,11 +17,10 @@ import {
   type SuspensionLevel,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
-import { isWireGuardKey } from '@qw/wireguard';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 import type { Clock } from '../clock.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
-import { validPlatform } from './device-rules.ts';
+import { validPlatform, validPublicKey } from './device-rules.ts';
 import { placeDevice } from '../placement/placement.service.ts';
 import { deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor, deviceNotFound } from './device-for.ts';
@@ -219,11 +218,7 @@ export class DevicesService {
     const userId = requireUserId(caller);
     const name = validDeviceName(input.name);
     const platform = validPlatform(input.platform);
-    if (input.public_key !== undefined && !isWireGuardKey(input.public_key)) {
-      throw new AppError('validation_failed', 'The public key must be a WireGuard key (44 characters of base64).', {
-        field: 'public_key',
-      });
-    }
+    const publicKey = validPublicKey(input.public_key);
     const created = await this.afterAskingBilling(
       () =>
         this.deps.db.transaction().execute(async (tx) => {
@@ -235,7 +230,7 @@ export class DevicesService {
             orgId: null,
             name,
             platform,
-            publicKey: input.public_key,
+            publicKey,
             plan,
             actorId: userId,
             vaultKey: this.deps.vaultKey,

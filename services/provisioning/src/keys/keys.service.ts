@@ -10,7 +10,8 @@ import {
   type KeyRotationDays,
 } from '@qw/contracts';
 import { takeRateLimited } from '@qw/platform/limits';
-import { encryptPrivateKey, generateKeyPair, isWireGuardKey } from '@qw/wireguard';
+import { encryptPrivateKey, generateKeyPair } from '@qw/wireguard';
+import { validPublicKey } from '../devices/device-rules.ts';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 import type { Clock } from '../clock.ts';
 import { queueConfigMail } from '../device-events/config-mail-job.ts';
@@ -48,22 +49,18 @@ export class KeysService {
     caller: Caller,
     input: { device_id: string; public_key?: string | undefined },
   ): Promise<{ device: DeviceView; emailed: boolean }> {
-    if (input.public_key !== undefined && !isWireGuardKey(input.public_key)) {
-      throw new AppError('validation_failed', 'The public key must be a WireGuard key (44 characters of base64).', {
-        field: 'public_key',
-      });
-    }
+    const publicKey = validPublicKey(input.public_key);
     const rotated = await this.deps.db.transaction().execute(async (tx) => {
-      const operation = input.public_key === undefined ? 'request-key' : 'choose-key';
+      const operation = publicKey === undefined ? 'request-key' : 'choose-key';
       const { device } = await deviceFor(tx, caller, input.device_id, operation);
-      if (input.public_key !== undefined) await requireUnusedPublicKey(tx, input.public_key, device.id);
+      if (publicKey !== undefined) await requireUnusedPublicKey(tx, publicKey, device.id);
       if (!device.node_id) throw new AppError('conflict', 'This device has no server yet.');
       await takeRateLimited(
         tx,
         [{ key: `devices:key:${device.id}`, limit: deviceRateLimits.keyRequests }],
         (wait) => `This device got several new keys already. Try again in ${wait}.`,
       );
-      const keys = input.public_key ? { publicKey: input.public_key, privateKey: null } : generateKeyPair();
+      const keys = publicKey ? { publicKey, privateKey: null } : generateKeyPair();
       // A schedule counts from the newest key; a key made in the browser ends it (the service could
       // not make the next one).
       const days = keys.privateKey === null ? null : (device.key_rotation_days as KeyRotationDays | null);

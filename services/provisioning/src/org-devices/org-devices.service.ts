@@ -13,10 +13,9 @@ import {
   type DeviceView,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
-import { isWireGuardKey } from '@qw/wireguard';
 import type { ProvisioningDatabase } from '../database.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
-import { validPlatform } from '../devices/device-rules.ts';
+import { validPlatform, validPublicKey } from '../devices/device-rules.ts';
 import { view } from '../devices/device-view.ts';
 import { withinPace } from '../devices/device-locks.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
@@ -121,14 +120,10 @@ export class OrgDevicesService {
     const userId = requireUserId(caller);
     const name = validDeviceName(input.name);
     const platform = validPlatform(input.platform ?? 'linux');
-    if (input.public_key !== undefined && !isWireGuardKey(input.public_key)) {
-      throw new AppError('validation_failed', 'The public key must be a WireGuard key (44 characters of base64).', {
-        field: 'public_key',
-      });
-    }
+    const publicKey = validPublicKey(input.public_key);
     const orgId = input.org_id.toLowerCase();
     const assigneeId = input.assignee_id?.toLowerCase() ?? userId;
-    if (input.public_key !== undefined && assigneeId !== userId) {
+    if (publicKey !== undefined && assigneeId !== userId) {
       throw new AppError(
         'forbidden',
         "Only the device's person can choose its key. Add it without one: its configuration is mailed to them.",
@@ -165,7 +160,7 @@ export class OrgDevicesService {
         orgId,
         name,
         platform,
-        publicKey: input.public_key,
+        publicKey,
         plan,
         actorId: userId,
         vaultKey: this.deps.vaultKey,
