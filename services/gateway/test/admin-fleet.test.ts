@@ -30,7 +30,7 @@ import { eventually, testCallerKeys } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import type { Static, TSchema } from 'typebox';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { ownOrganization } from './support/organizations.ts';
 
 /**
@@ -78,15 +78,7 @@ async function publishAs<S extends TSchema>(
 async function addDevices(client: Client, names: string[]): Promise<Device[]> {
   const made: Device[] = [];
   for (const name of names) {
-    const created = await eventually(
-      async () => {
-        const response = await client.call('POST', '/api/devices', { name, platform: 'linux' });
-        return response.statusCode === 201 ? response : undefined;
-      },
-      15_000,
-      100,
-    );
-    made.push(created.data.device);
+    made.push(await deviceAdded(client, { name, platform: 'linux' }));
   }
   return made;
 }
@@ -115,15 +107,7 @@ beforeAll(async () => {
     Array.from({ length: 8 }, (_, i) => `Ann device ${i + 1}`),
   );
   bobDevices = await addDevices(bob, ['Bob laptop', 'Bob phone', 'Bob tablet']);
-  const created = await eventually(
-    async () => {
-      const response = await owner.call('POST', `/api/orgs/${orgId}/devices`, { name: 'Office router' });
-      return response.statusCode === 201 ? response : undefined;
-    },
-    15_000,
-    100,
-  );
-  orgDevice = created.data.device;
+  orgDevice = await deviceAdded(owner, { name: 'Office router' }, `/api/orgs/${orgId}/devices`);
   // Telemetry knows every key before the nodes report on them.
   await eventually(async () => {
     const row = await sql<{ n: number }>`select count(*)::int as n from device_keys`.execute(telemetryDb());

@@ -38,7 +38,7 @@ import {
 } from '@qw/platform';
 import { eventually, startTestBus, type TestBus } from '@qw/testkit';
 import { startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 
 /**
@@ -76,16 +76,9 @@ beforeAll(async () => {
   await registerTestNode(stack, 'node-a');
   await registerTestNode(stack, 'node-b');
   const owner = await customerWithPlan(stack, 'victim@example.com');
-  const created = await eventually(
-    async () => {
-      const response = await owner.call('POST', '/api/devices', { name: 'Laptop', platform: 'linux' });
-      return response.statusCode === 201 ? response : undefined;
-    },
-    15_000,
-    200,
-  );
-  deviceId = created.data.device.id;
-  userId = created.data.device.user_id;
+  const device = await deviceAdded(owner, { name: 'Laptop', platform: 'linux' });
+  deviceId = device.id;
+  userId = device.user_id;
 }, 90_000);
 
 afterAll(async () => {

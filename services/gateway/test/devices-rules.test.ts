@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { eventually } from '@qw/testkit';
 import { desiredPeersRpc, deviceSuspended, nodePeerChanged, subjectParams } from '@qw/contracts';
 import { Client, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 
 let stack: Stack;
@@ -20,15 +20,7 @@ beforeAll(async () => {
   await registerTestNode(stack, 'eu-1');
   await registerTestNode(stack, 'eu-gaming-1', ['gaming']);
   owner = await customerWithPlan(stack, 'omar@example.com');
-  const created = await eventually(
-    async () => {
-      const response = await owner.call('POST', '/api/devices', { name: 'Laptop', platform: 'macos' });
-      return response.statusCode === 201 ? response : undefined;
-    },
-    15_000,
-    200,
-  );
-  deviceId = created.data.device.id;
+  deviceId = (await deviceAdded(owner, { name: 'Laptop', platform: 'macos' })).id;
 }, 60_000);
 
 afterAll(async () => {
@@ -129,30 +121,16 @@ describe('device rules', () => {
 
   it('places Gaming plan devices on a gaming node and others on the least-loaded node', async () => {
     const gamer = await customerWithPlan(stack, 'rio@example.com', 'gaming');
-    const created = await eventually(
-      async () => {
-        const response = await gamer.call('POST', '/api/devices', { name: 'Console', platform: 'other' });
-        return response.statusCode === 201 ? response : undefined;
-      },
-      15_000,
-      200,
-    );
-    expect(created.data.device.node.name).toBe('eu-gaming-1');
+    const gamersDevice = await deviceAdded(gamer, { name: 'Console', platform: 'other' });
+    expect(gamersDevice.node.name).toBe('eu-gaming-1');
     const personal = await customerWithPlan(stack, 'sol@example.com');
     const loads = await sql<{ name: string; n: number }>`
       select n.name, count(d.id)::int as n from nodes n left join devices d on d.node_id = n.id group by n.name, n.created_at order by count(d.id), n.created_at`.execute(
       provisioningDb(),
     );
-    const placed = await eventually(
-      async () => {
-        const response = await personal.call('POST', '/api/devices', { name: 'Laptop', platform: 'linux' });
-        return response.statusCode === 201 ? response : undefined;
-      },
-      15_000,
-      200,
-    );
+    const placed = await deviceAdded(personal, { name: 'Laptop', platform: 'linux' });
     expect(loads.rows[0]!.n).toBeLessThan(loads.rows[1]!.n);
-    expect(placed.data.device.node.name).toBe(loads.rows[0]!.name);
+    expect(placed.node.name).toBe(loads.rows[0]!.name);
   });
 
   it('hands a node its desired peers page by page, every active device exactly once', async () => {
@@ -189,17 +167,10 @@ describe('device rules', () => {
 
   it('suspends the devices when the plan ends, telling the nodes of each one', async () => {
     const client = await customerWithPlan(stack, 'tao@example.com', 'personal');
-    const created = await eventually(
-      async () => {
-        const response = await client.call('POST', '/api/devices', { name: 'Laptop', platform: 'linux' });
-        return response.statusCode === 201 ? response : undefined;
-      },
-      15_000,
-      200,
-    );
+    const laptop = await deviceAdded(client, { name: 'Laptop', platform: 'linux' });
     const phone = await client.call('POST', '/api/devices', { name: 'Phone', platform: 'android' });
     expect(phone.statusCode).toBe(201);
-    const deviceIds = [created.data.device.id, phone.data.device.id];
+    const deviceIds = [laptop.id, phone.data.device.id];
     const subscriptionId = (await client.call('GET', '/api/billing')).data.subscription.id;
     await client.call('POST', '/api/billing/test-portal/cancel', { subscription_id: subscriptionId });
     await eventually(
@@ -210,7 +181,7 @@ describe('device rules', () => {
       15_000,
       200,
     );
-    const activate = await client.call('PATCH', `/api/devices/${created.data.device.id}`, { is_active: true });
+    const activate = await client.call('PATCH', `/api/devices/${laptop.id}`, { is_active: true });
     expect(activate.statusCode).toBe(403);
 
     // One device.suspended event per device, and each device's node told on its own subject to
@@ -239,7 +210,7 @@ describe('device rules', () => {
       'subscription_ended',
       'subscription_ended',
     ]);
-    for (const device of [created.data.device, phone.data.device]) {
+    for (const device of [laptop, phone.data.device]) {
       expect(removedFrom).toContainEqual({ node: device.node.name, publicKey: device.public_key });
     }
   });

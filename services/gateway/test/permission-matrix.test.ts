@@ -6,7 +6,7 @@ import { analyticsRoutes, httpRoutes } from '@qw/contracts';
 import { analyticsService } from '@qw/analytics';
 import { inboxOwnerOf } from '@qw/platform';
 import { authorityMaxAgeMs } from '../src/auth/authority-cache.ts';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { Client, confirmEmail, signUp, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import { joinOrganization, organizationEventsHandled, ownOrganization, userIdOf } from './support/organizations.ts';
@@ -538,11 +538,7 @@ beforeAll(async () => {
   });
   matrixNodeId = (await registerTestNode(stack, 'matrix-node')).node_id;
   const address = (n: number) => `198.51.100.${n}`;
-  const verified = async (email: string, n: number) => {
-    const client = new Client(stack.app, address(n));
-    await client.call('POST', '/api/auth/signup', { email, password: 'correct horse battery' });
-    return confirmEmail(stack, email, 'correct horse battery', client);
-  };
+  const verified = (email: string, n: number) => signUpConfirmed(stack, email, address(n));
   clients.anonymous = new Client(stack.app, address(1));
   clients.personal = await customerWithPlan(stack, 'pia@example.com');
   await confirmEmail(stack, 'pia@example.com', 'correct horse battery', clients.personal);
@@ -571,9 +567,7 @@ beforeAll(async () => {
   let spares = 0;
   spareMember = async () => {
     const email = `spare-${randomUUID().slice(0, 8)}@example.com`;
-    const client = new Client(stack.app, address(100 + spares++));
-    const signedUp = await client.call('POST', '/api/auth/signup', { email, password: 'correct horse battery' });
-    if (signedUp.statusCode !== 201) throw new Error(`spare: ${signedUp.statusCode} ${signedUp.body}`);
+    const client = await signUp(stack, email, address(100 + spares++));
     await joinOrganization(stack, orgId, clients.orgOwner, { client, email });
     return userIdOf(client);
   };
