@@ -4,7 +4,7 @@ import { Namespace } from './subjects.ts';
 
 export type NatsPermissions = {
   publish: { allow: string[]; deny?: string[] };
-  subscribe: { allow: string[]; deny?: string[] };
+  subscribe: { allow: string[] };
 };
 
 /**
