@@ -22,7 +22,7 @@ export type OrgDevicesPanelProps = {
   /** Owners and admins: every organization user to pick from (spec §6); anyone else: null, no picker. */
   assignees: readonly Assignee[] | null;
   /** An owner or admin: lifts suspensions made at the organization's level on others' devices. */
-  manages?: boolean;
+  manages: boolean;
   onAdded?: (name: string) => void;
   /**
    * The organization is Suspended: Add and Activate are disabled; `reason` is shown under Add and
@@ -37,7 +37,7 @@ export type OrgDevicesPanelProps = {
  * an organization, no request in flight and fewer than 5 devices for the assignee; the server's
  * refusal in red under the form) and the table.
  */
-export function OrgDevicesPanel({ orgId, selfId, assignees, manages = false, onAdded, blocked }: OrgDevicesPanelProps) {
+export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, blocked }: OrgDevicesPanelProps) {
   const devices = useOrgDevices(orgId);
   const create = useCreateOrgDevice();
   const [name, setName] = useState('');
