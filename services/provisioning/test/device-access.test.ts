@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '@qw/contracts';
+import type { Caller, OrganizationRole } from '@qw/contracts';
 import {
   deviceAccess,
   deviceRefusal,
   mayDo,
   type DeviceAccess,
   type DeviceOperation,
-  type OrganizationRole,
 } from '../src/devices/device-access.ts';
 
 const person = (userId: string | null, isAdmin = false): Caller => ({

@@ -61,7 +61,7 @@ export function pageFromNearerEnd(
 }
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
-export function likePattern(q: string): string {
+function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

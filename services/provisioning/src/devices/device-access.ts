@@ -29,8 +29,6 @@ export type DeviceOperation =
 
 export type DeviceOwnership = { user_id: string; org_id: string | null };
 
-export type { OrganizationRole };
-
 /** `assigneeRoleInOrg`: the device's person's role in its organization (an admin manages no owner's device). */
 export function deviceAccess(
   device: DeviceOwnership,

@@ -22,7 +22,7 @@ export function suspensionReasonOf(level: SuspensionLevel): SuspensionReason {
 }
 
 /** The refusal a lower level gets, in the words of who holds the device off. */
-export function suspendedByHigherLevel(held: SuspensionLevel): AppError {
+function suspendedByHigherLevel(held: SuspensionLevel): AppError {
   return new AppError(
     'suspended_by_higher_level',
     held === 'operator'

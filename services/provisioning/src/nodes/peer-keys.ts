@@ -5,7 +5,7 @@ import { lockName } from '../transaction-lock.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
-export const publicKeyInUse = () =>
+const publicKeyInUse = () =>
   new AppError(
     'public_key_in_use',
     'This public key is already used by another device. Make a new key pair for each device.',

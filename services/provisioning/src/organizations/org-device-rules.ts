@@ -75,7 +75,7 @@ export function organizationUsable(state: { statusActive: boolean; entitled: boo
 }
 
 /** Why an organization's devices were switched off for it: these come back when it is Active again. */
-export const organizationHolds = ['organization_suspended', 'subscription_ended'] as const;
+const organizationHolds = ['organization_suspended', 'subscription_ended'] as const;
 
 /**
  * Whether a device comes back when its organization is Active again: only those the organization's

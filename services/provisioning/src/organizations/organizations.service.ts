@@ -122,11 +122,6 @@ export async function membersOf(db: Db, orgId: string): Promise<string[]> {
   return rows.map((row) => row.user_id);
 }
 
-/** Whether identity last said the organization is Active (it is, until identity says otherwise). */
-export async function organizationActive(db: Db, orgId: string): Promise<boolean> {
-  return (await organizationSuspension(db, orgId)) === null;
-}
-
 /** Why the organization is Suspended ('operator': the service operator holds it; 'plan'), or null while Active. */
 export async function organizationSuspension(db: Db, orgId: string): Promise<'operator' | 'plan' | null> {
   const org = await db
@@ -256,7 +251,8 @@ export async function suspendOrganizationDevices(tx: Db, orgId: string, reason: 
  */
 export async function reactivateOrganizationDevices(tx: Db, orgId: string): Promise<void> {
   const usable = organizationUsable({
-    statusActive: await organizationActive(tx, orgId),
+    // Active until identity says otherwise.
+    statusActive: (await organizationSuspension(tx, orgId)) === null,
     entitled: (await activePlanOf(tx, { userId: null, orgId })) !== null,
   });
   if (!usable) return;
