@@ -35,6 +35,7 @@ import type { HttpApp, RpcClient } from '@qw/platform';
 import { addressKey } from '../auth/caller.ts';
 import type { GatewayConfig } from '../config.ts';
 import { addRoute, type RouteRequest } from '../http/add-route.ts';
+import { wantsPage } from '../http/sign-in-page.ts';
 import { untilIdentityShows } from './identity-follows.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -92,8 +93,6 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
     if (!returnPath) throw new AppError('validation_failed', 'The return path must be a path of this site.');
     return returnPath;
   };
-  const wantsPage = (request: RouteRequest<typeof manageBillingRoute>) =>
-    request.headers.accept?.includes('text/html') ?? false;
   addRoute(
     app,
     manageBillingRoute,
