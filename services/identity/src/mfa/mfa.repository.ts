@@ -63,10 +63,6 @@ export async function deleteFactor(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('mfa_factors').where('user_id', '=', userId).execute();
 }
 
-export function findUserAddress(db: Db, userId: string) {
-  return db.selectFrom('users').select(['email', 'email_verified_at']).where('id', '=', userId).executeTakeFirst();
-}
-
 export async function insertChallenge(db: Db, challenge: { tokenHash: string; userId: string; expiresAt: Date }) {
   await db
     .insertInto('mfa_challenges')

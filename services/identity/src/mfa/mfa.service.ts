@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { generateSecret, generateURI } from 'otplib';
 import { AppError, requireUserId, type Caller, type IssuedSession } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
-import { isTwoFactorEnabled, revokeAllSessions } from '../accounts/accounts.repository.ts';
+import { findUserById, isTwoFactorEnabled, revokeAllSessions } from '../accounts/accounts.repository.ts';
 import { secondFactorChecks, secondFactorKey } from '../accounts/rate-limits.ts';
 import { hashSecretToken, newSecretToken } from '../accounts/secret-tokens.ts';
 import { clearRateEvents, takeRateLimited } from '@qw/platform/limits';
@@ -86,7 +86,7 @@ export class MfaService {
    * nobody has proved, it could lock the real owner out of an account made in their name.
    */
   private async verifiedUser(db: Kysely<IdentityDatabase>, userId: string) {
-    const user = await repo.findUserAddress(db, userId);
+    const user = await findUserById(db, userId);
     if (!user) throw new AppError('not_signed_in', 'Not signed in');
     if (user.email_verified_at === null)
       throw new AppError(
