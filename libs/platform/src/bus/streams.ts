@@ -1,4 +1,11 @@
-import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  RetentionPolicy,
+  StorageType,
+  type StreamInfo,
+} from '@nats-io/jetstream';
 import { keepsHistory, wildcardSubject, type EventContract } from '@qw/contracts';
 import type { BusConnection } from './connection.ts';
 
@@ -37,32 +44,39 @@ export async function ensureStream(
     max_age: streamMaxAge(owner),
     duplicate_window: DUPLICATE_WINDOW_NS,
   };
-  // Twice at most: a replica (perhaps of another version, with other subjects) may make the
-  // stream between this one's look and its create; then it is looked at again and completed.
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      const info = await bus.jsm.streams.info(name);
-      const current = info.config.subjects ?? [];
-      const missing = subjects.filter((subject) => !current.includes(subject));
-      if (missing.length > 0 || info.config.max_age !== config.max_age) {
-        await bus.jsm.streams.update(name, {
-          ...info.config,
-          subjects: [...new Set([...current, ...subjects])].sort(),
-          max_age: config.max_age,
-        });
-      }
-      break;
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
-    try {
-      await bus.jsm.streams.add(config);
-      break;
-    } catch (addError) {
-      if (!isAlreadyDeclared(addError) || attempt > 0) throw addError;
-    }
+  if (await completeStream(bus, config)) return name;
+  try {
+    await bus.jsm.streams.add(config);
+  } catch (error) {
+    // Another replica (perhaps of another version, with other subjects) made it between this one's
+    // look and its create: it is looked at again and completed.
+    if (!isAlreadyDeclared(error) || !(await completeStream(bus, config))) throw error;
   }
   return name;
+}
+
+/** Adds the subjects a stream misses and sets its age limit; false when there is no stream yet. */
+async function completeStream(
+  bus: BusConnection,
+  config: { name: string; subjects: string[]; max_age: number },
+): Promise<boolean> {
+  let info: StreamInfo;
+  try {
+    info = await bus.jsm.streams.info(config.name);
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+  const current = info.config.subjects ?? [];
+  const missing = config.subjects.filter((subject) => !current.includes(subject));
+  if (missing.length > 0 || info.config.max_age !== config.max_age) {
+    await bus.jsm.streams.update(config.name, {
+      ...info.config,
+      subjects: [...new Set([...current, ...config.subjects])].sort(),
+      max_age: config.max_age,
+    });
+  }
+  return true;
 }
 
 /** The stream that keeps poison messages, so they can be counted and looked at. */
