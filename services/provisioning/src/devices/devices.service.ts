@@ -39,6 +39,7 @@ import {
 } from '../device-events/device-events.ts';
 import { usableOrganizationPlan } from '../organizations/organizations.service.ts';
 import { afterAskingOwners, askBilling } from '../organizations/owner-answers.ts';
+import { recordOperatorAction } from '../admin/operator-actions.repository.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -334,17 +335,13 @@ export class DevicesService {
       const kind = { activate: 'device.activated', suspend: 'device.suspended', revoke_keys: 'device.keys_revoked' }[
         action
       ];
-      await tx
-        .insertInto('operator_actions')
-        .values({
-          id: randomUUID(),
-          actor_id: actorId,
-          kind,
-          target_kind: 'device',
-          target_id: device.id,
-          details: JSON.stringify({ changed: after !== device, name: device.name }),
-        })
-        .execute();
+      await recordOperatorAction(tx, {
+        actorId,
+        kind,
+        targetKind: 'device',
+        targetId: device.id,
+        details: { changed: after !== device, name: device.name },
+      });
       return after;
     });
   }

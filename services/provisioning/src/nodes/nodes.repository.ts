@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Node, NodesTable, ProvisioningDatabase } from '../database.ts';
 
@@ -100,24 +99,6 @@ export function lockNode(tx: Db, nodeId: string): Promise<Node | undefined> {
 
 export function setNodeDraining(tx: Db, nodeId: string, draining: boolean): Promise<Node> {
   return tx.updateTable('nodes').set({ draining }).where('id', '=', nodeId).returningAll().executeTakeFirstOrThrow();
-}
-
-/** What an operator did to a node, in the console's audit (`operator_actions`). */
-export async function recordNodeAction(
-  tx: Db,
-  action: { actorId: string; kind: 'node.drained' | 'node.undrained'; nodeId: string; details: unknown },
-): Promise<void> {
-  await tx
-    .insertInto('operator_actions')
-    .values({
-      id: randomUUID(),
-      actor_id: action.actorId,
-      kind: action.kind,
-      target_kind: 'node',
-      target_id: action.nodeId,
-      details: JSON.stringify(action.details),
-    })
-    .execute();
 }
 
 /**

@@ -4,6 +4,7 @@ import { AppError, nodeRegistered } from '@qw/contracts';
 import { addToOutbox, type BusConnection } from '@qw/platform/bus';
 import { nodeSubnets } from '@qw/wireguard';
 import type { Node, ProvisioningDatabase } from '../database.ts';
+import { recordOperatorAction } from '../admin/operator-actions.repository.ts';
 import { ensureNodeConsumer } from './node-consumer.ts';
 import { desiredPeerPage, firstFreeNodeIndex, nodeAddressing } from './node-rules.ts';
 import {
@@ -13,7 +14,6 @@ import {
   lockNodeRegistry,
   markNodeSeen,
   nodeByName,
-  recordNodeAction,
   setNodeDraining,
   updateAnnouncedNode,
   usedNodeIndexes,
@@ -102,10 +102,11 @@ export async function drainNode(db: Db, input: { actorId: string; nodeId: string
     const before = await lockNode(tx, nodeId);
     if (!before) throw notFound();
     const after = await setNodeDraining(tx, nodeId, input.draining);
-    await recordNodeAction(tx, {
+    await recordOperatorAction(tx, {
       actorId: input.actorId,
       kind: input.draining ? 'node.drained' : 'node.undrained',
-      nodeId,
+      targetKind: 'node',
+      targetId: nodeId,
       details: { changed: before.draining !== input.draining, name: before.name },
     });
     return after;
