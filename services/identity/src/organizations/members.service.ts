@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   AppError,
+  managesOrganization,
   memberLeft,
   memberRoleChanged,
   requireUserId,
@@ -13,7 +14,6 @@ import type { IdentityDatabase } from '../database.ts';
 import { addAuditEntry } from '../audit/audit.repository.ts';
 import { revokeInvitationsOfFormerManager } from './invitations.service.ts';
 import {
-  canInvite,
   leaveRefusal,
   managerRefusal,
   organizationNotFound,
@@ -63,7 +63,7 @@ export class MembersService {
       await repo.setMemberRole(tx, input.org_id, input.user_id, input.role);
       const at = new Date();
       const actor = { id: actorId, name: (await repo.personName(tx, actorId)) ?? '' };
-      if (canInvite(target.role) && !canInvite(input.role))
+      if (managesOrganization(target.role) && !managesOrganization(input.role))
         await revokeInvitationsOfFormerManager(tx, { orgId: input.org_id, inviterId: input.user_id, actor, at });
       await addToOutbox(tx, memberRoleChanged, {
         orgId: input.org_id,

@@ -2,6 +2,7 @@ import {
   AppError,
   entitlingStatuses,
   leavesNoOwner,
+  managesOrganization,
   planDisplayName,
   userCapOf,
   type OrganizationRole,
@@ -30,18 +31,14 @@ export function managerRefusal(role: Role, what: string): AppError | null {
   return null;
 }
 
-/** Who may send invitations: owners and admins (the same people `managerRefusal` lets invite). */
-export function canInvite(role: Role): boolean {
-  return role === 'owner' || role === 'admin';
-}
-
 /**
  * An invitation is only as good as its sender's right to send it: accepting is refused once the
  * sender was demoted, removed or left (or their account is gone), even where the invitation was not
  * revoked then.
  */
 export function inviterRefusal(inviterRole: Role): AppError | null {
-  if (canInvite(inviterRole)) return null;
+  // Who may send invitations: owners and admins (the same people `managerRefusal` lets invite).
+  if (managesOrganization(inviterRole)) return null;
   return new AppError(
     'link_expired',
     'This invitation is no longer valid: the person who sent it can no longer invite people. Ask an owner or admin for a new one.',
