@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@qw/contracts';
+import { keysRevoked } from '../keys/key-rules.ts';
 
 /** A download link (the file, or its QR code) works once, within this many seconds. */
 export const configLinkSeconds = 60;
@@ -16,9 +17,7 @@ type KeyState = { public_key: string | null; private_key_sealed: string | null; 
  * were revoked, or its private key was made in the browser (only that browser has it).
  */
 export function configRefusal(device: KeyState): AppError | null {
-  if (!device.public_key) {
-    return new AppError('conflict', 'This device\'s keys were revoked. Use "Request key" to make a new one.');
-  }
+  if (!device.public_key) return keysRevoked();
   if (!device.private_key_sealed || !device.node_id) {
     return new AppError(
       'conflict',

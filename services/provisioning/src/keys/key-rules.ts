@@ -10,6 +10,10 @@ type KeyedDevice = {
   ipv6: string | null;
 };
 
+/** A device an operator revoked the keys of has none until "Request key" makes one. */
+export const keysRevoked = () =>
+  new AppError('conflict', 'This device\'s keys were revoked. Use "Request key" to make a new one.');
+
 /**
  * What a due scheduled rotation does to the device: `rotate` (a new key, the old one kept for the
  * grace period); `reschedule` (a suspended device's key is on no node and nobody wants new-key
@@ -34,8 +38,6 @@ export function keyRotationRefusal(
       'This device\'s key was made in your browser, so the service cannot make its next one. Use "Request key" for a key from the service first, or rotate it by hand.',
     );
   }
-  if (!device.public_key) {
-    return new AppError('conflict', 'This device\'s keys were revoked. Use "Request key" to make a new one.');
-  }
+  if (!device.public_key) return keysRevoked();
   return null;
 }
