@@ -9,7 +9,7 @@ import { KeysService } from './keys/keys.service.ts';
 import { OrgDevicesService } from './org-devices/org-devices.service.ts';
 import { ConfigDelivery } from './config-delivery/config-delivery.service.ts';
 import { configMailKind } from './device-events/config-mail-job.ts';
-import { realClock, testClock } from './clock.ts';
+import { realClock, testClock, type Clock } from './clock.ts';
 import { provisioningEndpoints } from './rpc/provisioning.rpc.ts';
 import { FleetAdmin } from './admin/fleet.service.ts';
 import { subscriptionConsumers } from './consumers/subscription-changed.consumer.ts';
@@ -49,6 +49,7 @@ export function provisioningService(
         keys: KeysService;
         configDelivery: ConfigDelivery;
         mailQueue: MailQueue;
+        clock: Clock;
       }
     | undefined;
   /** The service's parts, made once from the running context (its RPCs and its tasks share them). */
@@ -66,12 +67,12 @@ export function provisioningService(
     const mailQueue = new MailQueue({ db, mailer, logger, renderers });
     const vaultKey = settings.PRIVATE_KEY_ENCRYPTION_KEY;
     const clock = settings.PROVISIONING_TEST_CLOCK && settings.NODE_ENV !== 'production' ? testClock(db) : realClock;
-    const devices = new DevicesService({ db, rpc, mailQueue, logger, vaultKey, clock });
+    const devices = new DevicesService({ db, rpc, mailQueue, logger, vaultKey });
     const orgDevices = new OrgDevicesService({ db, rpc, mailQueue, logger, vaultKey, devices });
     const keys = new KeysService({ db, mailQueue, logger, vaultKey, clock });
     const configDelivery = new ConfigDelivery({ db, rpc, vaultKey, dns });
     renderers[configMailKind] = (payload) => configDelivery.renderConfigMail(payload);
-    parts = { devices, orgDevices, keys, configDelivery, mailQueue };
+    parts = { devices, orgDevices, keys, configDelivery, mailQueue, clock };
     return parts;
   };
   return {
@@ -80,7 +81,7 @@ export function provisioningService(
     migrations: new URL('../migrations/', import.meta.url),
     events: provisioningEvents,
     rpc: (context) => {
-      const { devices, orgDevices, keys, configDelivery } = partsFor(context);
+      const { devices, orgDevices, keys, configDelivery, clock } = partsFor(context);
       const fleet = new FleetAdmin({ db: context.db, rpc: context.rpc, devices });
       return provisioningEndpoints({
         db: context.db,
@@ -92,7 +93,7 @@ export function provisioningService(
         configDelivery,
         fleet,
         dns,
-        clock: devices.clock,
+        clock,
       });
     },
     consumers: (context) => [

@@ -18,7 +18,6 @@ import {
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { Device, ProvisioningDatabase } from '../database.ts';
-import type { Clock } from '../clock.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
 import { validPlatform, validPublicKey } from './device-rules.ts';
 import { placeDevice } from '../placement/placement.service.ts';
@@ -52,8 +51,6 @@ export type DevicesDeps = {
   mailQueue: { wake(): Promise<unknown> };
   logger: Logger;
   vaultKey: string;
-  /** Provisioning's time: scheduled rotations and grace periods read it (a test clock in tests). */
-  clock: Clock;
 };
 
 /** The columns a suspension or an activation changes. */
@@ -73,10 +70,6 @@ async function recordSuspensionChange(tx: Db, before: Device, after: Device, act
 /** Devices: add, rename, suspend, activate, remove, new keys, and their configuration files. */
 export class DevicesService {
   constructor(private readonly deps: DevicesDeps) {}
-
-  get clock(): Clock {
-    return this.deps.clock;
-  }
 
   /**
    * Each device with its traffic from telemetry; connected (and its handshake) from the device's
