@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverCard } from '@qw/contracts';
 import { eventually, wireguardLabProblem } from '@qw/testkit';
 import { LabNode } from './support/nodes.ts';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { type Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 
 /**
  * The operator console's device actions on real WireGuard (wireguard-go in network namespaces, a
@@ -37,20 +37,11 @@ describe.skipIf(problem !== null)('admin device actions on real WireGuard', () =
   beforeAll(async () => {
     stack = await startStack({ label: 'admintunnel', adminEmails: ['ops@quietwire.test'], extra: deviceServices });
     node = await LabNode.start(stack, 'lab-admin-1', { NODE_IP: '203.0.113.52', NODE_SSH_PORT: '2200' });
-    const signup = new Client(stack.app, '198.51.100.78');
-    await signup.call('POST', '/api/auth/signup', { email: 'ops@quietwire.test', password: 'correct horse battery' });
-    admin = await confirmEmail(stack, 'ops@quietwire.test', 'correct horse battery', signup);
+    admin = await signUpConfirmed(stack, 'ops@quietwire.test', '198.51.100.78');
     owner = await customerWithPlan(stack, 'tess@example.com');
-    const created = await eventually(
-      async () => {
-        const response = await owner.call('POST', '/api/devices', { name: 'Tess laptop', platform: 'linux' });
-        return response.statusCode === 201 ? response : undefined;
-      },
-      15_000,
-      200,
-    );
-    deviceId = created.data.device.id;
-    await eventually(async () => (await node.peers()).includes(created.data.device.public_key), 10_000);
+    const device = await deviceAdded(owner, { name: 'Tess laptop', platform: 'linux' });
+    deviceId = device.id;
+    await eventually(async () => (await node.peers()).includes(device.public_key), 10_000);
     await connectWithDownload();
     expect(await eventually(() => node.ping(), 15_000, 100)).toBe(true);
   }, 120_000);

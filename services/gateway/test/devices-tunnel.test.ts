@@ -6,7 +6,7 @@ import { eventually, wireguardLabProblem } from '@qw/testkit';
 import { parseClientConfig } from '@qw/wireguard';
 import { LabNode } from './support/nodes.ts';
 import { Client, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 
 const problem = await wireguardLabProblem();
 if (problem) console.info(`devices-tunnel: skipped because ${problem}`);
@@ -34,15 +34,7 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
   });
 
   it('connects a device end to end: add, download its config, bring up a real client, ping the node; Overview says Online', async () => {
-    const created = await eventually(
-      async () => {
-        const response = await owner.call('POST', '/api/devices', { name: '  Nina’s laptop ', platform: 'linux' });
-        return response.statusCode === 201 ? response : undefined;
-      },
-      15_000,
-      200,
-    );
-    const device = created.data.device;
+    const device = await deviceAdded(owner, { name: '  Nina’s laptop ', platform: 'linux' });
     expect(device).toMatchObject({
       name: 'Nina’s laptop',
       platform: 'linux',

@@ -5,7 +5,7 @@ import { eventually, wireguardLabProblem } from '@qw/testkit';
 import { parseClientConfig } from '@qw/wireguard';
 import { LabNode } from './support/nodes.ts';
 import { type Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 
 const problem = await wireguardLabProblem();
 if (problem) console.info(`key-rotation-tunnel: skipped because ${problem}`);
@@ -55,13 +55,10 @@ describe.skipIf(problem !== null)('scheduled key rotation on real WireGuard', ()
   let oldConfig: string;
 
   it('sets a schedule of 30 days on a device; anything else is refused with a code and changes nothing', async () => {
-    const created = await eventually(async () => {
-      const response = await owner.call('POST', '/api/devices', { name: 'Rota laptop', platform: 'linux' });
-      return response.statusCode === 201 ? response : undefined;
-    }, 15_000);
-    deviceId = created.data.device.id;
-    firstKey = created.data.device.public_key;
-    expect(created.data.device).toMatchObject({ key_rotation_days: null, next_key_rotation_at: null });
+    const created = await deviceAdded(owner, { name: 'Rota laptop', platform: 'linux' });
+    deviceId = created.id;
+    firstKey = created.public_key;
+    expect(created).toMatchObject({ key_rotation_days: null, next_key_rotation_at: null });
 
     for (const body of [
       { every_days: 7 },

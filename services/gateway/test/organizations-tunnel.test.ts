@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, wireguardLabProblem } from '@qw/testkit';
 import { LabNode } from './support/nodes.ts';
 import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import {
   cancelOrganizationPlan,
   joinOrganization,
@@ -36,16 +36,8 @@ async function connectAs(client: Client, deviceId: string): Promise<void> {
   await node.connect(response.body);
 }
 
-async function addDevice(client: Client, name: string) {
-  const response = await eventually(
-    async () => {
-      const answer = await client.call('POST', `/api/orgs/${orgId}/devices`, { name });
-      return answer.statusCode === 201 ? answer : undefined;
-    },
-    15_000,
-    200,
-  );
-  return response.data.device as { id: string; public_key: string };
+async function addDevice(client: Client, name: string): Promise<{ id: string; public_key: string }> {
+  return deviceAdded(client, { name }, `/api/orgs/${orgId}/devices`);
 }
 
 describe.skipIf(problem !== null)('organization devices on real WireGuard', () => {

@@ -15,7 +15,7 @@ import { DEFAULT_ULA_PREFIX, NODE_IPV4_SUPERNET, parseClientConfig } from '@qw/w
 import { analyticsService } from '@qw/analytics';
 import { LabNode } from './support/nodes.ts';
 import { Client, confirmEmail, linkToken, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { scanner, stringsOf, type Detected } from './support/privacy-scan.ts';
 
 /**
@@ -78,11 +78,7 @@ describe.skipIf(problem !== null)('privacy audit', () => {
     expect(refreshed.statusCode).toBe(200);
     for (const value of owner.cookies.values()) secrets.set(value, 'token');
 
-    const created = await eventually(async () => {
-      const response = await owner.call('POST', '/api/devices', { name: 'Pia phone', platform: 'android' });
-      return response.statusCode === 201 ? response : undefined;
-    }, 15_000);
-    const device = created.data.device;
+    const device = await deviceAdded(owner, { name: 'Pia phone', platform: 'android' });
     const config = (await owner.call('GET', `/api/device/${device.id}/config`)).body as string;
     secrets.set(parseClientConfig(config).privateKey, 'private_key');
     const link = await owner.call('POST', `/api/devices/${device.id}/config-link`);
