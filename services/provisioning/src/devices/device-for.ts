@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { AppError, requireUserId, type Caller } from '@qw/contracts';
 import type { Device, ProvisioningDatabase } from '../database.ts';
-import { projectedMembership } from '../organizations/organizations.service.ts';
+import { projectedRole } from '../organizations/organizations.service.ts';
 import { deviceAccess, deviceRefusal, type DeviceAccess, type DeviceOperation } from './device-access.ts';
 import { lockDevice } from './devices.repository.ts';
 
@@ -24,15 +24,10 @@ export async function deviceFor(
   if (!device) throw deviceNotFound();
   // Roles from the copy only, never an RPC under the device's lock: identity's membership changes
   // answer once the copy has them (read-your-writes), and a member is in it before anyone after them.
-  const role =
-    device.org_id && device.user_id !== userId
-      ? ((await projectedMembership(tx, device.org_id, userId))?.role ?? null)
-      : null;
+  const role = device.org_id && device.user_id !== userId ? await projectedRole(tx, device.org_id, userId) : null;
   // An admin manages no owner's device: the assignee's role matters only to an admin.
   const assigneeRole =
-    device.org_id && role === 'admin'
-      ? ((await projectedMembership(tx, device.org_id, device.user_id))?.role ?? null)
-      : null;
+    device.org_id && role === 'admin' ? await projectedRole(tx, device.org_id, device.user_id) : null;
   const access = deviceAccess(device, caller, role, assigneeRole);
   const refusal = deviceRefusal(access, operation);
   if (refusal) throw refusal;

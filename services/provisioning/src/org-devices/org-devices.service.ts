@@ -26,6 +26,7 @@ import {
   membershipIn,
   organizationNotFound,
   projectedMembership,
+  projectedRole,
   usableOrganizationPlan,
 } from '../organizations/organizations.service.ts';
 import { afterAskingOwners, askOrganizationOwners } from '../organizations/owner-answers.ts';
@@ -136,7 +137,7 @@ export class OrgDevicesService {
       if (!membership) throw organizationNotFound();
       const refusal = assignmentRefusal({ userId, role: membership.role }, assigneeId);
       if (refusal) throw refusal;
-      if (assigneeId !== userId && !(await projectedMembership(tx, orgId, assigneeId))) {
+      if (assigneeId !== userId && !(await projectedRole(tx, orgId, assigneeId))) {
         throw new AppError('validation_failed', 'The assignee must be a member of this organization.', {
           field: 'assignee_id',
         });

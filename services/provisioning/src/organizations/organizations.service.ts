@@ -58,16 +58,22 @@ export type Membership = {
  * organization that does not exist. Reads only local tables, so it belongs inside transactions.
  */
 export async function projectedMembership(db: Db, orgId: string, userId: string): Promise<Membership | null> {
+  const role = await projectedRole(db, orgId, userId);
+  if (!role) return null;
+  const org = await db.selectFrom('organizations').selectAll().where('org_id', '=', orgId).executeTakeFirst();
+  const suspension = suspensionOf(org);
+  return { role, orgActive: suspension === null, suspension, plan: org?.plan ?? null };
+}
+
+/** Only the person's role, as the copy says (null: not a member), for those who need nothing of the organization. */
+export async function projectedRole(db: Db, orgId: string, userId: string): Promise<OrganizationRole | null> {
   const member = await db
     .selectFrom('org_members')
     .select(['role', 'is_member'])
     .where('org_id', '=', orgId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!member?.is_member) return null;
-  const org = await db.selectFrom('organizations').selectAll().where('org_id', '=', orgId).executeTakeFirst();
-  const suspension = suspensionOf(org);
-  return { role: member.role, orgActive: suspension === null, suspension, plan: org?.plan ?? null };
+  return member?.is_member ? member.role : null;
 }
 
 /**
@@ -96,7 +102,7 @@ export async function copiedRole(
   const callerId = requireUserId(caller);
   if (callerId !== query.user_id && !(await membershipIn(db, rpc, query.org_id, callerId)))
     throw organizationNotFound();
-  return (await projectedMembership(db, query.org_id, query.user_id))?.role ?? null;
+  return projectedRole(db, query.org_id, query.user_id);
 }
 
 /**
