@@ -29,7 +29,7 @@ import { callerTokenSigner, createEnvelope, RpcClient, type BusConnection } from
 import { eventually, testCallerKeys } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import type { Static, TSchema } from 'typebox';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { ownOrganization } from './support/organizations.ts';
 
@@ -95,9 +95,7 @@ beforeAll(async () => {
   stack = await startStack({ label: 'adminfleet', adminEmails: ['ops@quietwire.test'], extra: deviceServices });
   nodes.a = await registerNode('fleet-a', { ssh_user: 'ops', ssh_port: 2222 }, '198.51.100.11');
   nodes.b = await registerNode('fleet-b', {}, '198.51.100.12');
-  const signup = new Client(stack.app, '198.51.100.77');
-  await signup.call('POST', '/api/auth/signup', { email: 'ops@quietwire.test', password: 'correct horse battery' });
-  admin = await confirmEmail(stack, 'ops@quietwire.test', 'correct horse battery', signup);
+  admin = await signUpConfirmed(stack, 'ops@quietwire.test', '198.51.100.77');
   ann = await customerWithPlan(stack, 'ann.fleet@example.com');
   bob = await customerWithPlan(stack, 'bob.fleet@example.com', 'gaming');
   owner = await customerWithPlan(stack, 'olga.fleet@example.com', 'business10');

@@ -17,7 +17,7 @@ import { analyticsService } from '@qw/analytics';
 import { createEnvelope, type BusConnection } from '@qw/platform';
 import { eventually, launchService } from '@qw/testkit';
 import type { Static, TSchema } from 'typebox';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 
 /**
@@ -331,9 +331,7 @@ beforeAll(async () => {
     extra: (url, mail) => [...deviceServices(url, mail), analyticsService({ checkEveryMs: 200, retiredGraceMs: 500 })],
   });
   bus = await stack.connectAdmin();
-  const signup = new Client(stack.app, '198.51.100.7');
-  await signup.call('POST', '/api/auth/signup', { email: 'ops@quietwire.test', password: 'correct horse battery' });
-  admin = await confirmEmail(stack, 'ops@quietwire.test', 'correct horse battery', signup);
+  admin = await signUpConfirmed(stack, 'ops@quietwire.test', '198.51.100.7');
   customer = await customerWithPlan(stack, 'pia@example.com');
   owner = await customerWithPlan(stack, 'owen@example.com', 'business10');
   await publish(identityHistory);

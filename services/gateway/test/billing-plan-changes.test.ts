@@ -4,7 +4,7 @@ import { advanceClockRpc, startClockRpc } from '@qw/contracts';
 import { RpcClient } from '@qw/platform';
 import { eventually } from '@qw/testkit';
 import { billingService } from '@qw/billing';
-import { Client, startStack, type Stack } from './support/stack.ts';
+import { Client, signUp, startStack, type Stack } from './support/stack.ts';
 import { changeRole, joinOrganization, ownOrganization, userIdOf } from './support/organizations.ts';
 
 /**
@@ -318,8 +318,7 @@ describe('plan changes', () => {
       ['member', 'member'],
     ] as const) {
       const email = `${name.toLowerCase()}-of-otto@example.com`;
-      people[name] = new Client(stack.app, buyerAddress());
-      await people[name].call('POST', '/api/auth/signup', { email, password });
+      people[name] = await signUp(stack, email, buyerAddress(), password);
       await joinOrganization(stack, orgId, purchase.client, { client: people[name], email }, role);
     }
     await changeRole(purchase.client, orgId, await userIdOf(people.coOwner), 'owner');

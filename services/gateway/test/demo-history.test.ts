@@ -4,7 +4,7 @@ import { analyticsService } from '@qw/analytics';
 import { callerTokenSigner } from '@qw/platform';
 import { eventually, testCallerKeys } from '@qw/testkit';
 import { demoStories, seedDemoHistory } from '../../../scripts/demo-history.ts';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { type Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { deviceServices } from './support/products.ts';
 
 /**
@@ -29,9 +29,7 @@ beforeAll(async () => {
     identity: { DEMO_TOOLS: true },
     extra: (url, mail) => [...deviceServices(url, mail), analyticsService({ checkEveryMs: 200 })],
   });
-  const signup = new Client(stack.app, '198.51.100.7');
-  await signup.call('POST', '/api/auth/signup', { email: 'ops@quietwire.test', password: 'correct horse battery' });
-  admin = await confirmEmail(stack, 'ops@quietwire.test', 'correct horse battery', signup);
+  admin = await signUpConfirmed(stack, 'ops@quietwire.test', '198.51.100.7');
   await seedDemoHistory({
     bus: await stack.connectAdmin(),
     signCaller: callerTokenSigner(testCallerKeys.privateKey),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { deviceCreated, deviceRemoved } from '@qw/contracts';
 import { eventually } from '@qw/testkit';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { Client, confirmEmail, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import {
@@ -50,11 +50,8 @@ const statusKnownToProvisioning = async (orgId: string) =>
 const deviceCount = async () =>
   (await sql<{ n: number }>`select count(*)::int as n from devices`.execute(provisioningDb())).rows[0]!.n;
 
-async function verifiedPerson(email: string): Promise<Client> {
-  const client = new Client(stack.app, `198.51.100.${address++}`);
-  await client.call('POST', '/api/auth/signup', { email, password });
-  return confirmEmail(stack, email, password, client);
-}
+const verifiedPerson = (email: string): Promise<Client> =>
+  signUpConfirmed(stack, email, `198.51.100.${address++}`, password);
 
 async function person(email: string, plan?: string) {
   let client: Client;
