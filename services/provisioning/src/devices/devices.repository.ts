@@ -21,6 +21,28 @@ export function deviceById(db: Db, deviceId: string): Promise<Device | undefined
   return db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
 }
 
+/** The person's personal devices (org_id null), newest first. */
+export function personalDevices(db: Db, userId: string): Promise<Device[]> {
+  return db
+    .selectFrom('devices')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('org_id', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function countPersonalDevices(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('devices')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('org_id', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Until when each device's previous key (of a scheduled rotation) still works, where one does. */
 export async function retiringUntil(db: Db, deviceIds: string[]): Promise<Map<string, Date>> {
   if (deviceIds.length === 0) return new Map();

@@ -25,7 +25,14 @@ import { deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor, deviceNotFound } from './device-for.ts';
 import { view, viewOf } from './device-view.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
-import { deviceById, lockDevice, retiringUntil, updateDevice } from './devices.repository.ts';
+import {
+  countPersonalDevices,
+  deviceById,
+  lockDevice,
+  personalDevices,
+  retiringUntil,
+  updateDevice,
+} from './devices.repository.ts';
 import { lockPersonalDevices, withinPace } from './device-locks.ts';
 import { suspensionLevelOf, suspensionReasonOf, suspensionStep } from './suspension-rules.ts';
 import {
@@ -108,15 +115,7 @@ export class DevicesService {
   /** The caller's own personal devices (org_id null), newest first, with their status. */
   async list(caller: Caller): Promise<DeviceWithStatus[]> {
     const userId = requireUserId(caller);
-    const devices = await this.deps.db
-      .selectFrom('devices')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('org_id', 'is', null)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    return this.withStatus(devices);
+    return this.withStatus(await personalDevices(this.deps.db, userId));
   }
 
   /** Spec §2's three tiles: Devices, Connected, VPN Status (by the one rule every view uses, contracts' devices.ts). */
@@ -132,13 +131,7 @@ export class DevicesService {
   private async withinFairUse(tx: Db, userId: string): Promise<void> {
     // Parallel adds count one after another, so they cannot all see room for one more.
     await lockPersonalDevices(tx, userId);
-    const owned = await tx
-      .selectFrom('devices')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('user_id', '=', userId)
-      .where('org_id', 'is', null)
-      .executeTakeFirstOrThrow();
-    if (Number(owned.n) >= fairUseDeviceCeiling) {
+    if ((await countPersonalDevices(tx, userId)) >= fairUseDeviceCeiling) {
       throw new AppError(
         'quota_exceeded',
         `Unlimited devices are subject to fair use: up to ${fairUseDeviceCeiling} per account. Remove a device you no longer use, or write to support.`,
