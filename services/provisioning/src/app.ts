@@ -68,7 +68,7 @@ export function provisioningService(
     const vaultKey = settings.PRIVATE_KEY_ENCRYPTION_KEY;
     const clock = settings.PROVISIONING_TEST_CLOCK && settings.NODE_ENV !== 'production' ? testClock(db) : realClock;
     const devices = new DevicesService({ db, rpc, mailQueue, logger, vaultKey });
-    const orgDevices = new OrgDevicesService({ db, rpc, mailQueue, logger, vaultKey, devices });
+    const orgDevices = new OrgDevicesService({ db, rpc, mailQueue, logger, vaultKey });
     const keys = new KeysService({ db, mailQueue, logger, vaultKey, clock });
     const configDelivery = new ConfigDelivery({ db, rpc, vaultKey, dns });
     renderers[configMailKind] = (payload) => configDelivery.renderConfigMail(payload);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DeviceView } from '@qw/contracts';
+import { isDeviceConnected, latestTelemetryRpc, type DeviceView, type DeviceWithStatus } from '@qw/contracts';
+import type { RpcClient } from '@qw/platform/bus';
 import { deviceAddressCidrs } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
@@ -35,4 +36,43 @@ export async function viewOf(db: Kysely<ProvisioningDatabase>, device: Device): 
   const nodes = await nodesById(db, [device.node_id]);
   const retiring = await retiringUntil(db, [device.id]);
   return view(device, device.node_id ? nodes.get(device.node_id) : undefined, retiring.get(device.id) ?? null);
+}
+
+/**
+ * Each device with its traffic from telemetry; connected (and its handshake) from the device's
+ * own row, the read model the operator's lists use too, by `isDeviceConnected`. Every list of
+ * devices (personal and organization) shows them so.
+ */
+export async function withStatus(
+  db: Kysely<ProvisioningDatabase>,
+  rpc: RpcClient,
+  devices: Device[],
+): Promise<DeviceWithStatus[]> {
+  const nodes = await nodesById(
+    db,
+    devices.map((d) => d.node_id),
+  );
+  const latest =
+    devices.length === 0
+      ? []
+      : (await rpc.request(latestTelemetryRpc, { device_ids: devices.map((d) => d.id) })).devices;
+  const statusOf = new Map(latest.map((row) => [row.device_id, row]));
+  const retiring = await retiringUntil(
+    db,
+    devices.map((d) => d.id),
+  );
+  const now = new Date();
+  return devices.map((device) => {
+    const status = statusOf.get(device.id);
+    return {
+      ...view(device, device.node_id ? nodes.get(device.node_id) : undefined, retiring.get(device.id) ?? null),
+      is_connected: isDeviceConnected(
+        { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: device.latest_handshake },
+        now,
+      ),
+      latest_handshake: iso(device.latest_handshake),
+      rx_bytes: status?.rx_bytes ?? 0,
+      tx_bytes: status?.tx_bytes ?? 0,
+    };
+  });
 }

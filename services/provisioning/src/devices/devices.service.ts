@@ -4,8 +4,6 @@ import type { Logger } from 'pino';
 import {
   AppError,
   deviceOverviewOf,
-  isDeviceConnected,
-  latestTelemetryRpc,
   type DeviceOverview,
   type DeviceWithStatus,
   fairUseDeviceCeiling,
@@ -23,16 +21,8 @@ import { validPlatform, validPublicKey } from './device-rules.ts';
 import { placeDevice } from '../placement/placement.service.ts';
 import { deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor, deviceNotFound } from './device-for.ts';
-import { view, viewOf } from './device-view.ts';
-import { nodesById } from '../nodes/nodes.repository.ts';
-import {
-  countPersonalDevices,
-  deviceById,
-  lockDevice,
-  personalDevices,
-  retiringUntil,
-  updateDevice,
-} from './devices.repository.ts';
+import { view, viewOf, withStatus } from './device-view.ts';
+import { countPersonalDevices, deviceById, lockDevice, personalDevices, updateDevice } from './devices.repository.ts';
 import { lockPersonalDevices, withinPace } from './device-locks.ts';
 import { suspensionLevelOf, suspensionReasonOf, suspensionStep } from './suspension-rules.ts';
 import {
@@ -78,44 +68,10 @@ async function recordSuspensionChange(tx: Db, before: Device, after: Device, act
 export class DevicesService {
   constructor(private readonly deps: DevicesDeps) {}
 
-  /**
-   * Each device with its traffic from telemetry; connected (and its handshake) from the device's
-   * own row, the read model the operator's lists use too, by `isDeviceConnected`.
-   */
-  async withStatus(devices: Device[]): Promise<DeviceWithStatus[]> {
-    const nodes = await nodesById(
-      this.deps.db,
-      devices.map((d) => d.node_id),
-    );
-    const latest =
-      devices.length === 0
-        ? []
-        : (await this.deps.rpc.request(latestTelemetryRpc, { device_ids: devices.map((d) => d.id) })).devices;
-    const statusOf = new Map(latest.map((row) => [row.device_id, row]));
-    const retiring = await retiringUntil(
-      this.deps.db,
-      devices.map((d) => d.id),
-    );
-    const now = new Date();
-    return devices.map((device) => {
-      const status = statusOf.get(device.id);
-      return {
-        ...view(device, device.node_id ? nodes.get(device.node_id) : undefined, retiring.get(device.id) ?? null),
-        is_connected: isDeviceConnected(
-          { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: device.latest_handshake },
-          now,
-        ),
-        latest_handshake: device.latest_handshake ? new Date(device.latest_handshake).toISOString() : null,
-        rx_bytes: status?.rx_bytes ?? 0,
-        tx_bytes: status?.tx_bytes ?? 0,
-      };
-    });
-  }
-
   /** The caller's own personal devices (org_id null), newest first, with their status. */
   async list(caller: Caller): Promise<DeviceWithStatus[]> {
     const userId = requireUserId(caller);
-    return this.withStatus(await personalDevices(this.deps.db, userId));
+    return withStatus(this.deps.db, this.deps.rpc, await personalDevices(this.deps.db, userId));
   }
 
   /** Spec §2's three tiles: Devices, Connected, VPN Status (by the one rule every view uses, contracts' devices.ts). */

@@ -16,9 +16,8 @@ import type { RpcClient } from '@qw/platform/bus';
 import type { ProvisioningDatabase } from '../database.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
 import { validPlatform, validPublicKey } from '../devices/device-rules.ts';
-import { view } from '../devices/device-view.ts';
+import { view, withStatus } from '../devices/device-view.ts';
 import { withinPace } from '../devices/device-locks.ts';
-import type { DevicesService } from '../devices/devices.service.ts';
 import {
   lockAssignee,
   lockOrganization,
@@ -54,8 +53,6 @@ export type OrgDevicesDeps = {
   mailQueue: { wake(): Promise<unknown> };
   logger: Logger;
   vaultKey: string;
-  /** A device's status (connected, traffic) as every list shows it. */
-  devices: Pick<DevicesService, 'withStatus'>;
 };
 
 /** An organization's devices: its list with the quota, the business Overview, and adding one. */
@@ -83,7 +80,7 @@ export class OrgDevicesService {
     const total = await countOrganizationDevices(db, orgId);
     const plan = (await this.entitledPlan(orgId)) ?? membership.plan;
     return {
-      devices: await this.deps.devices.withStatus(devices),
+      devices: await withStatus(db, this.deps.rpc, devices),
       quota: organizationQuota({
         role: membership.role,
         callerId: userId,
