@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAccountRoutes, adminUsersRpc, type HttpRoute } from '@qw/contracts';
 import { callerTokenSigner, RpcClient } from '@qw/platform';
 import { eventually, testCallerKeys } from '@qw/testkit';
-import { Client, confirmEmail, startStack, type Stack } from './support/stack.ts';
+import { Client, confirmEmail, signUp, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import { organizationEventsHandled, organizationStatus, ownOrganization, userIdOf } from './support/organizations.ts';
@@ -38,12 +38,8 @@ const address = () => `198.51.100.${addresses++}`;
 type Answer = Awaited<ReturnType<Client['call']>>;
 const status = (answer: Answer) => ({ status: answer.statusCode, code: answer.data?.error?.code });
 
-async function signUp(email: string): Promise<Client> {
-  const client = new Client(stack.app, address());
-  const answer = await client.call('POST', '/api/auth/signup', { email, password });
-  if (answer.statusCode !== 201) throw new Error(`sign-up ${email}: ${answer.statusCode} ${answer.body}`);
-  return client;
-}
+/** A new account, signed up from an address of its own. */
+const account = (email: string): Promise<Client> => signUp(stack, email, address(), password);
 
 async function refresh(client: Client): Promise<Answer> {
   const answer = await client.call('POST', '/api/auth/refresh');
@@ -61,9 +57,9 @@ beforeAll(async () => {
     extra: (url, mail) => deviceServices(url, mail),
   });
   await registerTestNode(stack, 'accounts-node');
-  root = await confirmEmail(stack, rootEmail, password, await signUp(rootEmail));
+  root = await confirmEmail(stack, rootEmail, password, await account(rootEmail));
   rootId = await userIdOf(root);
-  late = await signUp(lateEmail);
+  late = await account(lateEmail);
   pia = await customerWithPlan(stack, 'pia@example.com');
   await confirmEmail(stack, 'pia@example.com', password, pia);
   piaId = await userIdOf(pia);
@@ -75,10 +71,10 @@ beforeAll(async () => {
     const added = await owen.call('POST', `/api/orgs/${orgId}/devices`, { name });
     if (added.statusCode !== 201) throw new Error(`org device: ${added.statusCode} ${added.body}`);
   }
-  nora = await confirmEmail(stack, noraEmail, password, await signUp(noraEmail));
+  nora = await confirmEmail(stack, noraEmail, password, await account(noraEmail));
   // Twelve people to page through, one of them with a name to search for.
   for (let i = 0; i < 12; i++) {
-    const person = await signUp(`p${String(i).padStart(2, '0')}@${pagingDomain}`);
+    const person = await account(`p${String(i).padStart(2, '0')}@${pagingDomain}`);
     if (i === 7) await person.call('PATCH', '/api/me/profile', { full_name: 'Zelda Quartermaine' });
   }
   await organizationEventsHandled(stack);

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { consumerSettled, eventually } from '@qw/testkit';
 import { customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
-import { Client, confirmEmail, linkToken, startStack, type Stack } from './support/stack.ts';
+import { Client, confirmEmail, linkToken, signUp, startStack, type Stack } from './support/stack.ts';
 
 /**
  * Organizations through the gateway, against real identity, billing and provisioning, a NATS
@@ -29,10 +29,7 @@ const identityDb = () => stack.services.identity!.db;
 /** A person with an account of their own (not verified), signed in, from an address of their own. */
 async function person(email: string): Promise<Client> {
   addresses++;
-  const client = new Client(stack.app, `203.0.113.${addresses}`);
-  const signedUp = await client.call('POST', '/api/auth/signup', { email, password });
-  if (signedUp.statusCode !== 201) throw new Error(`signup ${email}: ${signedUp.statusCode}`);
-  return client;
+  return signUp(stack, email, `203.0.113.${addresses}`, password);
 }
 
 async function userIdOf(email: string): Promise<string> {
