@@ -34,7 +34,9 @@ export class ConfigDelivery {
   /** Two single-use links (the file and its QR code) for a device the caller may see. */
   async issueConfigLinks(caller: Caller, deviceId: string) {
     const device = await this.deviceToConfigure(caller, deviceId);
-    await this.configOf(device);
+    // Refused as the file itself would be; the file is rendered when a link is spent.
+    const refusal = configRefusal(device);
+    if (refusal) throw refusal;
     const tokens = { conf: newLinkToken(), qr: newLinkToken() };
     const expiresAt = new Date(Date.now() + configLinkSeconds * 1000);
     await insertConfigLinks(
