@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { desiredPeersRpc, fairUseDeviceCeiling } from '@qw/contracts';
 import { generateKeyPair } from '@qw/wireguard';
-import { type Client, confirmEmail, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { type Client, startStack, type Stack } from './support/stack.ts';
+import { confirmedPerson, customerWithPlan, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
-import { joinOrganization, organizationEventsHandled, ownOrganization, userIdOf } from './support/organizations.ts';
+import { joinOrganization, organizationEventsHandled, ownOrganization } from './support/organizations.ts';
 
 /**
  * Issue #20 "Authority", for devices: a suspension remembers its level (operator > organization
@@ -27,14 +27,8 @@ const deviceRow = (id: string) =>
 const deviceCount = async () =>
   (await sql<{ n: number }>`select count(*)::int as n from devices`.execute(provisioningDb())).rows[0]!.n;
 
-async function person(email: string, plan?: string): Promise<Person> {
-  let client: Client;
-  if (plan) {
-    client = await customerWithPlan(stack, email, plan, password);
-    await confirmEmail(stack, email, password, client);
-  } else client = await signUpConfirmed(stack, email, `198.51.100.${address++}`, password);
-  return { client, id: await userIdOf(client), email };
-}
+const person = (email: string, plan?: string): Promise<Person> =>
+  confirmedPerson(stack, email, plan ? { plan } : { address: `198.51.100.${address++}` }, password);
 
 /** The public keys the node is to run, as it asks for them itself (every page). */
 async function desiredKeys(): Promise<string[]> {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { deviceCreated, deviceRemoved } from '@qw/contracts';
 import { eventually } from '@qw/testkit';
-import { Client, confirmEmail, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
-import { customerWithPlan, deviceServices } from './support/products.ts';
+import { Client, startStack, type Stack } from './support/stack.ts';
+import { confirmedPerson, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import {
   cancelOrganizationPlan,
@@ -16,7 +16,6 @@ import {
   ownOrganization,
   payAgain,
   removeMember,
-  userIdOf,
 } from './support/organizations.ts';
 
 /**
@@ -50,17 +49,8 @@ const statusKnownToProvisioning = async (orgId: string) =>
 const deviceCount = async () =>
   (await sql<{ n: number }>`select count(*)::int as n from devices`.execute(provisioningDb())).rows[0]!.n;
 
-const verifiedPerson = (email: string): Promise<Client> =>
-  signUpConfirmed(stack, email, `198.51.100.${address++}`, password);
-
-async function person(email: string, plan?: string) {
-  let client: Client;
-  if (plan) {
-    client = await customerWithPlan(stack, email, plan, password);
-    await confirmEmail(stack, email, password, client);
-  } else client = await verifiedPerson(email);
-  return { client, id: await userIdOf(client), email };
-}
+const person = (email: string, plan?: string) =>
+  confirmedPerson(stack, email, plan ? { plan } : { address: `198.51.100.${address++}` }, password);
 
 const add = (who: Client, orgId: string, body: Record<string, unknown>) =>
   who.call('POST', `/api/orgs/${orgId}/devices`, body);

@@ -4,7 +4,8 @@ import { eventually } from '@qw/testkit';
 import { billingService } from '@qw/billing';
 import { provisioningService } from '@qw/provisioning';
 import { telemetryService } from '@qw/telemetry';
-import { Client, confirmEmail, type Stack } from './stack.ts';
+import { userIdOf } from './organizations.ts';
+import { Client, confirmEmail, signUpConfirmed, type Stack } from './stack.ts';
 
 /** Billing, provisioning and telemetry, as `startStack({ extra })` wants them. */
 export function deviceServices(publicUrl: string, mailUrl: string): Array<ServiceDefinition<any>> {
@@ -39,6 +40,23 @@ export async function customerWithPlan(
   const claim = await client.call('POST', '/api/checkout/claim', { session_id: started.data.session_id, email });
   if (claim.statusCode !== 200) throw new Error(`claim failed: ${claim.statusCode} ${JSON.stringify(claim.data)}`);
   return client;
+}
+
+/**
+ * A person with a confirmed address, signed in, and their id: a customer who bought `plan` through
+ * the test checkout, or an account signed up from `address`.
+ */
+export async function confirmedPerson(
+  stack: Stack,
+  email: string,
+  from: { plan: string } | { address: string },
+  password = 'correct horse battery',
+): Promise<{ client: Client; id: string; email: string }> {
+  const client =
+    'plan' in from
+      ? await confirmEmail(stack, email, password, await customerWithPlan(stack, email, from.plan, password))
+      : await signUpConfirmed(stack, email, from.address, password);
+  return { client, id: await userIdOf(client), email };
 }
 
 /**
