@@ -34,7 +34,6 @@ import {
   organizationQuota,
   quotaRefusal,
   seesEveryDevice,
-  suspendedOrganization,
 } from '../organizations/org-device-rules.ts';
 import { placeDevice } from '../placement/placement.service.ts';
 import {
@@ -139,7 +138,7 @@ export class OrgDevicesService {
           field: 'assignee_id',
         });
       }
-      if (membership.suspension) throw suspendedOrganization(membership.suspension);
+      // Refused while the organization is Suspended (with why) or no subscription entitles it.
       const plan = await usableOrganizationPlan(tx, orgId);
       await lockAssignee(tx, assigneeId);
       const overQuota = quotaRefusal(
