@@ -21,7 +21,7 @@ export function view(device: Device, node: Node | undefined, previousKeyExpiresA
     public_key: device.public_key,
     addresses: device.ipv4 && device.ipv6 ? deviceAddressCidrs(device.ipv4, device.ipv6) : [],
     node: node ? { id: node.id, name: node.name, region: node.region } : null,
-    key_created_at: device.key_created_at ? new Date(device.key_created_at).toISOString() : null,
+    key_created_at: iso(device.key_created_at),
     client_keys: device.client_keys,
     key_rotation_days:
       device.key_rotation_days === 30 || device.key_rotation_days === 90 ? device.key_rotation_days : null,
