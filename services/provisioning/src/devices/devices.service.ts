@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
@@ -168,7 +167,6 @@ export class DevicesService {
           const plan = await this.requirePersonalPlan(tx, userId);
           await this.withinFairUse(tx, userId);
           return placeDevice(tx, {
-            id: randomUUID(),
             userId,
             orgId: null,
             name,

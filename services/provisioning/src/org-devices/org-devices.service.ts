@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
@@ -152,7 +151,6 @@ export class OrgDevicesService {
       if (overQuota) throw overQuota;
       await withinPace(tx, userId);
       return placeDevice(tx, {
-        id: randomUUID(),
         userId: assigneeId,
         orgId,
         name,

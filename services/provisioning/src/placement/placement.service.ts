@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '@qw/contracts';
 import { encryptPrivateKey, generateKeyPair } from '@qw/wireguard';
@@ -10,7 +11,6 @@ import { chooseNode } from './placement-rules.ts';
 import { placementCandidates } from './placement.repository.ts';
 
 export type NewDevice = {
-  id: string;
   userId: string;
   orgId: string | null;
   name: string;
@@ -24,8 +24,8 @@ export type NewDevice = {
 
 /**
  * Places a new device on the least-loaded node (gaming-tagged first for Gaming), leases its
- * address, makes its keys (or takes the browser's public key), records it and queues its mail.
- * Inside the transaction that decided the device may be added.
+ * address, gives it an id, makes its keys (or takes the browser's public key), records it and
+ * queues its mail. Inside the transaction that decided the device may be added.
  */
 export async function placeDevice(
   tx: Kysely<ProvisioningDatabase>,
@@ -34,18 +34,19 @@ export async function placeDevice(
   const chosen = chooseNode(await placementCandidates(tx), input.plan);
   if (!chosen) throw new AppError('unavailable', 'No VPN server is available right now. Try again in a few minutes.');
   const { node, address } = await leaseAddress(tx, chosen.id);
-  if (input.publicKey) await requireUnusedPublicKey(tx, input.publicKey, input.id);
+  const id = randomUUID();
+  if (input.publicKey) await requireUnusedPublicKey(tx, input.publicKey, id);
   const keys = input.publicKey ? { publicKey: input.publicKey, privateKey: null } : generateKeyPair();
   const device = await tx
     .insertInto('devices')
     .values({
-      id: input.id,
+      id,
       user_id: input.userId,
       org_id: input.orgId,
       name: input.name,
       platform: input.platform,
       public_key: keys.publicKey,
-      private_key_sealed: keys.privateKey ? encryptPrivateKey(keys.privateKey, input.vaultKey, input.id) : null,
+      private_key_sealed: keys.privateKey ? encryptPrivateKey(keys.privateKey, input.vaultKey, id) : null,
       client_keys: keys.privateKey === null,
       node_id: node.id,
       ipv4: address.ipv4,
