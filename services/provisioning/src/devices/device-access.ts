@@ -71,5 +71,8 @@ export function deviceRefusal(access: DeviceAccess, operation: DeviceOperation):
       'forbidden',
       "Only the device's person can choose its key. Request a new key without one instead.",
     );
-  return new AppError('not_found', 'Device not found.');
+  return deviceNotFound();
 }
+
+/** What a device that does not exist, or that the caller may not know of, answers. */
+export const deviceNotFound = () => new AppError('not_found', 'Device not found.');

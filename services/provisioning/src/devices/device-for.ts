@@ -1,11 +1,15 @@
 import type { Kysely } from 'kysely';
-import { AppError, requireUserId, type Caller } from '@qw/contracts';
+import { requireUserId, type Caller } from '@qw/contracts';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 import { projectedRole } from '../organizations/organizations.service.ts';
-import { deviceAccess, deviceRefusal, type DeviceAccess, type DeviceOperation } from './device-access.ts';
+import {
+  deviceAccess,
+  deviceNotFound,
+  deviceRefusal,
+  type DeviceAccess,
+  type DeviceOperation,
+} from './device-access.ts';
 import { lockDevice } from './devices.repository.ts';
-
-export const deviceNotFound = () => new AppError('not_found', 'Device not found.');
 
 /**
  * A device the caller may do `operation` to, locked for the transaction, and what the caller is
