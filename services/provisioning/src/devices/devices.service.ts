@@ -63,7 +63,7 @@ async function recordSuspensionChange(tx: Db, before: Device, after: Device, act
   if (!before.is_active && after.is_active) await recordActivated(tx, [after], actorId);
 }
 
-/** Devices: add, rename, suspend, activate, remove, new keys, and their configuration files. */
+/** Devices: the personal list and add; rename, suspend, activate and remove any device; the operator's device actions. */
 export class DevicesService {
   constructor(private readonly deps: DevicesDeps) {}
 
