@@ -8,3 +8,4 @@ export * from './mailer/index.ts';
 export * from './limits/rate-limits.ts';
 export * from './service.ts';
 export * from './process.ts';
+export * from './passes.ts';

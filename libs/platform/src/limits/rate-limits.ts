@@ -1,6 +1,7 @@
 import { AppError } from '@qw/contracts';
 import { sql } from 'kysely';
 import type { PlatformDb } from '../db/platform-tables.ts';
+import { lockName } from '../db/transaction-lock.ts';
 
 /** At most `max` events per key within `windowSeconds`. */
 export type RateLimit = { max: number; windowSeconds: number };
@@ -52,8 +53,7 @@ export async function clearRateEvents(db: Db, key: string): Promise<void> {
 async function underKeyLocks<T>(db: Db, keys: readonly string[], work: (tx: Db) => Promise<T>): Promise<T> {
   const locked = async (tx: Db) => {
     // Sorted, so two takes of the same keys never wait on each other crosswise.
-    for (const key of [...new Set(keys)].sort())
-      await sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':rate:' || ${key}, 0))`.execute(tx);
+    for (const key of [...new Set(keys)].sort()) await lockName(tx, `rate:${key}`);
     return work(tx);
   };
   return db.isTransaction ? locked(db) : db.transaction().execute(locked);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import type { Mailer, MailMessage } from './index.ts';
 import type { PlatformDb } from '../db/platform-tables.ts';
+import { CoalescedPasses } from '../passes.ts';
 
 /**
  * Mail that matters (a device's configuration, receipts, invitations) is not sent after the
@@ -45,9 +46,12 @@ export function mailRetryDelaySeconds(attempts: number): number {
 export const mailMaxAttempts = 12;
 
 export class MailQueue {
-  private draining: Promise<number> | undefined;
   private stopped = false;
-  private again = false;
+  // Woken during a pass: jobs committed after its select wait for one more pass, not a timer.
+  private readonly passes = new CoalescedPasses(
+    () => this.drainOnce(),
+    () => !this.stopped,
+  );
 
   constructor(
     private readonly options: {
@@ -72,23 +76,7 @@ export class MailQueue {
   }
 
   private pass(): Promise<number> {
-    if (this.stopped) return Promise.resolve(0);
-    // Woken during a pass: jobs committed after its select wait for one more pass, not a timer.
-    if (this.draining) {
-      this.again = true;
-      return this.draining;
-    }
-    this.draining = (async () => {
-      let sent = 0;
-      do {
-        this.again = false;
-        sent += await this.drainOnce();
-      } while (this.again && !this.stopped);
-      return sent;
-    })().finally(() => {
-      this.draining = undefined;
-    });
-    return this.draining;
+    return this.stopped ? Promise.resolve(0) : this.passes.run();
   }
 
   /**
@@ -152,7 +140,7 @@ export class MailQueue {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.draining?.catch(() => undefined);
+    await this.passes.settled();
   }
 
   /** Sent jobs are kept a week (to answer "did it go out?"), then forgotten. */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 import type { Logger } from 'pino';
 import { AppError } from '@qw/contracts';
+import { CoalescedPasses } from '@qw/platform/passes';
 import type { BillingDatabase } from '../database.ts';
 import type { RefundsService } from '../refunds/refunds.service.ts';
 import {
@@ -29,8 +30,7 @@ type Tx = Kysely<BillingDatabase>;
  * idempotency key (and `retryPending` asks again if the process died in between).
  */
 export class StripeWebhookService {
-  private draining: Promise<number> | undefined;
-  private again = false;
+  private readonly passes = new CoalescedPasses(() => this.applyDue());
 
   constructor(
     private readonly deps: {
@@ -60,26 +60,16 @@ export class StripeWebhookService {
    * Never rejects; a pass asked for during a pass runs once more after it, for what it did not see.
    */
   handleDue(): Promise<number> {
-    if (this.draining) {
-      this.again = true;
-      return this.draining;
-    }
-    this.draining = (async () => {
-      let applied = 0;
-      do {
-        this.again = false;
-        for (const id of await dueEventIds(this.deps.db, 50)) if (await this.handle(id)) applied++;
-      } while (this.again);
-      return applied;
-    })()
-      .catch((error: unknown) => {
-        this.deps.logger.warn({ err: error }, 'stripe events not applied yet; will retry');
-        return 0;
-      })
-      .finally(() => {
-        this.draining = undefined;
-      });
-    return this.draining;
+    return this.passes.run().catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, 'stripe events not applied yet; will retry');
+      return 0;
+    });
+  }
+
+  private async applyDue(): Promise<number> {
+    let applied = 0;
+    for (const id of await dueEventIds(this.deps.db, 50)) if (await this.handle(id)) applied++;
+    return applied;
   }
 
   /** Applies one stored event unless it was applied already or another worker holds it; true if this did. */

@@ -2,7 +2,7 @@ import { deviceRateLimits } from '@qw/contracts';
 import { takeRateLimited } from '@qw/platform/limits';
 import type { Kysely } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
-import { lockName } from '../transaction-lock.ts';
+import { lockName } from '@qw/platform/db';
 
 type Db = Kysely<ProvisioningDatabase>;
 

@@ -1,7 +1,7 @@
 import { AppError } from '@qw/contracts';
 import type { Kysely } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
-import { lockName } from '../transaction-lock.ts';
+import { lockName } from '@qw/platform/db';
 
 type Db = Kysely<ProvisioningDatabase>;
 

@@ -15,7 +15,7 @@ import {
   organizationUsable,
   suspendedOrganization,
 } from './org-device-rules.ts';
-import { lockName } from '../transaction-lock.ts';
+import { lockName } from '@qw/platform/db';
 import { askIdentity } from './owner-answers.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
