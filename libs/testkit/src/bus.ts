@@ -17,7 +17,7 @@ import {
   type NatsTlsFiles,
   type NatsUser,
 } from '@qw/platform/bus';
-import { createLogger } from '@qw/platform/logger';
+import { createLogger, type Logger } from '@qw/platform/logger';
 import { freePort } from './nats.ts';
 import { serverProcess } from './processes.ts';
 
@@ -41,7 +41,7 @@ export type TestBus = {
    * A process's connection as `user` (the admin's, a service's, the gateway's or an added node's),
    * over TLS with the test CA, as the platform connects; `name` is what the server calls it.
    */
-  connect(user: string, name?: string): Promise<BusConnection>;
+  connect(user: string, name?: string, logger?: Logger): Promise<BusConnection>;
   stop(): Promise<void>;
 };
 
@@ -158,12 +158,16 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
       }
       return env(nodeUser(name));
     },
-    connect(user, name = `test-${user}`) {
+    connect(
+      user,
+      name = `test-${user}`,
+      logger = createLogger({ service: name, level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ) {
       return connectBus({
         url,
         name,
         namespace: '',
-        logger: createLogger({ service: name, level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+        logger,
         user,
         password: password(user),
         caFile: tls.caFile,

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
 import {
-  connectBus,
   RpcClient,
   loadConfig,
   createLogger,
@@ -100,15 +99,7 @@ export async function startStack(options: {
   const logger =
     options.logger?.('gateway') ?? createLogger({ service: 'gateway', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const gatewayBus = testBus.env('gateway');
-  const bus = await connectBus({
-    url: gatewayBus.NATS_URL,
-    name: 'gateway-test',
-    namespace: '',
-    logger,
-    user: gatewayBus.NATS_USER,
-    password: gatewayBus.NATS_PASSWORD,
-    caFile: gatewayBus.NATS_CA_FILE,
-  });
+  const bus = await testBus.connect('gateway', 'gateway-test', logger);
   const nodes: BusConnection[] = [];
   let admin: Promise<BusConnection> | undefined;
   const config = loadConfig(GatewayConfigSchema, {
@@ -134,15 +125,7 @@ export async function startStack(options: {
     services,
     bus,
     async connectAdmin() {
-      admin ??= connectBus({
-        url: testBus.url,
-        name: 'admin-test',
-        namespace: '',
-        logger,
-        user: testBus.admin.user,
-        password: testBus.admin.password,
-        caFile: testBus.caFile,
-      }).then((connection) => {
+      admin ??= testBus.connect(testBus.admin.user, 'admin-test', logger).then((connection) => {
         nodes.push(connection);
         return connection;
       });
@@ -150,15 +133,7 @@ export async function startStack(options: {
     },
     async connectNode(name) {
       const env = await testBus.addNode(name);
-      const nodeBus = await connectBus({
-        url: env.NATS_URL,
-        name: `node-${name}`,
-        namespace: '',
-        logger,
-        user: env.NATS_USER,
-        password: env.NATS_PASSWORD,
-        caFile: env.NATS_CA_FILE,
-      });
+      const nodeBus = await testBus.connect(env.NATS_USER, `node-${name}`, logger);
       nodes.push(nodeBus);
       return { bus: nodeBus, rpc: new RpcClient(nodeBus) };
     },
