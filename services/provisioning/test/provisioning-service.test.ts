@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activePlanRpc,
+  advanceProvisioningClockRpc,
   billingEvents,
   createDeviceRpc,
   createOrgDeviceRpc,
@@ -17,11 +18,14 @@ import {
   organizationStatusChanged,
   registerNodeRpc,
   subscriptionActivated,
+  setKeyRotationRpc,
   subscriptionCanceled,
   updateDeviceRpc,
 } from '@qw/contracts';
 import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken } from '@qw/platform';
 import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
+import type { RunningService } from '@qw/platform';
+import type { ProvisioningDatabase } from '../src/database.ts';
 import { provisioningService } from '../src/app.ts';
 
 /**
@@ -41,6 +45,7 @@ const [ann, olga, max, orgId] = [randomUUID(), randomUUID(), randomUUID(), rando
 const [annPlan, orgPlan] = [randomUUID(), randomUUID()];
 
 let alone: ServiceAlone;
+let provisioning: RunningService<ProvisioningDatabase>;
 let rpc: RpcClient;
 let node: RpcClient;
 /** What billing and identity would answer: the plans and memberships the published events say. */
@@ -90,12 +95,14 @@ beforeAll(async () => {
     refuseEveryCallerToken,
   );
   await alone.serve('telemetry', [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))], refuseEveryCallerToken);
-  await alone.launch(
+  provisioning = await alone.launch(
     provisioningService({
       PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       VPN_DNS: '10.64.0.1',
       MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
       MAIL_DIR: 'var/mail-test',
+      PROVISIONING_TEST_CLOCK: true,
+      NODE_ENV: 'test',
     }),
   );
   rpc = new RpcClient(await alone.connect('gateway'));
@@ -152,6 +159,34 @@ describe('personal devices follow billing’s subscription events', () => {
     const on = await rpc.request(updateDeviceRpc, { device_id: laptop!.id, is_active: true }, person(ann));
     expect(on.device.is_active).toBe(true);
     expect(await desiredKeys()).toEqual([laptop!.public_key]);
+  });
+
+  it('rotates every due key when the test clock moves, even one whose row a handshake holds at that moment', async () => {
+    const [laptop] = await myDevices(ann);
+    await rpc.request(setKeyRotationRpc, { device_id: laptop!.id, every_days: 30 }, person(ann));
+    // Telemetry's handshakes are being recorded on the laptop's row (handshakes-observed) just as
+    // the rotation pass runs: the pass must wait for that, not leave the key to the next pass.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = provisioning.db.transaction().execute(async (tx) => {
+      await tx.updateTable('devices').set({ latest_handshake: new Date() }).where('id', '=', laptop!.id).execute();
+      locked();
+      await held;
+    });
+    await lockTaken;
+    const advanced = new RpcClient(alone.admin).request(advanceProvisioningClockRpc, { hours: 31 * 24 });
+    setTimeout(release, 300);
+    await advanced;
+    await holding;
+    const [rotated] = await myDevices(ann);
+    expect(rotated!.public_key).not.toBe(laptop!.public_key);
+    expect(await desiredKeys()).toEqual(expect.arrayContaining([laptop!.public_key, rotated!.public_key]));
   });
 
   it('suspends the devices when the subscription ends (billing.subscription.canceled)', async () => {

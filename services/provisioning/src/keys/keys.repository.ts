@@ -4,16 +4,26 @@ import type { Device, ProvisioningDatabase } from '../database.ts';
 type Db = Kysely<ProvisioningDatabase>;
 
 /** Devices whose scheduled rotation is due, locked; rows another pass holds are skipped. */
-export function lockDueRotations(tx: Db, now: Date, limit: number): Promise<Device[]> {
-  return tx
+/**
+ * Devices whose scheduled rotation is due, locked. By default rows another transaction holds are
+ * skipped (another replica's pass has them, or a handshake being recorded does: the next pass
+ * takes those); `waitForLocked` waits for them instead, and Postgres then reads each again, so a
+ * device another pass just rotated is no longer due.
+ */
+export function lockDueRotations(
+  tx: Db,
+  now: Date,
+  limit: number,
+  options: { waitForLocked?: boolean } = {},
+): Promise<Device[]> {
+  const due = tx
     .selectFrom('devices')
     .selectAll()
     .where('next_key_rotation_at', '<=', now)
     .orderBy('next_key_rotation_at')
     .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+    .forUpdate();
+  return (options.waitForLocked ? due : due.skipLocked()).execute();
 }
 
 /** The previous key stays on its node, at its own address, until `expiresAt`. */

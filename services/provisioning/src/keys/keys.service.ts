@@ -113,21 +113,23 @@ export class KeysService {
    * share the work). Runs on a timer and right after a test moves the clock. A pass asked for
    * while another runs in this process waits for it: rows that pass holds are skipped by the
    * lock, so without the wait a caller could be answered before the rotations it asked for exist.
+   * `waitForLocked`: a device locked by anything else (a handshake being recorded) is waited for,
+   * not left to the next pass, so everything due is done when the pass answers (the test clock).
    */
-  runKeyRotations(): Promise<{ rotated: number; retired: number }> {
-    const pass = this.rotationPass.then(() => this.rotateDueKeys());
+  runKeyRotations(options: { waitForLocked?: boolean } = {}): Promise<{ rotated: number; retired: number }> {
+    const pass = this.rotationPass.then(() => this.rotateDueKeys(options));
     this.rotationPass = pass.catch(() => undefined);
     return pass;
   }
 
-  private async rotateDueKeys(): Promise<{ rotated: number; retired: number }> {
+  private async rotateDueKeys(options: { waitForLocked?: boolean }): Promise<{ rotated: number; retired: number }> {
     const now = await this.deps.clock.now();
     const retired = await this.deps.db.transaction().execute((tx) => retireKeys(tx, { endedBy: now }));
     let rotated = 0;
     const batchSize = 50;
     for (;;) {
       const handled = await this.deps.db.transaction().execute(async (tx) => {
-        const due = await lockDueRotations(tx, now, batchSize);
+        const due = await lockDueRotations(tx, now, batchSize, options);
         for (const device of due) if (await this.rotateOnSchedule(tx, device, now)) rotated++;
         return due.length;
       });

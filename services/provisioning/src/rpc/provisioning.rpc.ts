@@ -79,7 +79,7 @@ export function provisioningEndpoints(deps: {
     // Tests only (the admin connection asks; the gateway may not): move the clock, run what is due.
     endpoint(advanceProvisioningClockRpc, async (data) => {
       const now = await advanceClock(db, deps.clock, data.hours);
-      await keys.runKeyRotations();
+      await keys.runKeyRotations({ waitForLocked: true });
       return { now: now.toISOString() };
     }),
     endpoint(deviceConfigRpc, (data, caller) => configDelivery.config(caller, data.device_id)),
