@@ -1,3 +1,4 @@
+import { AppError } from './errors.ts';
 import { findPlan } from './plans.ts';
 
 /**
@@ -13,6 +14,42 @@ export function isOrganizationRole(value: unknown): value is OrganizationRole {
 /** Spec §6: owners and admins see the user list, pick any assignee, and manage members. */
 export function managesOrganization(role: OrganizationRole | null | undefined): boolean {
   return role === 'owner' || role === 'admin';
+}
+
+/**
+ * What only an organization's owners and admins may do, each completing "Only owners and admins
+ * can …": the words of the gateway's route table (an organization route's access) and of identity,
+ * which decides again, are these.
+ */
+export const organizationManagerActions = {
+  rename: 'rename the organization',
+  seeUsers: "see the organization's users",
+  changeRoles: 'change roles',
+  removeMembers: 'remove members',
+  seeInvitations: 'see invitations',
+  invite: 'invite people',
+  revokeInvitations: 'revoke invitations',
+  readAuditLog: 'read the audit log',
+} as const;
+export type OrganizationManagerAction = (typeof organizationManagerActions)[keyof typeof organizationManagerActions];
+
+/** A person who is not a member learns nothing, not even that the organization exists. */
+export function organizationNotFound(): AppError {
+  return new AppError('not_found', 'Organization not found.');
+}
+
+/**
+ * Whether a person with `role` (null: not a member) may do what needs `need`: null when they may,
+ * else the refusal (404 to outsiders, 403 to a member asking what only owners and admins may).
+ */
+export function organizationRefusal(
+  role: OrganizationRole | null,
+  need: { organization: 'member' } | { organization: 'manager'; action: OrganizationManagerAction },
+): AppError | null {
+  if (role === null) return organizationNotFound();
+  if (need.organization === 'manager' && !managesOrganization(role))
+    return new AppError('forbidden', `Only owners and admins can ${need.action}.`);
+  return null;
 }
 
 /** Spec §9: each business user may have at most 5 devices in organizations, shown as 'n/5'. */

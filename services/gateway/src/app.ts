@@ -81,8 +81,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   const assertionSeconds = Math.ceil(config.RPC_TIMEOUT_MS / 1000) + 5;
   app.addHook(
     'preHandler',
-    identifyCaller(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY, assertionSeconds), (claims, token) =>
-      authority.get({ user_id: claims.sub, ...(claims.sid ? { session_id: claims.sid } : {}) }, token),
+    identifyCaller(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY, assertionSeconds), (claims, token, options) =>
+      authority.get({ user_id: claims.sub, ...(claims.sid ? { session_id: claims.sid } : {}) }, token, options),
     ),
   );
 

@@ -8,7 +8,13 @@ import { callerOf, type AccessClaims } from '../src/auth/caller.ts';
  * second old, one question per person at a time, a bounded number of people; and the Caller made
  * of it with the access token's claims.
  */
-const admin: Authority = { active: true, is_admin: true, email_verified: true, account_type: 'personal' };
+const admin: Authority = {
+  active: true,
+  is_admin: true,
+  email_verified: true,
+  account_type: 'personal',
+  organizations: [],
+};
 const customer: Authority = { ...admin, is_admin: false };
 
 function counting(answers: Record<string, Authority>) {
@@ -37,6 +43,21 @@ describe('AuthorityCache', () => {
     answers.a = customer;
     now += 1;
     expect(await cache.get({ user_id: 'a' })).toEqual(customer);
+    expect(identity.asked).toEqual(['a', 'a']);
+  });
+
+  it('asks again when told to answer fresh, and the fresh answer serves the requests after', async () => {
+    const now = 1_000_000;
+    const answers = { a: customer };
+    const identity = counting(answers);
+    const cache = new AuthorityCache(identity.ask, { now: () => now });
+    expect(await cache.get({ user_id: 'a' }, 't')).toEqual(customer);
+    // An invitation accepted a moment ago: the remembered answer does not know of it yet.
+    const member = { ...customer, organizations: [{ id: 'org-1', role: 'member' as const }] };
+    answers.a = member;
+    expect(await cache.get({ user_id: 'a' }, 't')).toEqual(customer);
+    expect(await cache.get({ user_id: 'a' }, 't', { fresh: true })).toEqual(member);
+    expect(await cache.get({ user_id: 'a' }, 't')).toEqual(member);
     expect(identity.asked).toEqual(['a', 'a']);
   });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generateKeyPair } from '@qw/wireguard';
-import { analyticsRoutes, httpRoutes } from '@qw/contracts';
+import { accessName, analyticsRoutes, httpRoutes, isOrganizationAccess } from '@qw/contracts';
 import { analyticsService } from '@qw/analytics';
 import { inboxOwnerOf } from '@qw/platform';
 import { authorityMaxAgeMs } from '../src/auth/authority-cache.ts';
@@ -647,9 +647,10 @@ const signedInPeople: Principal[] = ['personal', 'other', 'orgMember', 'orgAdmin
 describe("route access: each contract's declared access is what the gateway enforces", () => {
   for (const route of httpRoutes) {
     const key = `${route.method} ${route.url}`;
-    it(`${key} (${route.access})`, async () => {
+    it(`${key} (${accessName(route.access)})`, async () => {
       const row = matrix[key]!;
-      const needsPerson = route.access === 'signed-in' || route.access === 'admin';
+      const organization = isOrganizationAccess(route.access) ? route.access.organization : undefined;
+      const needsPerson = route.access === 'signed-in' || route.access === 'admin' || organization !== undefined;
       const needsPersonOrLink = needsPerson || route.access === 'signed-in-or-link';
       // The matrix says the same as the contract.
       expect(row.expect.anonymous === 'signin', 'matrix: anonymous is asked to sign in').toBe(needsPersonOrLink);
@@ -657,6 +658,15 @@ describe("route access: each contract's declared access is what the gateway enfo
         signedInPeople.every((p) => row.expect[p] === 'forbidden'),
         'matrix: every signed-in non-admin is refused with 403',
       ).toBe(route.access === 'admin');
+      // An organization's routes admit by role in it: a stranger finds nothing (404), and where
+      // the matrix refuses its member (403), the contract says owners and admins only.
+      expect(organization !== undefined, 'contract: an organization route declares an organization access').toBe(
+        route.url.startsWith('/api/orgs/:id'),
+      );
+      if (organization !== undefined) {
+        expect(row.expect.other, 'matrix: a stranger to the organization').toBe('hidden');
+        expect(row.expect.orgMember === 'forbidden', 'matrix: its member is refused').toBe(organization === 'manager');
+      }
       // The request is made first (making it may create what it names, a device to remove); only
       // sending it is watched. Each names real things of the matrix's people, so it is one their
       // handler would serve; a refusal at the gate leaves them as they were for the matrix below.
@@ -678,6 +688,18 @@ describe("route access: each contract's declared access is what the gateway enfo
         const { answer, asked } = await send('personal');
         expect(answer, 'a signed-in customer').toEqual({ status: 403, code: 'forbidden' });
         expect(asked.filter((subject) => subject !== 'identity.rpc.authority')).toEqual([]);
+      }
+      if (organization !== undefined) {
+        // Someone of another organization: the route table finds them no member, asking identity
+        // who they are (again, past its cache, before refusing) and no one else.
+        const stranger = await send('other');
+        expect(stranger.answer, 'a stranger').toEqual({ status: 404, code: 'not_found' });
+        expect(stranger.asked.filter((subject) => subject !== 'identity.rpc.authority')).toEqual([]);
+      }
+      if (organization === 'manager') {
+        const member = await send('orgMember');
+        expect(member.answer, 'a member').toEqual({ status: 403, code: 'forbidden' });
+        expect(member.asked.filter((subject) => subject !== 'identity.rpc.authority')).toEqual([]);
       }
     });
   }

@@ -188,6 +188,10 @@ describe('billing’s events make and set an organization (identity’s consumer
     const organizations = async () => (await rpc.request(listMyOrgsRpc, {}, owner)).organizations;
     const made = await eventually(async () => (await organizations())[0]);
     expect(made).toMatchObject({ id: orgId, name: 'Dee Works', plan: 'business10', is_active: true, role: 'owner' });
+    // The gateway's route table reads the person's organizations and roles from their authority.
+    expect((await rpc.request(authorityRpc, { user_id: userId, session_id: buyer.session_id })).organizations).toEqual([
+      { id: orgId, role: 'owner' },
+    ]);
 
     await alone.publish(subscriptionCanceled, { ...state, status: 'canceled', canceledAt: new Date().toISOString() });
     await eventually(async () => (await organizations())[0]?.is_active === false);

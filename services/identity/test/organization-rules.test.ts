@@ -34,13 +34,13 @@ describe('who sees an organization at all', () => {
   });
 
   it('owners and admins manage; a member is refused with 403; a stranger sees nothing', () => {
-    expect(managerRefusal(null, 'see the users')).toMatchObject({ code: 'not_found' });
-    expect(managerRefusal('member', 'see the users')).toMatchObject({
+    expect(managerRefusal(null, "see the organization's users")).toMatchObject({ code: 'not_found' });
+    expect(managerRefusal('member', "see the organization's users")).toMatchObject({
       code: 'forbidden',
-      message: 'Only owners and admins can see the users.',
+      message: "Only owners and admins can see the organization's users.",
     });
-    expect(managerRefusal('admin', 'see the users')).toBeNull();
-    expect(managerRefusal('owner', 'see the users')).toBeNull();
+    expect(managerRefusal('admin', "see the organization's users")).toBeNull();
+    expect(managerRefusal('owner', "see the organization's users")).toBeNull();
   });
 });
 

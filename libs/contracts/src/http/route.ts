@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import type { OrganizationManagerAction } from '../organizations.ts';
 
 /**
  * An HTTP route of the gateway, as one value: method, path, who may call it, and the schemas of
@@ -12,13 +13,39 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  * Who a route serves, enforced by the gateway's route table before the handler runs (see
  * services/gateway/src/http/route-access.ts) and declared in OpenAPI from the same value: anyone
  * (`public`), a signed-in person (`signed-in`), a signed-in person or the holder of a one-time
- * link (`signed-in-or-link`: the link is checked by provisioning), a platform admin (`admin`), or
- * Stripe (`webhook`, signature checked by billing). An organization role is not known to the
- * gateway without asking identity, so organization routes are `signed-in` and the service that
- * owns the organization decides the role (404 to outsiders, 403 to a member asking what only
- * managers may). Services check their own data again whatever the gate let through.
+ * link (`signed-in-or-link`: the link is checked by provisioning), a platform admin (`admin`),
+ * Stripe (`webhook`, signature checked by billing), or a person by their role in the organization
+ * the route's `:id` names (`OrganizationAccess`). Services check their own data again whatever the
+ * gate let through.
  */
-export type RouteAccess = 'public' | 'signed-in' | 'signed-in-or-link' | 'admin' | 'webhook';
+export type RouteAccess = 'public' | 'signed-in' | 'signed-in-or-link' | 'admin' | 'webhook' | OrganizationAccess;
+
+/**
+ * An organization's route: its members (`member`), or its owners and admins (`manager`). Anyone
+ * else learns nothing of it (404 "Organization not found."); a member asking what only managers
+ * may is told "Only owners and admins can <action>." (403). The words are the same ones identity
+ * answers with, from `organizationRefusal` (libs/contracts organizations.ts).
+ */
+export type OrganizationAccess =
+  | { organization: 'member' }
+  | { organization: 'manager'; action: OrganizationManagerAction };
+
+/** The access of a route any member of its organization may call. */
+export const organizationMembers: OrganizationAccess = { organization: 'member' };
+
+/** The access of a route for the organization's owners and admins; `action` names what they do. */
+export function organizationManagers(action: OrganizationManagerAction): OrganizationAccess {
+  return { organization: 'manager', action };
+}
+
+export function isOrganizationAccess(access: RouteAccess): access is OrganizationAccess {
+  return typeof access === 'object';
+}
+
+/** A route's access as one word, for tables and test names: `organization-member`, `organization-manager`. */
+export function accessName(access: RouteAccess): string {
+  return isOrganizationAccess(access) ? `organization-${access.organization}` : access;
+}
 
 export type ResponseSchemas = { [status: number]: TSchema };
 

@@ -17,6 +17,17 @@ export const AuthoritySchema = Type.Object({
   is_admin: Type.Boolean(),
   email_verified: Type.Boolean(),
   account_type: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * The organizations the person belongs to now, with their role in each: the route table decides
+   * an organization route's access from this (404 to outsiders, 403 to a member where only owners
+   * and admins may), and refuses only on an answer asked for that request.
+   */
+  organizations: Type.Array(
+    Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]),
+    }),
+  ),
 });
 export type Authority = Static<typeof AuthoritySchema>;
 

@@ -31,13 +31,16 @@ export class AuthorityCache {
     this.now = options.now ?? Date.now;
   }
 
-  /** `token` tells one access token of the person from another (its signature will do). */
-  get(question: AuthorityQuestion, token = ''): Promise<Authority> {
+  /**
+   * `token` tells one access token of the person from another (its signature will do); `fresh`
+   * asks identity again whatever is remembered (the answer replaces it, for the requests after).
+   */
+  get(question: AuthorityQuestion, token = '', options: { fresh?: boolean } = {}): Promise<Authority> {
     const key = `${question.user_id} ${question.session_id ?? ''} ${token}`;
     const now = this.now();
     const found = this.entries.get(key);
     this.entries.delete(key);
-    if (found && now - found.askedAt < authorityMaxAgeMs) {
+    if (found && !options.fresh && now - found.askedAt < authorityMaxAgeMs) {
       // Map order is the recency order: a hit moves to the end.
       this.entries.set(key, found);
       return found.answer;

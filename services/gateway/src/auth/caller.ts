@@ -1,6 +1,13 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, anonymousCaller, type Authority, type Caller, type SessionUser } from '@qw/contracts';
+import {
+  AppError,
+  anonymousCaller,
+  type Authority,
+  type Caller,
+  type OrganizationRole,
+  type SessionUser,
+} from '@qw/contracts';
 import { ipv6NetworkKey } from './client-address.ts';
 
 /** `sid`: the session the token belongs to; when it ends (sign-out, an operator's removal), so does the token. */
@@ -21,6 +28,14 @@ declare module 'fastify' {
     caller: Caller;
     /** Identity could not say what this person may do: they are served without admin rights. */
     authorityUnknown?: AppError;
+    /** The signed-in person's role in each organization they belong to, by organization id (identity's answer). */
+    organizations?: ReadonlyMap<string, OrganizationRole>;
+    /**
+     * Asks identity again, past the cache, and updates `caller` and `organizations`: the route
+     * table refuses an organization route only on an answer asked for this request (one a second
+     * old may not know of the invitation just accepted).
+     */
+    reaskAuthority?: () => Promise<void>;
   }
 }
 
@@ -60,7 +75,7 @@ export function callerOf(claims: AccessClaims, authority: Authority): Omit<Calle
  */
 export function identifyCaller(
   assert: (caller: Caller) => Caller,
-  authority: (claims: AccessClaims, token: string) => Promise<Authority>,
+  authority: (claims: AccessClaims, token: string, options: { fresh: boolean }) => Promise<Authority>,
 ) {
   return async (request: FastifyRequest): Promise<void> => {
     request.caller = anonymousCaller;
@@ -74,16 +89,33 @@ export function identifyCaller(
     } catch {
       throw new AppError('invalid_token', 'Your session has expired. Please sign in again.');
     }
-    let now: Authority;
-    try {
-      now = await authority(claims, header.slice(header.lastIndexOf('.') + 1));
-    } catch (error) {
-      if (!(error instanceof AppError) || !['unavailable', 'timeout'].includes(error.code)) throw error;
-      request.log.warn({ code: error.code }, 'identity did not answer for rights; serving without admin rights');
-      request.authorityUnknown = new AppError('unavailable', 'The console is unavailable for a moment. Try again.');
-      now = { active: true, is_admin: false, email_verified: claims.ver, account_type: claims.acct };
-    }
-    request.caller = assert(callerOf(claims, now));
+    const token = header.slice(header.lastIndexOf('.') + 1);
+    const learn = async (fresh: boolean) => {
+      let now: Authority;
+      try {
+        now = await authority(claims, token, { fresh });
+      } catch (error) {
+        if (!(error instanceof AppError) || !['unavailable', 'timeout'].includes(error.code)) throw error;
+        request.log.warn({ code: error.code }, 'identity did not answer for rights; serving without admin rights');
+        request.authorityUnknown = new AppError('unavailable', 'The console is unavailable for a moment. Try again.');
+        now = {
+          active: true,
+          is_admin: false,
+          email_verified: claims.ver,
+          account_type: claims.acct,
+          organizations: [],
+        };
+        request.caller = assert(callerOf(claims, now));
+        // Nobody could say which organizations are theirs: the services that own them decide.
+        delete request.organizations;
+        return;
+      }
+      delete request.authorityUnknown;
+      request.caller = assert(callerOf(claims, now));
+      request.organizations = new Map(now.organizations.map(({ id, role }) => [id, role]));
+    };
+    await learn(false);
+    request.reaskAuthority = () => learn(true);
   };
 }
 

@@ -9,14 +9,9 @@ import {
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
+import { organizationIdOf } from '../http/route-access.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A malformed id names nobody's organization: the same 404 as one the caller is not in. */
-function orgId(raw: string): string {
-  if (!uuidPattern.test(raw)) throw new AppError('not_found', 'Organization not found.');
-  return raw.toLowerCase();
-}
 
 /** A malformed assignee is nobody in the organization. */
 function assigneeId(raw: string | undefined): string | undefined {
@@ -31,7 +26,8 @@ function assigneeId(raw: string | undefined): string | undefined {
 
 /**
  * An organization's devices (spec §2 business Overview and Devices, §5, §7): each route is one
- * request to provisioning, which decides who may see and add what. The devices themselves are
+ * request to provisioning, made once the route table has found the caller a member (which
+ * devices each member sees and may add for whom is provisioning's to decide). The devices themselves are
  * changed through /api/devices/{id} (devices.routes.ts), where the same access policy applies.
  */
 export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
@@ -40,13 +36,13 @@ export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }):
   addRoute(app, orgOverviewRoute, async (request, reply) =>
     reply
       .header('cache-control', 'no-store')
-      .send(await rpc.request(orgDeviceOverviewRpc, { org_id: orgId(request.params.id) }, request.caller)),
+      .send(await rpc.request(orgDeviceOverviewRpc, { org_id: organizationIdOf(request.params.id) }, request.caller)),
   );
 
   addRoute(app, orgDevicesRoute, async (request, reply) =>
     reply
       .header('cache-control', 'no-store')
-      .send(await rpc.request(listOrgDevicesRpc, { org_id: orgId(request.params.id) }, request.caller)),
+      .send(await rpc.request(listOrgDevicesRpc, { org_id: organizationIdOf(request.params.id) }, request.caller)),
   );
 
   addRoute(app, createOrgDeviceRoute, async (request, reply) => {
@@ -55,7 +51,7 @@ export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }):
     const assignee = assigneeId(assignee_id);
     const device = await rpc.request(
       createOrgDeviceRpc,
-      { ...body, org_id: orgId(request.params.id), ...(assignee ? { assignee_id: assignee } : {}) },
+      { ...body, org_id: organizationIdOf(request.params.id), ...(assignee ? { assignee_id: assignee } : {}) },
       caller,
     );
     return reply.status(201).send(device);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { ErrorResponseSchema, type HttpRoute } from '@qw/contracts';
+import { ErrorResponseSchema, isOrganizationAccess, type HttpRoute } from '@qw/contracts';
 import type { HttpApp } from '@qw/platform';
 import { accessRefusal, openApiSecurity } from './route-access.ts';
 
@@ -86,7 +86,12 @@ export function addRoute<R extends HttpRoute>(
       response: { ...route.response, '4xx': ErrorResponseSchema, '5xx': ErrorResponseSchema },
     },
     preHandler: async (request, reply) => {
-      const refused = accessRefusal(route.access, request);
+      let refused = accessRefusal(route.access, request);
+      if (refused && isOrganizationAccess(route.access) && request.reaskAuthority) {
+        // A remembered answer may be a second old: refuse only on one asked for this request.
+        await request.reaskAuthority();
+        refused = accessRefusal(route.access, request);
+      }
       if (!refused) return;
       const answered = refused.code === 'not_signed_in' ? options.signedOut?.(request as never, reply) : undefined;
       if (answered) return answered;

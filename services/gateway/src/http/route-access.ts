@@ -1,11 +1,36 @@
-import { AppError, requireAdmin, requireUserId, type Caller, type RouteAccess } from '@qw/contracts';
+import {
+  AppError,
+  isOrganizationAccess,
+  organizationNotFound,
+  organizationRefusal,
+  requireAdmin,
+  requireUserId,
+  type Caller,
+  type OrganizationRole,
+  type RouteAccess,
+} from '@qw/contracts';
 
 /** What the gate knows of whoever sent the request, once `identifyCaller` has run. */
 export type Requester = {
   caller: Caller;
   /** Identity could not say what this person may do now (see `identifyCaller`). */
   authorityUnknown?: AppError | undefined;
+  /** Their role in each organization they belong to; undefined when identity could not say. */
+  organizations?: ReadonlyMap<string, OrganizationRole> | undefined;
+  /** The route's path parameters (an organization route names its organization in `id`). */
+  params?: unknown;
 };
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The organization an organization route's `:id` names, in the form identity keeps it. A malformed
+ * id names nothing of anyone's: the same 404 as an organization that is not yours.
+ */
+export function organizationIdOf(raw: string): string {
+  if (!uuidPattern.test(raw)) throw organizationNotFound();
+  return raw.toLowerCase();
+}
 
 /**
  * The route table's one decision: may this requester reach a route declared with this access, or
@@ -16,6 +41,16 @@ export type Requester = {
  */
 export function accessRefusal(access: RouteAccess, requester: Requester): AppError | undefined {
   const { caller } = requester;
+  if (isOrganizationAccess(access)) {
+    const signedOut = refusal(() => requireUserId(caller));
+    // Identity could not say which organizations are the person's: the service that owns the
+    // organization decides from its own records, as it does whatever the gate let through.
+    if (signedOut || !requester.organizations) return signedOut;
+    const raw = (requester.params as { id?: unknown } | undefined)?.id;
+    const id = typeof raw === 'string' && uuidPattern.test(raw) ? raw.toLowerCase() : undefined;
+    const role = id === undefined ? null : (requester.organizations.get(id) ?? null);
+    return organizationRefusal(role, access) ?? undefined;
+  }
   switch (access) {
     case 'public':
     case 'webhook':
@@ -44,6 +79,7 @@ function refusal(check: () => unknown): AppError | undefined {
 
 /** How OpenAPI states the same access: public routes need nothing (`[]`), the others a bearer token or a link. */
 export function openApiSecurity(access: RouteAccess): Array<Record<string, string[]>> {
+  if (isOrganizationAccess(access)) return [{ bearer: [] }];
   switch (access) {
     case 'public':
     case 'webhook':

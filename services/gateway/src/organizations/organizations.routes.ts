@@ -29,6 +29,7 @@ import {
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
+import { organizationIdOf } from '../http/route-access.ts';
 import { untilProvisioningFollows } from './provisioning-follows.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,38 +39,41 @@ function idOr404(raw: string, message: string): string {
   if (!uuidPattern.test(raw)) throw new AppError('not_found', message);
   return raw.toLowerCase();
 }
-const orgId = (raw: string) => idOr404(raw, 'Organization not found.');
 const memberId = (raw: string) => idOr404(raw, 'This person is not a member of the organization.');
 const invitationId = (raw: string) => idOr404(raw, 'Invitation not found.');
 
 /**
- * The organization itself, its people, invitations and audit log: each route is one request to
- * identity, which decides from the verified caller who may (404 for strangers, 403 for members
- * where only owners and admins may). A change of a membership answers once provisioning follows it.
+ * The organization itself, its people, invitations and audit log: the route table admits its
+ * members, or only its owners and admins (404 for strangers, 403 for members where only managers
+ * may), and each route is then one request to identity, which decides again from its own rows. A change of a membership answers once provisioning follows it.
  */
 export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
   const { rpc } = deps;
 
   addRoute(app, organizationRoute, async (request, reply) => {
     const { caller } = request;
-    const detail = await rpc.request(getOrganizationRpc, { org_id: orgId(request.params.id) }, caller);
+    const detail = await rpc.request(getOrganizationRpc, { org_id: organizationIdOf(request.params.id) }, caller);
     return reply.header('cache-control', 'no-store').send(detail);
   });
 
   addRoute(app, renameOrganizationRoute, async (request) => {
     const { caller } = request;
-    return rpc.request(renameOrganizationRpc, { org_id: orgId(request.params.id), name: request.body.name }, caller);
+    return rpc.request(
+      renameOrganizationRpc,
+      { org_id: organizationIdOf(request.params.id), name: request.body.name },
+      caller,
+    );
   });
 
   addRoute(app, orgUsersRoute, async (request, reply) => {
     const { caller } = request;
-    const users = await rpc.request(listOrgUsersRpc, { org_id: orgId(request.params.id) }, caller);
+    const users = await rpc.request(listOrgUsersRpc, { org_id: organizationIdOf(request.params.id) }, caller);
     return reply.header('cache-control', 'no-store').send(users);
   });
 
   addRoute(app, changeMemberRoleRoute, async (request) => {
     const { caller } = request;
-    const membership = { orgId: orgId(request.params.id), userId: memberId(request.params.userId) };
+    const membership = { orgId: organizationIdOf(request.params.id), userId: memberId(request.params.userId) };
     const changed = await rpc.request(
       changeMemberRoleRpc,
       { org_id: membership.orgId, user_id: membership.userId, role: request.body.role },
@@ -81,7 +85,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
 
   addRoute(app, removeMemberRoute, async (request, reply) => {
     const { caller } = request;
-    const membership = { orgId: orgId(request.params.id), userId: memberId(request.params.userId) };
+    const membership = { orgId: organizationIdOf(request.params.id), userId: memberId(request.params.userId) };
     await rpc.request(removeMemberRpc, { org_id: membership.orgId, user_id: membership.userId }, caller);
     await untilProvisioningFollows(rpc, caller, { ...membership, role: null });
     return reply.status(204).send();
@@ -89,7 +93,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
 
   addRoute(app, leaveOrganizationRoute, async (request, reply) => {
     const { caller } = request;
-    const left = orgId(request.params.id);
+    const left = organizationIdOf(request.params.id);
     await rpc.request(leaveOrganizationRpc, { org_id: left }, caller);
     await untilProvisioningFollows(rpc, caller, { orgId: left, userId: requireUserId(caller), role: null });
     return reply.status(204).send();
@@ -97,13 +101,17 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
 
   addRoute(app, invitationsRoute, async (request, reply) => {
     const { caller } = request;
-    const invitations = await rpc.request(listInvitationsRpc, { org_id: orgId(request.params.id) }, caller);
+    const invitations = await rpc.request(listInvitationsRpc, { org_id: organizationIdOf(request.params.id) }, caller);
     return reply.header('cache-control', 'no-store').send(invitations);
   });
 
   addRoute(app, inviteMemberRoute, async (request, reply) => {
     const { caller } = request;
-    const invited = await rpc.request(inviteMemberRpc, { org_id: orgId(request.params.id), ...request.body }, caller);
+    const invited = await rpc.request(
+      inviteMemberRpc,
+      { org_id: organizationIdOf(request.params.id), ...request.body },
+      caller,
+    );
     return reply.status(201).send(invited);
   });
 
@@ -111,7 +119,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
     const { caller } = request;
     await rpc.request(
       revokeInvitationRpc,
-      { org_id: orgId(request.params.id), invitation_id: invitationId(request.params.invitationId) },
+      { org_id: organizationIdOf(request.params.id), invitation_id: invitationId(request.params.invitationId) },
       caller,
     );
     return reply.status(204).send();
@@ -125,7 +133,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
     const page = await rpc.request(
       auditLogRpc,
       {
-        org_id: orgId(request.params.id),
+        org_id: organizationIdOf(request.params.id),
         ...(kind !== undefined ? { kind } : {}),
         ...(person !== undefined ? { person: person.toLowerCase() } : {}),
         ...(before !== undefined ? { before } : {}),

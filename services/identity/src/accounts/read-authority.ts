@@ -1,9 +1,16 @@
 import type { Kysely } from 'kysely';
 import { resolveAccess, type Access, type Authority } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
+import { membershipsOf } from '../organizations/organizations.repository.ts';
 import { findAuthorityFacts } from './accounts.repository.ts';
 
-const gone: Authority = { active: false, is_admin: false, email_verified: false, account_type: null };
+const gone: Authority = {
+  active: false,
+  is_admin: false,
+  email_verified: false,
+  account_type: null,
+  organizations: [],
+};
 
 type AuthorityFacts = NonNullable<Awaited<ReturnType<typeof findAuthorityFacts>>>;
 
@@ -41,12 +48,16 @@ export async function readAuthority(
   userId: string,
   sessionId?: string,
 ): Promise<Authority> {
-  const read = await readAccess(db, userId, { twoFactorPassed: true, sessionId });
+  const [read, organizations] = await Promise.all([
+    readAccess(db, userId, { twoFactorPassed: true, sessionId }),
+    membershipsOf(db, userId),
+  ]);
   if (!read?.facts.session_alive) return gone;
   return {
     active: true,
     is_admin: read.access.isAdmin,
     email_verified: read.facts.email_verified_at !== null,
     account_type: read.facts.account_type,
+    organizations,
   };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   AppError,
+  organizationManagerActions,
   auditKinds,
   requireUserId,
   type AuditEntry,
@@ -70,7 +71,7 @@ export async function readAuditLog(
   },
 ): Promise<{ entries: AuditEntry[]; next: string | null }> {
   const userId = requireUserId(caller);
-  const refusal = managerRefusal(await roleOf(db, query.org_id, userId), 'read the audit log');
+  const refusal = managerRefusal(await roleOf(db, query.org_id, userId), organizationManagerActions.readAuditLog);
   if (refusal) throw refusal;
   if (query.kind !== undefined && !isAuditKind(query.kind))
     throw new AppError('validation_failed', `There is no kind of entry called ${query.kind.slice(0, 64)}.`, {

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
   AppError,
+  organizationManagerActions,
   invitationDays,
   memberJoined,
   requireUserId,
@@ -61,7 +62,10 @@ export class InvitationsService {
     const now = new Date();
     const outcome = await this.db.transaction().execute(async (tx) => {
       const org = await repo.lockOrganization(tx, input.org_id);
-      const refusal = managerRefusal(org ? await repo.roleOf(tx, input.org_id, actorId) : null, 'invite people');
+      const refusal = managerRefusal(
+        org ? await repo.roleOf(tx, input.org_id, actorId) : null,
+        organizationManagerActions.invite,
+      );
       if (refusal || !org) throw refusal ?? organizationNotFound();
       const email = validateEmail(input.email);
       if (await repo.isMemberByEmail(tx, org.id, email))
@@ -123,7 +127,10 @@ export class InvitationsService {
   /** Invitations still open (not accepted, revoked or expired), newest first; owners and admins. */
   async list(caller: Caller, orgId: string): Promise<{ invitations: Invitation[] }> {
     const userId = requireUserId(caller);
-    const refusal = managerRefusal(await repo.roleOf(this.db, orgId, userId), 'see invitations');
+    const refusal = managerRefusal(
+      await repo.roleOf(this.db, orgId, userId),
+      organizationManagerActions.seeInvitations,
+    );
     if (refusal) throw refusal;
     const rows = await repo.listOpenInvitations(this.db, orgId, new Date());
     return {
@@ -144,7 +151,10 @@ export class InvitationsService {
     const now = new Date();
     await this.db.transaction().execute(async (tx) => {
       const org = await repo.lockOrganization(tx, input.org_id);
-      const refusal = managerRefusal(org ? await repo.roleOf(tx, input.org_id, actorId) : null, 'revoke invitations');
+      const refusal = managerRefusal(
+        org ? await repo.roleOf(tx, input.org_id, actorId) : null,
+        organizationManagerActions.revokeInvitations,
+      );
       if (refusal) throw refusal;
       const invitation = await repo.findInvitationForUpdate(tx, input.invitation_id);
       if (!invitation || invitation.org_id !== input.org_id) throw new AppError('not_found', 'Invitation not found.');

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import {
   AppError,
+  organizationManagerActions,
   managesOrganization,
   memberLeft,
   memberRoleChanged,
   requireUserId,
   type Caller,
   type OrgUser,
+  type OrganizationManagerAction,
   type OrganizationRole,
 } from '@qw/contracts';
 import { addToOutbox } from '@qw/platform/bus';
@@ -42,7 +44,7 @@ export class MembersService {
   /** Spec §7 list_org_users: owners and admins; a member gets 403, anyone else the 404 of an unknown organization. */
   async listUsers(caller: Caller, orgId: string): Promise<{ users: OrgUser[] }> {
     const userId = requireUserId(caller);
-    const refusal = managerRefusal(await repo.roleOf(this.db, orgId, userId), "see the organization's users");
+    const refusal = managerRefusal(await repo.roleOf(this.db, orgId, userId), organizationManagerActions.seeUsers);
     if (refusal) throw refusal;
     return { users: await repo.listUsers(this.db, orgId) };
   }
@@ -53,7 +55,7 @@ export class MembersService {
   ): Promise<{ user: OrgUser }> {
     const actorId = requireUserId(caller);
     return this.db.transaction().execute(async (tx) => {
-      const { actorRole } = await this.actor(tx, input.org_id, actorId, 'change roles');
+      const { actorRole } = await this.actor(tx, input.org_id, actorId, organizationManagerActions.changeRoles);
       const target = await repo.findUser(tx, input.org_id, input.user_id);
       if (!target) throw notAMember();
       const { owners } = await repo.countMembers(tx, input.org_id);
@@ -90,7 +92,7 @@ export class MembersService {
     const actorId = requireUserId(caller);
     if (input.user_id === actorId) return this.leave(caller, input.org_id);
     await this.db.transaction().execute(async (tx) => {
-      const { actorRole } = await this.actor(tx, input.org_id, actorId, 'remove members');
+      const { actorRole } = await this.actor(tx, input.org_id, actorId, organizationManagerActions.removeMembers);
       const target = await repo.findUser(tx, input.org_id, input.user_id);
       if (!target) throw notAMember();
       const { owners } = await repo.countMembers(tx, input.org_id);
@@ -145,7 +147,7 @@ export class MembersService {
   }
 
   /** Locks the organization and answers the actor's role, refusing strangers (404) and members (403). */
-  private async actor(tx: Db, orgId: string, actorId: string, what: string) {
+  private async actor(tx: Db, orgId: string, actorId: string, what: OrganizationManagerAction) {
     const org = await repo.lockOrganization(tx, orgId);
     if (!org) throw organizationNotFound();
     const actorRole = await repo.roleOf(tx, orgId, actorId);

@@ -3,11 +3,17 @@ import {
   entitlingStatuses,
   leavesNoOwner,
   managesOrganization,
+  organizationManagerActions,
+  organizationNotFound,
+  organizationRefusal,
+  type OrganizationManagerAction,
   planDisplayName,
   userCapOf,
   type OrganizationRole,
 } from '@qw/contracts';
 import type { RateLimit } from '@qw/platform/limits';
+
+export { organizationNotFound } from '@qw/contracts';
 
 /**
  * Who may do what in an organization, the user cap and the state of an invitation: functions of
@@ -15,20 +21,13 @@ import type { RateLimit } from '@qw/platform/limits';
  */
 type Role = OrganizationRole | null;
 
-/** A person who is not a member learns nothing, not even that the organization exists. */
-export function organizationNotFound(): AppError {
-  return new AppError('not_found', 'Organization not found.');
-}
-
 export function memberRefusal(role: Role): AppError | null {
-  return role === null ? organizationNotFound() : null;
+  return organizationRefusal(role, { organization: 'member' });
 }
 
-/** Owners and admins only; `what` completes "Only owners and admins can …". */
-export function managerRefusal(role: Role, what: string): AppError | null {
-  if (role === null) return organizationNotFound();
-  if (role === 'member') return new AppError('forbidden', `Only owners and admins can ${what}.`);
-  return null;
+/** Owners and admins only, in the route table's words for `action` (libs/contracts organizations.ts). */
+export function managerRefusal(role: Role, action: OrganizationManagerAction): AppError | null {
+  return organizationRefusal(role, { organization: 'manager', action });
 }
 
 /**
@@ -52,7 +51,7 @@ export function roleChangeRefusal(change: {
   owners: number;
 }): AppError | null {
   const { actorRole, targetRole, newRole, owners } = change;
-  const refusal = managerRefusal(actorRole, 'change roles');
+  const refusal = managerRefusal(actorRole, organizationManagerActions.changeRoles);
   if (refusal) return refusal;
   if (targetRole === newRole) return null;
   if ((targetRole === 'owner' || newRole === 'owner') && actorRole !== 'owner')
@@ -68,7 +67,7 @@ export function removalRefusal(removal: {
   owners: number;
 }): AppError | null {
   const { actorRole, targetRole, owners } = removal;
-  const refusal = managerRefusal(actorRole, 'remove members');
+  const refusal = managerRefusal(actorRole, organizationManagerActions.removeMembers);
   if (refusal) return refusal;
   if (targetRole === 'owner' && actorRole !== 'owner')
     return new AppError('forbidden', 'Only an owner can remove an owner.');

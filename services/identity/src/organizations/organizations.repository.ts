@@ -26,6 +26,11 @@ export async function roleOf(db: Db, orgId: string, userId: string): Promise<Org
   return row?.role ?? null;
 }
 
+/** Every organization the person belongs to, with their role in it. */
+export function membershipsOf(db: Db, userId: string): Promise<Array<{ id: string; role: OrgRole }>> {
+  return db.selectFrom('org_members').select(['org_id as id', 'role']).where('user_id', '=', userId).execute();
+}
+
 export async function countMembers(db: Db, orgId: string): Promise<{ members: number; owners: number }> {
   const row = await db
     .selectFrom('org_members')

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import {
   AppError,
+  organizationManagerActions,
   deviceCapOf,
   findPlan,
   memberJoined,
@@ -195,7 +196,10 @@ export async function renameOrganization(
   const name = normalizeOrganizationName(input.name);
   await db.transaction().execute(async (tx) => {
     const org = await repo.lockOrganization(tx, input.org_id);
-    const refusal = managerRefusal(org ? await repo.roleOf(tx, input.org_id, userId) : null, 'rename the organization');
+    const refusal = managerRefusal(
+      org ? await repo.roleOf(tx, input.org_id, userId) : null,
+      organizationManagerActions.rename,
+    );
     if (refusal) throw refusal;
     const problem = organizationNameProblem(name);
     if (problem) throw new AppError('validation_failed', problem, { field: 'name' });
