@@ -18,6 +18,7 @@ import { memberRoleChangedConsumer } from './consumers/member-role-changed.consu
 import { memberLeftConsumer } from './consumers/member-left.consumer.ts';
 import { organizationStatusChangedConsumer } from './consumers/organization-status-changed.consumer.ts';
 import { handshakesObservedConsumer } from './consumers/handshakes-observed.consumer.ts';
+import { nodeGauges } from './nodes/node-metrics.ts';
 
 export type ProvisioningSettings = {
   PRIVATE_KEY_ENCRYPTION_KEY: string;
@@ -121,5 +122,6 @@ export function provisioningService(
         { name: 'rotate-due-keys', everyMs: 60_000, run: async () => void (await keys.runKeyRotations()) },
       ];
     },
+    gauges: ({ db }) => nodeGauges(db),
   };
 }

@@ -11,6 +11,7 @@ import { endpoint, type ServiceDefinition } from '@qw/platform';
 import { telemetryConsumers } from './consumers/telemetry.consumers.ts';
 import type { TelemetryDatabase } from './database.ts';
 import { latestFor, pruneHostMetrics } from './samples/samples.service.ts';
+import { nodeGauges } from './samples/node-metrics.ts';
 import { connectedCount, latestPage, nodeStats, trafficLast24Hours } from './admin/admin.service.ts';
 
 /**
@@ -46,4 +47,5 @@ export const telemetryService: ServiceDefinition<TelemetryDatabase> = {
   ],
   consumers: () => telemetryConsumers,
   tasks: ({ db }) => [{ name: 'prune-host-metrics', everyMs: 15 * 60_000, run: () => pruneHostMetrics(db) }],
+  gauges: ({ db }) => nodeGauges(db),
 };

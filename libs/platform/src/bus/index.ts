@@ -37,6 +37,7 @@ export {
 } from './rpc.ts';
 export { describeProblems, isValid } from './validation.ts';
 export { busMetrics } from './metrics.ts';
+export { sampledMetrics, startMetricsSampler, type ServiceGauge, type SamplerOptions } from './sampled-metrics.ts';
 export { natsPermissions, natsServerConfig, type NatsPermissions, type NatsSecret, type NatsUser } from './access.ts';
 export {
   callerTokenSigner,
