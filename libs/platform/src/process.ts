@@ -1,6 +1,12 @@
 import type { Static, TObject } from 'typebox';
 import type { Logger } from 'pino';
-import { loadConfig, loadConfigOrExit, productionRequires, type ConfigRule } from './config/index.ts';
+import {
+  loadConfig,
+  loadConfigOrExit,
+  productionRequires,
+  productionRequiresOneOf,
+  type ConfigRule,
+} from './config/index.ts';
 import { createLogger } from './logger/index.ts';
 import { startService, type ServiceConfig, type ServiceDefinition } from './service.ts';
 import type { PlatformTables } from './db/platform-tables.ts';
@@ -39,7 +45,7 @@ export async function runServiceProcess<S extends TObject, DB extends PlatformTa
   serviceRules: ReadonlyArray<ConfigRule<Static<S>>> = [],
 ): Promise<void> {
   const rules: Array<ConfigRule<Record<string, unknown>>> = [
-    productionRequires('NATS_PASSWORD'),
+    productionRequiresOneOf('NATS_CREDS', 'NATS_PASSWORD'),
     ...(serviceRules as ReadonlyArray<ConfigRule<Record<string, unknown>>>),
   ];
   if ('MAIL_URL' in schema.properties) rules.push(productionRequires('MAIL_URL'));

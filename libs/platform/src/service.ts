@@ -24,6 +24,8 @@ export type ServiceConfig = {
   /** This service's NATS user (default: the service's name) and its password. */
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
+  /** The file of this service's NATS user JWT and seed (.creds); it names the user. */
+  NATS_CREDS?: string | undefined;
   /** The CA of the NATS server's certificate: the connection is TLS, the server verified. */
   NATS_CA_FILE?: string | undefined;
   /** The gateway's caller-token public key; without it every request is anonymous (tests of the bus). */
@@ -165,7 +167,12 @@ export async function startService<DB extends PlatformTables>(
       name: definition.name,
       namespace: config.BUS_NAMESPACE,
       logger,
-      user: config.NATS_PASSWORD ? (config.NATS_USER ?? definition.name) : undefined,
+      credsFile: config.NATS_CREDS,
+      user: config.NATS_CREDS
+        ? config.NATS_USER
+        : config.NATS_PASSWORD
+          ? (config.NATS_USER ?? definition.name)
+          : undefined,
       password: config.NATS_PASSWORD,
       caFile: config.NATS_CA_FILE,
     });

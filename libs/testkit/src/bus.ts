@@ -1,30 +1,32 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { busAccess, nodeBusAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
+import { connect, credsAuthenticator } from '@nats-io/transport-node';
+import { busAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
 import {
   type BusConnection,
+  BusIdentities,
+  type BusIdentity,
   connectBus,
+  createBusKeys,
   ensureNatsCertificates,
   generateCallerKeyPair,
-  natsPermissions,
   natsServerConfig,
   type NatsTlsFiles,
-  type NatsUser,
+  pushAccountJwt,
 } from '@qw/platform/bus';
 import { createLogger, type Logger } from '@qw/platform/logger';
 import { freePort } from './nats.ts';
 import { serverProcess } from './processes.ts';
 
-export type BusCredentials = { user: string; password: string };
+/** A user issued on a test bus: its name, its key (what a revocation names) and its `.creds` content. */
+export type BusCredentials = { user: string; publicKey: string; creds: string };
 
 /** Connection settings of one process on a test bus, as its environment names them. */
-export type BusEnv = { NATS_URL: string; NATS_USER: string; NATS_PASSWORD: string; NATS_CA_FILE: string };
+export type BusEnv = { NATS_URL: string; NATS_USER: string; NATS_CREDS: string; NATS_CA_FILE: string };
 
 export type TestBus = {
   url: string;
@@ -35,8 +37,17 @@ export type TestBus = {
   credentials(user: string): BusCredentials;
   /** The environment of the gateway or a backend service. */
   env(principal: BusPrincipal): BusEnv;
-  /** Gives a node agent its own user (the server reloads its configuration) and answers its environment. */
+  /**
+   * Issues a node agent its own user at run time (nothing about the server changes: the user's
+   * JWT carries its permissions) and answers its environment; a node already added keeps its user.
+   */
   addNode(name: string): Promise<BusEnv>;
+  /**
+   * Revokes the user's current key and pushes the account to the server, as the control plane
+   * does: the server closes its connections and refuses it from then on. Answers once the server
+   * applied it; `addNode` afterwards issues the node a new key.
+   */
+  revoke(user: string): Promise<void>;
   /**
    * A process's connection as `user` (the admin's, a service's, the gateway's or an added node's),
    * over TLS with the test CA, as the platform connects; `name` is what the server calls it.
@@ -65,58 +76,58 @@ export function testNatsCertificates(): NatsTlsFiles {
 }
 
 /**
- * A NATS server of the test's own with authentication on and the product's permissions
- * (libs/contracts bus-access.ts): one user per service, the gateway, and each node added.
+ * A NATS server of the test's own in operator mode with the product's permissions
+ * (libs/contracts bus-access.ts): one user per service and the gateway issued at start, each
+ * node's when it is added, every one a JWT signed by the account (identities.ts), as in production.
  */
 export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server'): Promise<TestBus> {
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), 'qw-bus-'));
   const configFile = path.join(dir, 'nats.conf');
   const url = `nats://127.0.0.1:${port}`;
-  const passwords = new Map<string, string>();
-  const password = (user: string) => {
-    if (!passwords.has(user)) passwords.set(user, randomBytes(18).toString('base64url'));
-    return passwords.get(user)!;
+  const identities = new BusIdentities(createBusKeys());
+  const issued = new Map<string, BusCredentials & { file: string }>();
+  const keep = async (identity: BusIdentity) => {
+    const file = path.join(dir, `${identity.user}.creds`);
+    await writeFile(file, identity.creds, { mode: 0o600 });
+    const credentials = { user: identity.user, publicKey: identity.publicKey, creds: identity.creds, file };
+    issued.set(identity.user, credentials);
+    return credentials;
   };
-  const admin = { user: operatorUser, password: password(operatorUser) };
+  const issuedTo = (user: string) => {
+    const credentials = issued.get(user);
+    if (!credentials) throw new Error(`no user ${user} on this test bus (a node is added with addNode)`);
+    return credentials;
+  };
+  const admin = await keep(await identities.issuePrincipal(operatorUser));
+  for (const principal of Object.keys(busAccess) as BusPrincipal[])
+    await keep(await identities.issuePrincipal(principal));
+  const system = await identities.issueSystemUser();
   const tls = testNatsCertificates();
-  const nodes: string[] = [];
 
-  const writeConfig = () => {
-    const users: NatsUser[] = [
-      { user: admin.user, password: { value: admin.password }, permissions: 'all' },
-      ...(Object.keys(busAccess) as BusPrincipal[]).map((principal) => ({
-        user: principal,
-        password: { value: password(principal) },
-        permissions: natsPermissions(principal, busAccess[principal]),
-      })),
-      ...nodes.map((node) => ({
-        user: nodeUser(node),
-        password: { value: password(nodeUser(node)) },
-        permissions: natsPermissions(nodeUser(node), nodeBusAccess(node)),
-      })),
-    ];
-    return writeFile(
-      configFile,
-      natsServerConfig({ listen: `127.0.0.1:${port}`, storeDir: path.join(dir, 'store'), users, tls }),
-      { mode: 0o600 },
-    );
-  };
-  const connectAs = (credentials: BusCredentials) =>
+  const connectAs = (creds: string) =>
     connect({
       servers: url,
-      user: credentials.user,
-      pass: credentials.password,
+      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
       reconnect: false,
       timeout: 1000,
       tls: { caFile: tls.caFile },
     });
 
-  await writeConfig();
+  await writeFile(
+    configFile,
+    natsServerConfig({
+      listen: `127.0.0.1:${port}`,
+      storeDir: path.join(dir, 'store'),
+      operator: await identities.serverAuth(path.join(dir, 'accounts')),
+      tls,
+    }),
+    { mode: 0o600 },
+  );
   const server = serverProcess(
     () => spawn(binary, ['-c', configFile], { stdio: 'ignore' }),
     async () => {
-      const nc = await connectAs(admin);
+      const nc = await connectAs(admin.creds);
       try {
         await jetstreamManager(nc).then((jsm) => jsm.getAccountInfo());
       } finally {
@@ -126,52 +137,39 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
   );
   await server.start();
 
-  const credentials = (user: string) => ({ user, password: password(user) });
   const env = (user: string): BusEnv => ({
     NATS_URL: url,
     NATS_USER: user,
-    NATS_PASSWORD: password(user),
+    NATS_CREDS: issuedTo(user).file,
     NATS_CA_FILE: tls.caFile,
   });
   return {
     url,
     caFile: tls.caFile,
     admin,
-    credentials,
+    credentials: issuedTo,
     env,
     async addNode(name) {
-      if (!nodes.includes(name)) {
-        nodes.push(name);
-        await writeConfig();
-        server.signal('SIGHUP');
-        // The reload is asynchronous: wait until the new user can connect.
-        const deadline = Date.now() + 10_000;
-        for (;;) {
-          try {
-            await (await connectAs(credentials(nodeUser(name)))).close();
-            break;
-          } catch (error) {
-            if (Date.now() > deadline) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-        }
-      }
+      if (!issued.has(nodeUser(name))) await keep(await identities.issueNode(name));
       return env(nodeUser(name));
+    },
+    async revoke(user) {
+      const { publicKey } = issuedTo(user);
+      const accountJwt = await identities.revoke(publicKey);
+      const nc = await connectAs(system.creds);
+      try {
+        await pushAccountJwt(nc, accountJwt);
+      } finally {
+        await nc.close();
+      }
+      issued.delete(user);
     },
     connect(
       user,
       name = `test-${user}`,
       logger = createLogger({ service: name, level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ) {
-      return connectBus({
-        url,
-        name,
-        namespace: '',
-        logger,
-        user,
-        password: password(user),
-        caFile: tls.caFile,
-      });
+      return connectBus({ url, name, namespace: '', logger, creds: issuedTo(user).creds, caFile: tls.caFile });
     },
     async stop() {
       await server.halt('SIGTERM');

@@ -4,14 +4,14 @@ import {
   loadConfig,
   loadConfigOrExit,
   onShutdown,
-  productionRequires,
+  productionRequiresOneOf,
   RpcClient,
 } from '@qw/platform';
 import { buildGateway, buildOperationsApp } from './app.ts';
 import { GatewayConfigSchema } from './config.ts';
 
 const config = loadConfigOrExit('gateway', () =>
-  loadConfig(GatewayConfigSchema, process.env, [productionRequires('NATS_PASSWORD')]),
+  loadConfig(GatewayConfigSchema, process.env, [productionRequiresOneOf('NATS_CREDS', 'NATS_PASSWORD')]),
 );
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 try {
@@ -20,7 +20,8 @@ try {
     name: 'gateway',
     namespace: config.BUS_NAMESPACE,
     logger,
-    user: config.NATS_PASSWORD ? (config.NATS_USER ?? 'gateway') : undefined,
+    credsFile: config.NATS_CREDS,
+    user: config.NATS_CREDS ? config.NATS_USER : config.NATS_PASSWORD ? (config.NATS_USER ?? 'gateway') : undefined,
     password: config.NATS_PASSWORD,
     caFile: config.NATS_CA_FILE,
   });

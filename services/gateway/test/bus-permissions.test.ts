@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,11 +50,10 @@ let deviceId: string;
 let userId: string;
 
 async function rawClient(user: string): Promise<NatsConnection> {
-  const { password } = stack.testBus.credentials(user);
+  const { creds } = stack.testBus.credentials(user);
   return connect({
     servers: stack.testBus.url,
-    user,
-    pass: password,
+    authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
     inboxPrefix: inboxPrefixOf(user),
     reconnect: false,
     tls: { caFile: stack.testBus.caFile },
@@ -341,8 +340,7 @@ describe('NATS allow-lists, enumerated', () => {
   async function refusals(user: string, publish: string[], subscribe: string[]) {
     const nc = await connect({
       servers: bus.url,
-      user,
-      pass: bus.credentials(user).password,
+      authenticator: credsAuthenticator(new TextEncoder().encode(bus.credentials(user).creds)),
       inboxPrefix: inboxPrefixOf(user),
       reconnect: false,
       tls: { caFile: bus.caFile },
@@ -395,6 +393,58 @@ describe('NATS allow-lists, enumerated', () => {
       expect(mayPull, user).toBe(user === nodeUser('node-a'));
     }
     expect(nodeA.publish.get(fillSubject(registerNodeRpc.subject, { node: 'node-b' }))).toBe(false);
+  });
+
+  /**
+   * node-b's user was issued after the server started (beforeAll) and had exactly its
+   * declaration above; here it is revoked while connected. The server is the same process
+   * throughout: its id (new at every start) does not change and the admin's connection stays up.
+   */
+  it('revokes a node user issued at run time: its connection is closed and it is refused, no server restarted', async () => {
+    const connectWith = (creds: string) =>
+      connect({
+        servers: bus.url,
+        authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+        reconnect: false,
+        timeout: 2000,
+        tls: { caFile: bus.caFile },
+      });
+    const admin = await connectWith(bus.admin.creds);
+    const serverId = admin.info?.server_id;
+    const revoked = bus.credentials(nodeUser('node-b'));
+    const nodeB = await connectWith(revoked.creds);
+    const nodeA = await connectWith(bus.credentials(nodeUser('node-a')).creds);
+    const bClosed = nodeB.closed();
+    try {
+      await bus.revoke(nodeUser('node-b'));
+      const reason = await Promise.race([
+        bClosed,
+        new Promise((resolve) => setTimeout(() => resolve('still open 5 s after the server applied it'), 5000)),
+      ]);
+      expect(String((reason as Error | undefined)?.message ?? reason)).toMatch(/revoked/i);
+      await expect(connectWith(revoked.creds)).rejects.toThrow(/Authorization Violation/i);
+      // Only that user: another node keeps its connection and its rights.
+      expect(nodeA.isClosed()).toBe(false);
+      await nodeA.flush();
+
+      // Issued again, the node has a new key and exactly its permissions once more.
+      await bus.addNode('node-b');
+      const reissued = bus.credentials(nodeUser('node-b'));
+      expect(reissued.publicKey).not.toBe(revoked.publicKey);
+      const want = expected(nodeBusAccess('node-b'));
+      const got = await refusals(nodeUser('node-b'), [...want.publish.keys()], [...want.subscribe.keys()]);
+      expect([...got.publish].sort()).toEqual(refusedIn(want.publish));
+      const ownInbox = `${inboxPrefixOf(nodeUser('node-b'))}.x`;
+      expect([...got.subscribe].sort()).toEqual(refusedIn(want.subscribe).filter((s) => s !== ownInbox));
+
+      expect(admin.isClosed()).toBe(false);
+      await admin.flush();
+      const later = await connectWith(bus.admin.creds);
+      expect(later.info?.server_id).toBe(serverId);
+      await later.close();
+    } finally {
+      await Promise.all([admin, nodeA, nodeB].map((nc) => (nc.isClosed() ? undefined : nc.close())));
+    }
   });
 });
 
@@ -464,8 +514,7 @@ describe('TLS to the bus', () => {
       ...busConnectOptions({
         url: env.NATS_URL,
         name: 'tls-probe',
-        user: env.NATS_USER,
-        password: env.NATS_PASSWORD,
+        credsFile: env.NATS_CREDS,
         caFile,
       }),
       reconnect: false,

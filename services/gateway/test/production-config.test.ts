@@ -36,11 +36,11 @@ describe('production refuses what development allows', () => {
     expect(output).not.toContain('MAIL_URL');
   });
 
-  it('no process joins the bus without its NATS password', async () => {
+  it('no process joins the bus without its NATS credentials', async () => {
     const { NATS_PASSWORD: _, ...withoutPassword } = service;
     const telemetry = await exitOf('services/telemetry/src/main.ts', withoutPassword);
     expect(telemetry.code).toBe(78);
-    expect(telemetry.output).toContain('NATS_PASSWORD must be set in production');
+    expect(telemetry.output).toContain('NATS_CREDS or NATS_PASSWORD must be set in production');
     const gateway = await exitOf('services/gateway/src/main.ts', {
       NODE_ENV: 'production',
       NATS_URL: 'nats://127.0.0.1:1',
@@ -49,6 +49,6 @@ describe('production refuses what development allows', () => {
       CALLER_TOKEN_PRIVATE_KEY: testCallerKeys.privateKey,
     });
     expect(gateway.code).toBe(78);
-    expect(gateway.output).toContain('NATS_PASSWORD must be set in production');
+    expect(gateway.output).toContain('NATS_CREDS or NATS_PASSWORD must be set in production');
   });
 });

@@ -59,7 +59,12 @@ export class NodeAgent {
       name: `node-agent-${config.NODE_NAME}`,
       namespace: config.BUS_NAMESPACE,
       logger,
-      user: config.NATS_PASSWORD ? (config.NATS_USER ?? nodeUser(config.NODE_NAME)) : undefined,
+      credsFile: config.NATS_CREDS,
+      user: config.NATS_CREDS
+        ? config.NATS_USER
+        : config.NATS_PASSWORD
+          ? (config.NATS_USER ?? nodeUser(config.NODE_NAME))
+          : undefined,
       password: config.NATS_PASSWORD,
       caFile: config.NATS_CA_FILE,
     });

@@ -1,11 +1,18 @@
-import { createLogger, loadConfig, loadConfigOrExit, onShutdown, productionRequires } from '@qw/platform';
+import {
+  createLogger,
+  loadConfig,
+  loadConfigOrExit,
+  onShutdown,
+  productionRequires,
+  productionRequiresOneOf,
+} from '@qw/platform';
 import { NodeAgent } from './agent.ts';
 import { NodeAgentConfigSchema } from './config.ts';
 
 // A node's host faces the internet: in production it reaches NATS only over TLS, the server verified.
 const config = loadConfigOrExit('node-agent', () =>
   loadConfig(NodeAgentConfigSchema, process.env, [
-    productionRequires('NATS_PASSWORD'),
+    productionRequiresOneOf('NATS_CREDS', 'NATS_PASSWORD'),
     productionRequires('NATS_CA_FILE'),
   ]),
 );

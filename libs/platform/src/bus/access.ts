@@ -1,5 +1,6 @@
 import { fillSubject, wildcardSubject, type BusAccess } from '@qw/contracts';
 import { inboxPrefixOf, inboxRoot } from './connection.ts';
+import type { NatsOperatorAuth } from './identities.ts';
 import { Namespace } from './subjects.ts';
 
 export type NatsPermissions = {
@@ -73,19 +74,28 @@ export function natsPermissions(user: string, access: BusAccess, ns: Namespace =
   };
 }
 
+/**
+ * The longest protocol line an operator-mode server of ours reads (natsServerConfig sets it): a
+ * user's CONNECT carries its JWT with every allowed subject (analytics' is near 70 kB; the
+ * server's default of 4 kB refuses it). `issue` refuses a JWT that would not fit.
+ */
+export const natsMaxControlLine = 512 * 1024;
+
 /** A password written into the configuration, or the name of an environment variable the server reads it from. */
 export type NatsSecret = { value: string } | { env: string };
 
 export type NatsUser = { user: string; password: NatsSecret; permissions: NatsPermissions | 'all' };
 
 /**
- * A nats-server configuration with JetStream and one user per process. `all` gives a user every
- * right (the operator's own tools and the tests' inspection, never a service).
+ * A nats-server configuration with JetStream, and either the users of an operator (JWTs issued
+ * at run time by BusIdentities, identities.ts) or one configured user per process. `all` gives a
+ * configured user every right (the operator's own tools, never a service).
  */
 export function natsServerConfig(options: {
   listen: string;
   storeDir: string;
-  users: NatsUser[];
+  users?: NatsUser[];
+  operator?: NatsOperatorAuth;
   monitorPort?: number;
   header?: string;
   /** The server's certificate and key: every client then connects over TLS. */
@@ -93,7 +103,7 @@ export function natsServerConfig(options: {
 }): string {
   const value = (v: unknown): string => JSON.stringify(v);
   const secret = (s: NatsSecret) => ('env' in s ? `$${s.env}` : value(s.value));
-  const users = options.users.map(({ user, password, permissions }) => {
+  const users = (options.users ?? []).map(({ user, password, permissions }) => {
     const rights = permissions === 'all' ? { publish: { allow: ['>'] }, subscribe: { allow: ['>'] } } : permissions;
     return `    { user: ${value(user)}, password: ${secret(password)}, permissions: ${value(rights)} }`;
   });
@@ -105,11 +115,26 @@ export function natsServerConfig(options: {
     ...(options.tls
       ? [`tls { cert_file: ${value(options.tls.certFile)}, key_file: ${value(options.tls.keyFile)}, timeout: 2 }`]
       : []),
-    'authorization {',
-    '  users: [',
-    users.join('\n'),
-    '  ]',
-    '}',
+    ...(options.operator ? operatorLines(options.operator) : []),
+    ...(users.length > 0 ? ['authorization {', '  users: [', users.join('\n'), '  ]', '}'] : []),
     '',
   ].join('\n');
+}
+
+/**
+ * Operator mode with the `full` resolver: the server stores the account JWTs pushed to it over the
+ * system account (a revocation is one) and shares them with the rest of its cluster.
+ */
+function operatorLines(auth: NatsOperatorAuth): string[] {
+  const value = (v: unknown): string => JSON.stringify(v);
+  return [
+    // A client sends its JWT, permissions and all, in its CONNECT line; analytics' lists its many durables.
+    `max_control_line: ${natsMaxControlLine}`,
+    `operator: ${value(auth.operatorJwt)}`,
+    `system_account: ${value(auth.systemAccount)}`,
+    `resolver { type: full, dir: ${value(auth.resolverDir)}, allow_delete: false, interval: "2m", timeout: "1.9s" }`,
+    'resolver_preload {',
+    ...Object.entries(auth.preload).map(([account, jwt]) => `  ${account}: ${value(jwt)}`),
+    '}',
+  ];
 }

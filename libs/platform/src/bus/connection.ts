@@ -1,6 +1,8 @@
-import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
+import { credsUser } from './identities.ts';
 import { Namespace } from './subjects.ts';
 
 export type BusConnection = {
@@ -18,7 +20,16 @@ export type BusOptions = {
   name: string;
   namespace: string;
   logger: Logger;
-  /** The NATS user and password of this process (one user per service and per node agent). */
+  /**
+   * This process's NATS user as a `.creds` file (NATS_CREDS) or its content: a user JWT issued by
+   * BusIdentities (identities.ts) and its seed. The user's name is the one in the JWT.
+   */
+  credsFile?: string | undefined;
+  creds?: string | undefined;
+  /**
+   * The user and password of this process on a server that still lists its users in its
+   * configuration; `user` with credentials must be the name they carry.
+   */
   user?: string | undefined;
   password?: string | undefined;
   /**
@@ -42,14 +53,34 @@ export function inboxOwnerOf(reply: string | undefined): string | undefined {
   return root === inboxRoot && user && id ? user : undefined;
 }
 
+/** The user a process connects as: the name its credentials carry, else its configured user. */
+export function busUserOf(options: Pick<BusOptions, 'creds' | 'credsFile' | 'user'>): string | undefined {
+  const creds = options.creds ?? (options.credsFile ? readFileSync(options.credsFile, 'utf8') : undefined);
+  if (creds === undefined) return options.user;
+  const user = credsUser(creds);
+  if (options.user && options.user !== user)
+    throw new Error(`NATS_USER is ${options.user} but the credentials are ${user}'s`);
+  return user;
+}
+
 /** Who this process is to the server, and how it knows the server: the options of its connection. */
 export function busConnectOptions(options: Omit<BusOptions, 'logger' | 'namespace'>): NodeConnectionOptions {
+  const user = busUserOf(options);
+  const { creds, credsFile } = options;
+  // The file is read at each (re)connect, so credentials issued again take effect without a restart.
+  const auth =
+    creds !== undefined || credsFile
+      ? {
+          authenticator: credsAuthenticator(() => new TextEncoder().encode(creds ?? readFileSync(credsFile!, 'utf8'))),
+        }
+      : user
+        ? { user, pass: options.password ?? '' }
+        : {};
   return {
     servers: options.url,
     name: options.name,
-    ...(options.user
-      ? { user: options.user, pass: options.password ?? '', inboxPrefix: inboxPrefixOf(options.user) }
-      : {}),
+    ...auth,
+    ...(user ? { inboxPrefix: inboxPrefixOf(user) } : {}),
     ...(options.caFile ? { tls: { caFile: options.caFile } } : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
@@ -77,7 +108,7 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
     js,
     jsm,
     ns: new Namespace(options.namespace),
-    user: options.user,
+    user: busUserOf(options),
     async close() {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
     },

@@ -45,5 +45,17 @@ export {
   callerTokenSeconds,
   generateCallerKeyPair,
 } from './caller-tokens.ts';
-export { busConnectOptions, inboxOwnerOf, inboxPrefixOf, type BusOptions } from './connection.ts';
+export { busConnectOptions, busUserOf, inboxOwnerOf, inboxPrefixOf, type BusOptions } from './connection.ts';
+export {
+  BusIdentities,
+  busAccountName,
+  createBusKeys,
+  credsJwt,
+  credsUser,
+  pushAccountJwt,
+  type BusIdentity,
+  type BusKeys,
+  type NatsOperatorAuth,
+  type Revocations,
+} from './identities.ts';
 export { ensureNatsCertificates, type NatsTlsFiles } from './tls.ts';

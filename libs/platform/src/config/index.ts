@@ -69,6 +69,18 @@ export function productionRequires<C extends { NODE_ENV?: string }>(...names: Ar
   };
 }
 
+/** What production may not run without, when any one of several variables will do. */
+export function productionRequiresOneOf<C extends { NODE_ENV?: string }>(
+  ...names: Array<keyof C & string>
+): ConfigRule<C> {
+  return (config) => {
+    if (config.NODE_ENV !== 'production') return undefined;
+    return names.some((name) => config[name] !== undefined && config[name] !== '')
+      ? undefined
+      : `${names.join(' or ')} must be set in production`;
+  };
+}
+
 /** Runs `load` and, on a ConfigError, prints every problem and exits: for process entry points. */
 export function loadConfigOrExit<T>(service: string, load: () => T): T {
   try {
@@ -101,6 +113,9 @@ export const commonEnv = {
   }),
   NATS_USER: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: "this process's NATS user" })),
   NATS_PASSWORD: Type.Optional(Type.String({ minLength: 16, description: "this process's NATS password" })),
+  NATS_CREDS: Type.Optional(
+    Type.String({ minLength: 1, description: "file of this process's NATS user (.creds: its JWT and seed)" }),
+  ),
   NATS_CA_FILE: Type.Optional(
     Type.String({ minLength: 1, description: "PEM file of the CA that signed the NATS server's certificate (TLS)" }),
   ),
