@@ -11,6 +11,7 @@ export default defineConfig({
       'services/*/src/**/*.test.ts',
       'web/test/**/*.test.ts',
       'scripts/test/**/*.test.ts',
+      'deploy/test/**/*.test.ts',
     ],
     pool: 'forks',
     maxWorkers: 3,
