@@ -278,6 +278,36 @@ describe('email verification callback (spec §2, §8)', () => {
     await close();
   });
 
+  for (const width of [1280, 390]) {
+    it(`opened in the browser that signed up, the link confirms the address at once: no password step, still signed in, no banner (${width} px)`, async () => {
+      const email = uniqueEmail(`own${width}`);
+      await signUpViaApi(stack, email);
+      const link = await verificationLink(email);
+      const { page, errors, close } = await newPage(browser, { width });
+      await signInThroughPage(page, stack.publicUrl, email);
+      await expect.poll(() => pathOf(page)).toBe('/app/personal/overview');
+      await page.getByText('Please confirm your email address').waitFor();
+      await screenshot(page, 'verify-banner-before');
+
+      await page.goto(link);
+      await page.getByText('Email verified!').waitFor();
+      await expect(page.getByText('Choose a password').count()).resolves.toBe(0);
+      await screenshot(page, 'auth-callback-own-session');
+      await page.waitForURL(url('/app/personal/overview'));
+      await page.locator('h1').waitFor();
+      await expect(page.getByText('Please confirm your email address').count()).resolves.toBe(0);
+      await expect(seriousAxeViolations(page)).resolves.toEqual([]);
+      await screenshot(page, 'verify-banner-after');
+      // The same session goes on: a reload stays signed in, and the address stays confirmed.
+      await page.reload();
+      await page.locator('h1').waitFor();
+      expect(pathOf(page)).toBe('/app/personal/overview');
+      await expect(page.getByText('Please confirm your email address').count()).resolves.toBe(0);
+      expect(errors).toEqual([]);
+      await close();
+    });
+  }
+
   it("a link opened after the step has expired says so, on the spec's error screen", async () => {
     const email = uniqueEmail('late');
     await signUpViaApi(stack, email);

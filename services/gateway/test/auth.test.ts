@@ -355,6 +355,7 @@ describe('email verification', () => {
     expect(verified.headers['set-cookie']).toBeUndefined();
     expect(verified.headers['cache-control']).toBe('no-store');
     expect(verified.data).toEqual({
+      step: 'choose_password',
       set_password_token: expect.stringMatching(/^[\w-]{43}$/),
       email: 'fay@example.com',
       expires_in: 900,
@@ -382,6 +383,22 @@ describe('email verification', () => {
       password: 'someone else again',
     });
     expect(reused.statusCode).toBe(410);
+  });
+
+  it('opened in the browser that signed up (its session sent along), the link confirms the address at once and signs nobody out', async () => {
+    const { client } = await signUp('gil@example.com');
+    const mail = await stack.smtp.waitFor((m) => (m.to as { text: string }).text.includes('gil@example.com'));
+    const token = linkToken(mail.text!, '/auth/callback');
+    expect((await client.call('GET', '/api/me')).data.email_verified).toBe(false);
+    const verified = await client.call('POST', '/api/auth/verify', { token });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.data).toEqual({ step: 'verified', email: 'gil@example.com' });
+    // The same session goes on, and already knows the address is confirmed.
+    expect((await client.call('GET', '/api/me')).data.email_verified).toBe(true);
+    const refreshed = await client.call('POST', '/api/auth/refresh');
+    expect(refreshed.statusCode).toBe(200);
+    expect(refreshed.data.user.email_verified).toBe(true);
+    expect((await client.call('POST', '/api/auth/verify', { token })).data.error.code).toBe('link_used');
   });
 
   it("pre-hijacking: whoever signed up with another person's address loses the account when its owner verifies it", async () => {

@@ -69,6 +69,13 @@ async function mailedToken(email: string, path: string): Promise<string> {
   return token;
 }
 
+/** Opens the mailed verification link where nobody of the account is signed in: the password step. */
+async function passwordStep(email: string) {
+  const grant = await rpc.request(verifyEmailRpc, { token: await mailedToken(email, '/auth/callback') });
+  if (grant.step !== 'choose_password') throw new Error(`expected the password step, got ${grant.step}`);
+  return grant;
+}
+
 const signUp = (email: string) => rpc.request(signUpRpc, { email, password, address_key: `test-${randomUUID()}` });
 
 beforeAll(async () => {
@@ -103,7 +110,7 @@ describe('sign-up, the mailed link and the password step (identity.rpc.*)', () =
     expect((await announced(userRegistered, userId)).data).toMatchObject({ userId, accountType: 'personal' });
     await expect(signUp(email.toUpperCase())).rejects.toMatchObject({ code: 'already_exists' });
 
-    const grant = await rpc.request(verifyEmailRpc, { token: await mailedToken(email, '/auth/callback') });
+    const grant = await passwordStep(email);
     expect(grant).toMatchObject({ email, expires_in: 15 * 60 });
     // Whoever signed up may not hold the mailbox: their session ended with the verification.
     expect(await rpc.request(authorityRpc, { user_id: userId, session_id: signedUp.session_id })).toMatchObject({
@@ -143,6 +150,32 @@ describe('sessions: refresh-token families (identity.rpc.refresh, sign-out, auth
     expect((await rpc.request(authorityRpc, { user_id: first.user.id, session_id: first.session_id })).active).toBe(
       false,
     );
+  });
+
+  it("the link opened where the account's own session is signed in confirms the address and ends nothing", async () => {
+    const email = `eve-${randomUUID().slice(0, 8)}@example.com`;
+    const signedUp = await signUp(email);
+    const userId = signedUp.user.id;
+    const token = await mailedToken(email, '/auth/callback');
+    // Someone else's session opening the link is not the account's: refused the shortcut below.
+    const stranger = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: false, emailVerified: true });
+    const own = sign({ userId, accountType: 'personal', isAdmin: false, emailVerified: false });
+    expect(await rpc.request(verifyEmailRpc, { token }, own)).toEqual({ step: 'verified', email });
+    expect((await announced(userVerified, userId)).data.userId).toBe(userId);
+    const authority = await rpc.request(authorityRpc, { user_id: userId, session_id: signedUp.session_id });
+    expect(authority).toMatchObject({ active: true, email_verified: true });
+    // The link is spent: opened again, by anyone, it says so.
+    await expect(rpc.request(verifyEmailRpc, { token }, stranger)).rejects.toMatchObject({ code: 'link_used' });
+  });
+
+  it("the link opened in another account's session takes the password step as anywhere else", async () => {
+    const email = `fox-${randomUUID().slice(0, 8)}@example.com`;
+    const signedUp = await signUp(email);
+    const other = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: false, emailVerified: true });
+    const grant = await rpc.request(verifyEmailRpc, { token: await mailedToken(email, '/auth/callback') }, other);
+    expect(grant).toMatchObject({ step: 'choose_password', email });
+    const authority = await rpc.request(authorityRpc, { user_id: signedUp.user.id, session_id: signedUp.session_id });
+    expect(authority).toMatchObject({ active: false });
   });
 
   it('signing out ends that sign-in only', async () => {
@@ -280,7 +313,7 @@ describe('two-factor sign-in (identity.rpc.mfa-*, sign-in-mfa)', () => {
       emailVerified: false,
     });
     await expect(rpc.request(mfaEnrolRpc, {}, unverified)).rejects.toMatchObject({ code: 'email_unverified' });
-    const grant = await rpc.request(verifyEmailRpc, { token: await mailedToken(email, '/auth/callback') });
+    const grant = await passwordStep(email);
     const verified = await rpc.request(setPasswordRpc, { token: grant.set_password_token, password });
     const person = sign({ userId: verified.user.id, accountType: 'personal', isAdmin: false, emailVerified: true });
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MeSchema, OrganizationViewSchema, ProfileSchema, SetPasswordGrantSchema } from '../identity/identity.rpc.ts';
+import { EmailVerificationSchema, MeSchema, OrganizationViewSchema, ProfileSchema } from '../identity/identity.rpc.ts';
 import { defineRoute, NoContentSchema } from './route.ts';
 
 const auth = ['auth'];
@@ -99,9 +99,9 @@ export const verifyEmailRoute = defineRoute({
   access: 'public',
   tags: auth,
   summary:
-    'Open an email verification link: ends every session of the account and answers a short-lived token for POST /api/auth/password/set (no session: whoever signed up may not own the address)',
+    "Open an email verification link: with a session of the account's own, the address is confirmed; otherwise every session of the account ends and the answer is a short-lived token for POST /api/auth/password/set (whoever signed up may not own the address)",
   body: Type.Object({ token: LinkToken }),
-  response: { 200: SetPasswordGrantSchema },
+  response: { 200: EmailVerificationSchema },
 });
 
 export const setPasswordRoute = defineRoute({

@@ -96,19 +96,26 @@ export const refreshRpc = defineRpc(
 );
 export const signOutRpc = defineRpc('identity.rpc.sign-out', Type.Object({ refresh_token: Type.String() }), Empty);
 /**
- * A first verification signs nobody in: whoever signed up may not own the mailbox, so the person
- * who opened the link chooses the password first, with this short-lived, single-use token.
+ * A first verification opened where nobody of the account is signed in signs nobody in: whoever
+ * signed up may not own the mailbox, so the person who opened the link chooses the password first,
+ * with this short-lived, single-use token (`step: 'choose_password'`). Opened in a browser that
+ * holds one of the account's own sessions, the link simply confirms the address (`step:
+ * 'verified'`): that person signed up there, with the password, and nothing is ended.
  */
 export const SetPasswordGrantSchema = Type.Object({
+  step: Type.Literal('choose_password'),
   set_password_token: Type.String(),
   email: Type.String(),
   expires_in: Type.Integer({ description: 'seconds' }),
 });
 export type SetPasswordGrant = Static<typeof SetPasswordGrantSchema>;
+export const EmailVerifiedSchema = Type.Object({ step: Type.Literal('verified'), email: Type.String() });
+export const EmailVerificationSchema = Type.Union([SetPasswordGrantSchema, EmailVerifiedSchema]);
+export type EmailVerification = Static<typeof EmailVerificationSchema>;
 export const verifyEmailRpc = defineRpc(
   'identity.rpc.verify-email',
   Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
-  SetPasswordGrantSchema,
+  EmailVerificationSchema,
 );
 export const setPasswordRpc = defineRpc(
   'identity.rpc.set-password',

@@ -71,7 +71,7 @@ export function registerAuthRoutes(app: HttpApp, deps: AuthRouteDeps): void {
   });
 
   addRoute(app, verifyEmailRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(verifyEmailRpc, request.body)),
+    reply.header('cache-control', 'no-store').send(await rpc.request(verifyEmailRpc, request.body, request.caller)),
   );
 
   addRoute(app, setPasswordRoute, async (request, reply) =>

@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
   AppError,
+  anonymousCaller,
   requireUserId,
   userVerified,
   type Caller,
+  type EmailVerification,
   type IssuedSession,
-  type SetPasswordGrant,
 } from '@qw/contracts';
 import { addToOutbox } from '@qw/platform/bus';
 import { takeRateLimited, takeRateLimits, tryTakeRate } from '@qw/platform/limits';
@@ -65,14 +66,17 @@ export class EmailLinksService {
 
   /**
    * A first verification proves the mailbox, not the password: whoever signed up may be someone
-   * else (account pre-hijacking). So it ends every session of the account and answers a
-   * short-lived token with which the person who opened the link chooses the password; the
-   * address counts as verified only once they have (`setPassword`).
+   * else (account pre-hijacking). So, opened anywhere else, it ends every session of the account
+   * and answers a short-lived token with which the person who opened the link chooses the
+   * password; the address counts as verified only once they have (`setPassword`). Opened by
+   * `caller` signed in to this very account (a session the gateway found alive), it is the person
+   * who signed up with that password opening their own mail: the address is confirmed, and no
+   * session ends. (An attacker who signed up in someone else's name never sees the link.)
    */
-  async verifyEmail(token: string): Promise<SetPasswordGrant> {
+  async verifyEmail(token: string, caller: Caller = anonymousCaller): Promise<EmailVerification> {
     const tokenHash = hashSecretToken(token);
     const setPasswordToken = newSecretToken();
-    return this.db.transaction().execute(async (tx) => {
+    return this.db.transaction().execute(async (tx): Promise<EmailVerification> => {
       const row = await repo.findEmailTokenForUpdate(tx, tokenHash, 'verify_email');
       if (!row) throw new AppError('not_found', 'This verification link is not valid. Request a new one.');
       const user = await repo.findUserById(tx, row.user_id);
@@ -84,6 +88,11 @@ export class EmailLinksService {
         throw new AppError('link_expired', 'Your email verification link has expired. Please request a new one.');
       await repo.useEmailToken(tx, tokenHash);
       await repo.expireEmailTokens(tx, user.id, 'verify_email');
+      if (caller.userId === user.id) {
+        if (await repo.setEmailVerified(tx, user.id))
+          await addToOutbox(tx, userVerified, { userId: user.id, verifiedAt: new Date().toISOString() });
+        return { step: 'verified', email: user.email };
+      }
       await repo.expireEmailTokens(tx, user.id, 'set_password');
       await repo.revokeAllSessions(tx, user.id);
       await repo.insertEmailToken(tx, {
@@ -92,7 +101,12 @@ export class EmailLinksService {
         userId: user.id,
         expiresAt: new Date(Date.now() + setPasswordMinutes * 60_000),
       });
-      return { set_password_token: setPasswordToken, email: user.email, expires_in: setPasswordMinutes * 60 };
+      return {
+        step: 'choose_password',
+        set_password_token: setPasswordToken,
+        email: user.email,
+        expires_in: setPasswordMinutes * 60,
+      };
     });
   }
 

@@ -58,7 +58,7 @@ export function accountsEndpoints({
       await sessions.signOut(data.refresh_token);
       return {};
     }),
-    endpoint(verifyEmailRpc, (data) => emailLinks.verifyEmail(data.token)),
+    endpoint(verifyEmailRpc, (data, caller) => emailLinks.verifyEmail(data.token, caller)),
     endpoint(setPasswordRpc, (data) => emailLinks.setPassword(data)),
     endpoint(resendVerificationRpc, (data, caller) => emailLinks.resendVerification(caller, data.address_key)),
     endpoint(forgotPasswordRpc, async (data) => {

@@ -46,6 +46,9 @@ const retryableStatuses = new Set([0, 502, 503, 504]);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** What opening a verification link came to: the password step, or confirmed in this session. */
+export type EmailVerificationOutcome = SetPasswordGrant | { step: 'verified'; session: Session | null };
+
 /**
  * The one owner of the session in this tab: it keeps the access token in memory, restores the
  * session at page load, refreshes it before it expires (single-flight, and under a lock shared
@@ -129,12 +132,18 @@ export class SessionManager {
   }
 
   /**
-   * The link in the verification mail. It signs nobody in: the server has ended every session of
-   * the account and answers a token for choosing the password (`setPassword`).
+   * The link in the verification mail. Opened in this browser's own session of the account, it
+   * confirms the address: the session is refreshed so its user says so at once (the banner goes).
+   * Anywhere else it signs nobody in: the server has ended every session of the account and answers
+   * a token for choosing the password (`setPassword`).
    */
-  async verifyEmail(token: string): Promise<SetPasswordGrant> {
+  async verifyEmail(token: string): Promise<EmailVerificationOutcome> {
     await this.settleRefresh();
-    return requestEmailVerification(token);
+    const answer = await requestEmailVerification(token);
+    if (answer.step === 'choose_password') return answer;
+    const session = await this.refresh();
+    this.notifyUserUpdated();
+    return { step: 'verified', session };
   }
 
   /** The password chosen after a first verification: the session starts here. */

@@ -1,4 +1,5 @@
 import type { SetPasswordGrant } from '@qw/contracts';
+import type { EmailVerificationOutcome } from '../../../lib/auth/session-manager';
 import { NewPasswordFields } from './new-password-fields';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -56,12 +57,13 @@ export function callbackFailureText(failure: unknown): string {
 }
 
 /** A link token can be spent once: a second mount (StrictMode, a re-render) must reuse the first answer. */
-const verifications = new Map<string, Promise<SetPasswordGrant>>();
+const verifications = new Map<string, Promise<EmailVerificationOutcome>>();
 
 /**
  * Spec §2 /auth/callback: 'Verifying your email...', then success with a redirect after 1.5 s, or
- * an error. Between the two, a first verification asks the person who opened the link to choose
- * the password (the account may have been made by someone else in their name).
+ * an error. Opened in the browser that holds the account's session, the link just confirms the
+ * address. Anywhere else, a first verification asks the person who opened the link to choose the
+ * password in between (the account may have been made by someone else in their name).
  */
 export function AuthCallback() {
   const { verifyEmail, me, meFailed } = useAuth();
@@ -86,8 +88,11 @@ export function AuthCallback() {
       verifications.set(outcome.token, pending);
     }
     pending.then(
-      (grant) => {
-        if (!cancelled) setState({ kind: 'password', grant });
+      (outcome) => {
+        if (cancelled) return;
+        if (outcome.step === 'choose_password') setState({ kind: 'password', grant: outcome });
+        else if (outcome.session) setState({ kind: 'success', session: outcome.session });
+        else setState({ kind: 'error', message: callbackTexts.sessionError });
       },
       (failure: unknown) => {
         if (cancelled) return;
