@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { busAccess } from '@qw/contracts';
 import { ensureNatsCertificates, generateCallerKeyPair } from '@qw/platform/bus';
-import { passwordVariable } from './nats-conf.ts';
+import { issueCreds, openBusIdentities, writeServerAuth } from './bus-identities.ts';
 
 const file = 'var/compose.env';
 const secret = () => randomBytes(24).toString('base64url');
@@ -30,7 +30,6 @@ const wanted: Record<string, () => string> = {
   // The Compose demo has no Stripe account: the local test checkout, by explicit opt-in. A real
   // deployment sets STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET here and removes this line.
   ALLOW_TEST_PAYMENTS: () => 'true',
-  ...Object.fromEntries(Object.keys(busAccess).map((user) => [passwordVariable(user), secret])),
 };
 if (!current.has('CALLER_TOKEN_PRIVATE_KEY') || !current.has('CALLER_TOKEN_PUBLIC_KEY')) {
   current.delete('CALLER_TOKEN_PRIVATE_KEY');
@@ -46,4 +45,9 @@ writeFileSync(
 // NATS speaks only TLS: a CA of this machine signs the server's certificate for the name the
 // services dial (`nats`); they verify it with ca.pem. The CA's key stays in var/, never mounted.
 ensureNatsCertificates('var/nats-tls', { hosts: ['nats', 'localhost', '127.0.0.1'] });
+// The bus's keys stay in var/bus; the server mounts auth.conf, each service its own .creds,
+// issued again at every `make up` so permissions follow bus-access.ts.
+const identities = openBusIdentities('var/bus');
+await writeServerAuth('var/bus', identities, '/data/accounts');
+for (const user of Object.keys(busAccess)) await issueCreds('var/bus', identities, user, 0o644);
 console.log(file);

@@ -1,16 +1,21 @@
 /**
  * `make dev` runs its own NATS server with JetStream and authentication on, as production does:
- * one user per process with the permissions of libs/contracts bus-access.ts, passwords from
- * var/dev-secrets.json. It listens on DEV_NATS_PORT (4223 by default), beside any NATS server
- * the machine already runs, over TLS with a certificate of a development CA made on the first run
+ * operator mode, one user per process issued as a JWT with the permissions of libs/contracts
+ * bus-access.ts (scripts/bus-identities.ts; keys and .creds in var/nats/identity, never
+ * committed). It listens on DEV_NATS_PORT (4223 by default), beside any NATS server the machine
+ * already runs, over TLS with a certificate of a development CA made on the first run
  * (var/nats/tls; clients verify the server with its ca.pem, NATS_CA_FILE).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { busAccess, nodeBusAccess, nodeUser, type BusPrincipal } from '@qw/contracts';
-import { ensureNatsCertificates, natsPermissions, natsServerConfig, type NatsUser } from '@qw/platform/bus';
+import { busAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
+import { ensureNatsCertificates, natsServerConfig } from '@qw/platform/bus';
+import { issueCreds, openBusIdentities, writeServerAuth } from './bus-identities.ts';
 
 export const busPrincipals = Object.keys(busAccess) as BusPrincipal[];
+
+/** Where `make dev` keeps the bus's keys, revocations and each process's .creds. */
+export const devIdentityFolder = path.resolve('var/nats/identity');
 
 /** The development CA and the dev server's certificate, made once and kept. */
 export function devNatsTls() {
@@ -18,40 +23,35 @@ export function devNatsTls() {
 }
 
 export function devBusUsers(nodes: string[]): string[] {
-  return ['admin', ...busPrincipals, ...nodes.map(nodeUser)];
+  return [operatorUser, ...busPrincipals, ...nodes.map(nodeUser)];
 }
 
-export function writeDevBusConfig(options: {
+/**
+ * Writes the dev server's configuration and issues each user's .creds again, so permissions
+ * follow bus-access.ts as it is now (a node added later is issued the same way, with no change
+ * to the server); answers the configuration file and each user's .creds file.
+ */
+export async function writeDevBusConfig(options: {
   port: number;
   nodes: string[];
-  password: (user: string) => string;
-}): string {
+}): Promise<{ configFile: string; creds: Record<string, string> }> {
   const dir = path.resolve('var/nats');
   mkdirSync(path.join(dir, 'store'), { recursive: true });
-  const users: NatsUser[] = [
-    { user: 'admin', password: { value: options.password('admin') }, permissions: 'all' },
-    ...busPrincipals.map((principal) => ({
-      user: principal,
-      password: { value: options.password(principal) },
-      permissions: natsPermissions(principal, busAccess[principal]),
-    })),
-    ...options.nodes.map((node) => ({
-      user: nodeUser(node),
-      password: { value: options.password(nodeUser(node)) },
-      permissions: natsPermissions(nodeUser(node), nodeBusAccess(node)),
-    })),
-  ];
-  const file = path.join(dir, 'nats.conf');
+  const identities = openBusIdentities(devIdentityFolder);
+  await writeServerAuth(devIdentityFolder, identities, path.join(dir, 'accounts'));
+  const creds: Record<string, string> = {};
+  for (const user of devBusUsers(options.nodes)) creds[user] = await issueCreds(devIdentityFolder, identities, user);
+  const configFile = path.join(dir, 'nats.conf');
   writeFileSync(
-    file,
+    configFile,
     natsServerConfig({
       listen: `127.0.0.1:${options.port}`,
       storeDir: path.join(dir, 'store'),
-      users,
       tls: devNatsTls(),
-      header: 'Written by `make dev` from libs/contracts/src/bus-access.ts; passwords from var/dev-secrets.json.',
+      includes: [path.relative(dir, path.join(devIdentityFolder, 'auth.conf'))],
+      header: 'Written by `make dev`; the operator settings (auth.conf) by scripts/bus-identities.ts.',
     }),
     { mode: 0o600 },
   );
-  return file;
+  return { configFile, creds };
 }

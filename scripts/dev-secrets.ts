@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { generateCallerKeyPair } from '@qw/platform/bus';
 
 const file = 'var/dev-secrets.json';
-const natsPassword = () => randomBytes(24).toString('base64url');
 const wanted: Record<string, () => string> = {
   JWT_SECRET: () => randomBytes(48).toString('base64url'),
   ADDRESS_HASH_KEY: () => randomBytes(32).toString('base64url'),
@@ -15,12 +14,11 @@ const wanted: Record<string, () => string> = {
   DEMO_ADMIN_PASSWORD: () => `qw-${randomBytes(9).toString('base64url')}`,
 };
 
-/** The secrets, plus a NATS password for each of `natsUsers` under `NATS_PASSWORD_<user>`. */
-export function devSecrets(natsUsers: readonly string[] = []): Record<string, string> {
+/** The secrets; the bus's keys and users are scripts/dev-bus.ts's (var/nats/identity). */
+export function devSecrets(): Record<string, string> {
   const current: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   let changed = false;
-  const want = { ...wanted, ...Object.fromEntries(natsUsers.map((user) => [`NATS_PASSWORD_${user}`, natsPassword])) };
-  for (const [name, make] of Object.entries(want)) {
+  for (const [name, make] of Object.entries(wanted)) {
     if (!current[name]) {
       current[name] = make();
       changed = true;

@@ -9,7 +9,7 @@ import { devSecrets } from './dev-secrets.ts';
 import { demoAdminEmail, seedDemo } from './seed-demo.ts';
 import { seedDevDemoHistory } from './seed-demo-history.ts';
 import { prepareDevNode } from './dev-node.ts';
-import { devBusUsers, devNatsTls, writeDevBusConfig } from './dev-bus.ts';
+import { devNatsTls, writeDevBusConfig } from './dev-bus.ts';
 
 const env = process.env;
 const adminUrl = env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -24,10 +24,10 @@ const common = {
 
 const node = prepareDevNode(env);
 const nodeNames = 'env' in node ? [node.env.NODE_NAME!] : [];
-const secrets = devSecrets(devBusUsers(nodeNames));
-const natsPassword = (user: string) => secrets[`NATS_PASSWORD_${user}`]!;
-const natsConfig = writeDevBusConfig({ port: natsPort, nodes: nodeNames, password: natsPassword });
-const natsUser = (user: string) => ({ NATS_USER: user, NATS_PASSWORD: natsPassword(user) });
+const secrets = devSecrets();
+const bus = await writeDevBusConfig({ port: natsPort, nodes: nodeNames });
+const natsConfig = bus.configFile;
+const natsUser = (user: string) => ({ NATS_CREDS: bus.creds[user]! });
 const publicUrl = env.PUBLIC_URL ?? 'http://localhost:8080';
 const databaseUrls = await setUpDatabase(adminUrl, env.DATABASE_NAME ?? 'quietwire');
 const ports: Record<string, number> = {

@@ -6,7 +6,9 @@ import pg from 'pg';
 import { callerTokenSigner, connectBus, createLogger } from '@qw/platform';
 import { devSecrets } from './dev-secrets.ts';
 import { seedDemoHistory } from './demo-history.ts';
-import { devNatsTls } from './dev-bus.ts';
+import { devIdentityFolder, devNatsTls } from './dev-bus.ts';
+import { credsFile } from './bus-identities.ts';
+import { operatorUser } from '@qw/contracts';
 
 export const demoDomain = 'demo.quietwire.test';
 
@@ -39,8 +41,7 @@ export async function seedDevDemoHistory(options: {
     name: 'seed-demo',
     namespace: '',
     logger: createLogger({ service: 'seed-demo', level: 'warn' }),
-    user: 'admin',
-    password: secrets.NATS_PASSWORD_admin,
+    credsFile: credsFile(devIdentityFolder, operatorUser),
     caFile: devNatsTls().caFile,
   });
   try {

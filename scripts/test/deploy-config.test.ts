@@ -5,12 +5,17 @@ import { deployNatsConfig } from '../nats-conf.ts';
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
 describe('deployment configuration', () => {
-  it('ships the NATS configuration the bus-access declaration makes, with no password in it', () => {
+  it('ships the NATS configuration scripts/nats-conf.ts makes: operator mode, no user, key or JWT in it', () => {
     const committed = read('deploy/nats.conf');
     expect(committed).toBe(deployNatsConfig());
-    for (const line of committed.split('\n').filter((l) => l.includes('password:'))) {
-      expect(line).toMatch(/password: \$NATS_PASSWORD_[A-Z_]+,/);
-    }
+    expect(committed).toContain('include "auth.conf"');
+    expect(committed).not.toMatch(/password|authorization|operator:|SUA|eyJ/);
+    // Each service brings its own user; the server mounts the installation's auth.conf.
+    const compose = read('docker-compose.yml');
+    expect(compose).not.toContain('NATS_PASSWORD');
+    expect(compose).toContain('./var/bus/auth.conf:/etc/nats/auth.conf:ro');
+    for (const service of ['gateway', 'identity', 'billing', 'provisioning', 'telemetry', 'analytics'])
+      expect(compose).toContain(`./var/bus/creds/${service}.creds:/etc/nats/user.creds:ro`);
   });
 
   it('keeps secrets, node keys, mail files and the git history out of the image', () => {

@@ -96,6 +96,8 @@ export function natsServerConfig(options: {
   storeDir: string;
   users?: NatsUser[];
   operator?: NatsOperatorAuth;
+  /** Files the server reads in besides (relative to this one): an installation's operator settings, natsOperatorConfig. */
+  includes?: string[];
   monitorPort?: number;
   header?: string;
   /** The server's certificate and key: every client then connects over TLS. */
@@ -116,6 +118,7 @@ export function natsServerConfig(options: {
       ? [`tls { cert_file: ${value(options.tls.certFile)}, key_file: ${value(options.tls.keyFile)}, timeout: 2 }`]
       : []),
     ...(options.operator ? operatorLines(options.operator) : []),
+    ...(options.includes ?? []).map((file) => `include ${value(file)}`),
     ...(users.length > 0 ? ['authorization {', '  users: [', users.join('\n'), '  ]', '}'] : []),
     '',
   ].join('\n');
@@ -125,6 +128,10 @@ export function natsServerConfig(options: {
  * Operator mode with the `full` resolver: the server stores the account JWTs pushed to it over the
  * system account (a revocation is one) and shares them with the rest of its cluster.
  */
+export function natsOperatorConfig(auth: NatsOperatorAuth): string {
+  return `${operatorLines(auth).join('\n')}\n`;
+}
+
 function operatorLines(auth: NatsOperatorAuth): string[] {
   const value = (v: unknown): string => JSON.stringify(v);
   return [

@@ -12,7 +12,7 @@ import {
   type KeyPair,
   type User,
 } from '@nats-io/jwt';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { busAccess, nodeBusAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
 import { natsMaxControlLine, natsPermissions, type NatsPermissions } from './access.ts';
 
@@ -215,6 +215,11 @@ export function credsJwt(creds: string): string {
   return jwt;
 }
 
+/** The user key a `.creds` file holds (what a revocation names). */
+export function credsPublicKey(creds: string): string {
+  return decode(credsJwt(creds)).sub;
+}
+
 /** The user name a `.creds` file carries (our users are named as bus-access.ts names them). */
 export function credsUser(creds: string): string {
   return decode(credsJwt(creds)).name;
@@ -232,4 +237,23 @@ export async function pushAccountJwt(nc: NatsConnection, accountJwt: string): Pr
   const answer = await nc.request(`$SYS.REQ.ACCOUNT.${account}.CLAIMS.UPDATE`, accountJwt, { timeout: 5000 });
   const body = answer.json<{ error?: { description?: string; code?: number } }>();
   if (body.error) throw new Error(`account update refused: ${body.error.description ?? JSON.stringify(body.error)}`);
+}
+
+/** Pushes an account JWT to the servers at `url` as a system user issued for that one call. */
+export async function pushAccountJwtTo(
+  server: { url: string; caFile?: string | undefined },
+  identities: BusIdentities,
+  accountJwt: string,
+): Promise<void> {
+  const system = await identities.issueSystemUser();
+  const nc = await connect({
+    servers: server.url,
+    authenticator: credsAuthenticator(new TextEncoder().encode(system.creds)),
+    ...(server.caFile ? { tls: { caFile: server.caFile } } : {}),
+  });
+  try {
+    await pushAccountJwt(nc, accountJwt);
+  } finally {
+    await nc.close();
+  }
 }

@@ -38,7 +38,15 @@ export {
 export { describeProblems, isValid } from './validation.ts';
 export { busMetrics } from './metrics.ts';
 export { sampledMetrics, startMetricsSampler, type ServiceGauge, type SamplerOptions } from './sampled-metrics.ts';
-export { natsPermissions, natsServerConfig, type NatsPermissions, type NatsSecret, type NatsUser } from './access.ts';
+export {
+  natsMaxControlLine,
+  natsOperatorConfig,
+  natsPermissions,
+  natsServerConfig,
+  type NatsPermissions,
+  type NatsSecret,
+  type NatsUser,
+} from './access.ts';
 export {
   callerTokenSigner,
   callerTokenVerifier,
@@ -51,8 +59,10 @@ export {
   busAccountName,
   createBusKeys,
   credsJwt,
+  credsPublicKey,
   credsUser,
   pushAccountJwt,
+  pushAccountJwtTo,
   type BusIdentity,
   type BusKeys,
   type NatsOperatorAuth,

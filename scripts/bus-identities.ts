@@ -1,0 +1,116 @@
+/**
+ * The bus's identities kept in one folder (var/nats/identity for `make dev`, var/bus for Compose;
+ * in production the same files on the control plane's host or in its secret store), never in
+ * the repository:
+ *
+ *   keys.json         the operator, system account, account and signing-key seeds (mode 0600)
+ *   revocations.json  user key → when it was revoked; folded into every account JWT signed
+ *   auth.conf         the servers' operator settings (nats.conf includes it): no secret in it
+ *   creds/<user>.creds  each process's user JWT and seed (mode 0600), NATS_CREDS points at one
+ *
+ *   npx tsx scripts/bus-identities.ts <folder> issue <gateway|identity|…|node-<name>>
+ *   npx tsx scripts/bus-identities.ts <folder> revoke <user> --url nats://… [--ca ca.pem]
+ *   npx tsx scripts/bus-identities.ts <folder> server-auth <resolver folder on the server>
+ *
+ * A user is issued without touching any server; a revocation is pushed to the running servers
+ * over the system account and kept in revocations.json for every later account JWT.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { busAccess, isBusPrincipal, operatorUser } from '@qw/contracts';
+import {
+  BusIdentities,
+  type BusIdentity,
+  type BusKeys,
+  createBusKeys,
+  credsPublicKey,
+  natsOperatorConfig,
+  pushAccountJwtTo,
+  type Revocations,
+} from '@qw/platform/bus';
+
+const readJson = <T>(file: string, fallback: T): T =>
+  existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : fallback;
+
+/** The identities of the folder, its keys made on first use. */
+export function openBusIdentities(folder: string): BusIdentities {
+  mkdirSync(path.join(folder, 'creds'), { recursive: true, mode: 0o700 });
+  const keysFile = path.join(folder, 'keys.json');
+  if (!existsSync(keysFile)) writeFileSync(keysFile, JSON.stringify(createBusKeys(), null, 2), { mode: 0o600 });
+  const keys = readJson<BusKeys>(keysFile, createBusKeys());
+  return new BusIdentities(keys, readJson<Revocations>(path.join(folder, 'revocations.json'), {}));
+}
+
+export function credsFile(folder: string, user: string): string {
+  return path.join(folder, 'creds', `${user}.creds`);
+}
+
+/**
+ * Issues `user` (a bus principal, `admin`, or `node-<name>`) and writes its .creds; answers the
+ * file. `mode` 0644 is for a file bind-mounted into a container whose process is not root (the
+ * folder stays 0700).
+ */
+export async function issueCreds(
+  folder: string,
+  identities: BusIdentities,
+  user: string,
+  mode = 0o600,
+): Promise<string> {
+  let identity: BusIdentity;
+  if (user === operatorUser || isBusPrincipal(user)) identity = await identities.issuePrincipal(user);
+  else if (user.startsWith('node-')) identity = await identities.issueNode(user.slice('node-'.length));
+  else throw new Error(`no such bus user: ${user} (one of ${Object.keys(busAccess).join(', ')}, admin, node-<name>)`);
+  const file = credsFile(folder, user);
+  writeFileSync(file, identity.creds, { mode });
+  chmodSync(file, mode);
+  return file;
+}
+
+/** Writes auth.conf, the servers' operator settings, with every revocation so far. */
+export async function writeServerAuth(folder: string, identities: BusIdentities, resolverDir: string): Promise<string> {
+  const file = path.join(folder, 'auth.conf');
+  writeFileSync(file, natsOperatorConfig(await identities.serverAuth(resolverDir)));
+  return file;
+}
+
+/**
+ * Revokes the key in `user`'s .creds, keeps the revocation, and pushes the account JWT to the
+ * servers at `url` as the system user: they close the user's connections and refuse it.
+ */
+export async function revokeUser(
+  folder: string,
+  identities: BusIdentities,
+  user: string,
+  server: { url: string; caFile?: string | undefined },
+): Promise<void> {
+  const accountJwt = await identities.revoke(credsPublicKey(readFileSync(credsFile(folder, user), 'utf8')));
+  writeFileSync(path.join(folder, 'revocations.json'), JSON.stringify(identities.revocations, null, 2));
+  await pushAccountJwtTo(server, identities, accountJwt);
+  // The next issue (or `make dev`) gives the user a new key.
+  rmSync(credsFile(folder, user));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [folder, command, subject] = process.argv.slice(2);
+  const flag = (name: string) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  if (!folder || !command || !subject) {
+    console.error('usage: bus-identities.ts <folder> issue <user> | revoke <user> --url … | server-auth <dir>');
+    process.exit(64);
+  }
+  const identities = openBusIdentities(folder);
+  if (command === 'issue') console.log(await issueCreds(folder, identities, subject));
+  else if (command === 'server-auth') console.log(await writeServerAuth(folder, identities, subject));
+  else if (command === 'revoke') {
+    await revokeUser(folder, identities, subject, {
+      url: flag('--url') ?? 'nats://127.0.0.1:4222',
+      caFile: flag('--ca'),
+    });
+    console.log(`${subject} revoked; the servers closed its connections`);
+  } else {
+    console.error(`unknown command ${command}`);
+    process.exit(64);
+  }
+}
