@@ -1,10 +1,12 @@
-import type { Static, TObject } from 'typebox';
+import { Type, type Static, type TObject } from 'typebox';
 import type { Logger } from 'pino';
 import {
   loadConfig,
   loadConfigOrExit,
+  parseTaskPeriods,
   productionRequires,
   productionRequiresOneOf,
+  taskEnv,
   type ConfigRule,
 } from './config/index.ts';
 import { createLogger } from './logger/index.ts';
@@ -51,7 +53,12 @@ export async function runServiceProcess<S extends TObject, DB extends PlatformTa
   if ('MAIL_URL' in schema.properties) rules.push(productionRequires('MAIL_URL'));
   const loaded = loadConfigOrExit(name, () => loadConfig(schema, process.env, rules as never));
   const config = loaded as unknown as ProcessConfig;
-  const definition = build(loaded);
+  const tasking = loadConfigOrExit(name, () => loadConfig(Type.Object(taskEnv), process.env));
+  const definition: ServiceDefinition<DB> = {
+    ...build(loaded),
+    taskPeriods: parseTaskPeriods(tasking.TASK_PERIODS),
+    taskLeaseMs: tasking.TASK_LEASE_MS,
+  };
   const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL });
   try {
     const running = await startService(definition, config, { logger });

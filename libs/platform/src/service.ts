@@ -15,6 +15,9 @@ import { startMetricsSampler, type ServiceGauge } from './bus/sampled-metrics.ts
 import { createHttpApp, type HttpApp } from './http/index.ts';
 import { createLogger } from './logger/index.ts';
 import { pruneRateEvents } from './limits/rate-limits.ts';
+import { LeasedTasks, type PeriodicTask } from './tasks/leased-tasks.ts';
+
+export { LeasedTasks, defaultLeaseMs, type PeriodicTask, type TaskRule } from './tasks/leased-tasks.ts';
 
 export type ServiceConfig = {
   DATABASE_URL: string;
@@ -83,8 +86,18 @@ export type ServiceDefinition<DB> = {
   events?: readonly EventContract[];
   rpc?: (context: ServiceContext<DB>) => RpcEndpoint[];
   consumers?: (context: ServiceContext<DB>) => ConsumerSpec<DB>[];
-  /** Work repeated on a timer (retries, clean-ups); stopped before the database closes. */
+  /**
+   * Work repeated on a timer (retries, clean-ups), run by one replica at a time under a lease
+   * (tasks/leased-tasks.ts); stopped before the database closes.
+   */
   tasks?: (context: ServiceContext<DB>) => PeriodicTask[];
+  /**
+   * Periods by task name that replace the tasks' own (the platform's `inbox-prune` and
+   * `rate-events-prune` included): tests run every task every second or so. From TASK_PERIODS.
+   */
+  taskPeriods?: Readonly<Record<string, number>>;
+  /** How long a task lease lasts unrenewed (default 10 s). From TASK_LEASE_MS. */
+  taskLeaseMs?: number;
   /** Runs once after migrations, before anything is served (seed data from config). */
   onStart?: (context: ServiceContext<DB>) => Promise<void>;
   /**
@@ -98,9 +111,11 @@ export type ServiceDefinition<DB> = {
 
 export type Worker = { name: string; start(): Promise<void>; stop(): Promise<void> };
 
-export type PeriodicTask = { name: string; everyMs: number; run: () => Promise<void> };
-
-/** Runs `task` every `everyMs` (never overlapping itself) until the returned stop is called. */
+/**
+ * Runs `task` every `everyMs` in this process (never overlapping itself) until the returned stop
+ * is called: for work every replica does for itself (a worker's own consumers); work shared by the
+ * replicas is a definition's `tasks`, run under a lease.
+ */
 export function startPeriodicTask(task: PeriodicTask, logger: Logger): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -127,6 +142,8 @@ export type RunningService<DB> = ServiceContext<DB> & {
   relay: OutboxRelay;
   http: HttpApp;
   consumers: IdempotentConsumer<TSchema>[];
+  /** The periodic tasks and the leases this replica holds. */
+  tasks: LeasedTasks;
   stop(): Promise<void>;
 };
 
@@ -224,25 +241,28 @@ export async function startService<DB extends PlatformTables>(
       cleanups.push(() => worker.stop());
     }
 
-    for (const task of definition.tasks?.(context) ?? []) cleanups.push(startPeriodicTask(task, logger));
-    const rateEventsPrune: PeriodicTask = {
-      name: 'rate-events-prune',
-      everyMs: 15 * 60_000,
-      run: async () => void (await pruneRateEvents(platform)),
-    };
-    cleanups.push(startPeriodicTask(rateEventsPrune, logger));
+    const tasks: PeriodicTask[] = [
+      ...(definition.tasks?.(context) ?? []),
+      {
+        name: 'rate-events-prune',
+        everyMs: 15 * 60_000,
+        run: async () => void (await pruneRateEvents(platform)),
+      },
+    ];
     if (consumers.length > 0) {
       const durables = consumers.map((running) => running.durableName);
-      const pruneTask: PeriodicTask = {
+      tasks.push({
         name: 'inbox-prune',
         everyMs: 3600_000,
         run: async () => {
           const deleted = await pruneInbox(platform, durables);
           if (deleted > 0) logger.info({ deleted }, 'inbox rows past retention removed');
         },
-      };
-      cleanups.push(startPeriodicTask(pruneTask, logger));
+      });
     }
+    const leased = new LeasedTasks({ db: platform, schema, logger, leaseMs: definition.taskLeaseMs });
+    leased.start(tasks.map((task) => ({ ...task, everyMs: definition.taskPeriods?.[task.name] ?? task.everyMs })));
+    cleanups.push(() => leased.stop());
 
     cleanups.push(
       startMetricsSampler({
@@ -278,7 +298,7 @@ export async function startService<DB extends PlatformTables>(
     });
     cleanups.push(() => http.close());
 
-    return { ...context, name: definition.name, relay, http, consumers, stop };
+    return { ...context, name: definition.name, relay, http, consumers, tasks: leased, stop };
   } catch (error) {
     await stop();
     throw error;

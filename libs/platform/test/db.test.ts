@@ -57,6 +57,8 @@ describe('schema per service', () => {
       'mail_jobs',
       'outbox',
       'rate_events',
+      'task_leases',
+      'task_runs',
     ]);
   });
 

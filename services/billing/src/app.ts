@@ -104,7 +104,12 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
               },
             ]
           : []),
-        { name: 'renew-test-subscriptions', everyMs: 60_000, run: async () => void (await subscriptions.renewDue()) },
+        {
+          name: 'renew-test-subscriptions',
+          everyMs: 60_000,
+          rule: 'each-period',
+          run: async () => void (await subscriptions.renewDue()),
+        },
         {
           name: 'retry-pending-refunds',
           everyMs: settings.refundRetryEveryMs ?? 60_000,

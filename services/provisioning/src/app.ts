@@ -119,7 +119,12 @@ export function provisioningService(
         { name: 'prune-sent-mail', everyMs: 3600_000, run: () => mailQueue.prune() },
         { name: 'prune-config-links', everyMs: 15 * 60_000, run: () => configDelivery.pruneConfigLinks() },
         // Scheduled key rotations and ended grace periods; state is in Postgres, so a restart loses none.
-        { name: 'rotate-due-keys', everyMs: 60_000, run: async () => void (await keys.runKeyRotations()) },
+        {
+          name: 'rotate-due-keys',
+          everyMs: 60_000,
+          rule: 'each-period',
+          run: async () => void (await keys.runKeyRotations()),
+        },
       ];
     },
     gauges: ({ db }) => nodeGauges(db),

@@ -121,6 +121,33 @@ export const commonEnv = {
   ),
 } satisfies TProperties;
 
+/** How a backend service's periodic tasks are scheduled across its replicas (tasks/leased-tasks.ts). */
+export const taskEnv = {
+  TASK_PERIODS: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9-]+=[0-9]+(,[a-z0-9-]+=[0-9]+)*$',
+      description: "task=ms,…: periods replacing the tasks' own (tests run them every second or so)",
+    }),
+  ),
+  TASK_LEASE_MS: Type.Optional(
+    Type.Integer({
+      minimum: 300,
+      description: "how long a periodic task's lease lasts unrenewed; a killed holder's tasks move within it",
+    }),
+  ),
+} satisfies TProperties;
+
+/** `TASK_PERIODS` read into task name → period in ms. */
+export function parseTaskPeriods(value: string | undefined): Record<string, number> | undefined {
+  if (!value) return undefined;
+  return Object.fromEntries(
+    value.split(',').map((pair) => {
+      const [name, ms] = pair.split('=') as [string, string];
+      return [name, Number(ms)];
+    }),
+  );
+}
+
 /** Every backend service verifies the gateway's caller tokens with its public key. */
 export const callerTokenEnv = {
   CALLER_TOKEN_PUBLIC_KEY: Type.String({

@@ -115,4 +115,33 @@ export const platformMigrations: Record<string, Migration> = {
       await db.schema.alterTable('mail_jobs').dropColumn('created_at').execute();
     },
   },
+  // Periodic work runs on the replica that holds its task's lease (tasks/leased-tasks.ts); each
+  // period a task runs is one row of task_runs, claimed under the lease, so two replicas never
+  // both run a period and a replica that takes over can see which periods are still owed.
+  '0005_platform_task_leases': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('task_leases')
+        .addColumn('task', 'text', (c) => c.primaryKey())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('acquired_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('task_runs')
+        .addColumn('task', 'text', (c) => c.notNull())
+        .addColumn('period', 'bigint', (c) => c.notNull())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('started_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('finished_at', 'timestamptz')
+        .addColumn('error', 'text')
+        .addPrimaryKeyConstraint('task_runs_pk', ['task', 'period'])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('task_runs').execute();
+      await db.schema.dropTable('task_leases').execute();
+    },
+  },
 };

@@ -42,6 +42,27 @@ export interface MailJobsTable {
   created_at: Timestamp;
 }
 
+/** Who runs a periodic task now (tasks/leased-tasks.ts): the holder renews it; an expired lease is free. */
+export interface TaskLeasesTable {
+  task: string;
+  holder: string;
+  acquired_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** One row per period a task was run in: `period` is the period's number since the epoch (its start / every). */
+export interface TaskRunsTable {
+  task: string;
+  /** bigint: pg returns it as a string. */
+  period: ColumnType<string, string | number, string | number>;
+  holder: string;
+  /** More than one when a run cut off by a killed holder was run again by the next one. */
+  attempts: Generated<number>;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  error: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 /**
  * The tables the platform's migrations (db/platform-migrations.ts) make in every service's
  * schema. Each service's database type extends this, so the platform's code and the service's
@@ -52,6 +73,8 @@ export interface PlatformTables {
   inbox: InboxTable;
   rate_events: RateEventsTable;
   mail_jobs: MailJobsTable;
+  task_leases: TaskLeasesTable;
+  task_runs: TaskRunsTable;
 }
 
 /**
