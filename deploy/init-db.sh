@@ -10,5 +10,6 @@ for service in identity billing provisioning telemetry analytics; do
 CREATE ROLE qw_${service} LOGIN PASSWORD '${SERVICE_DB_PASSWORD}';
 GRANT CONNECT, TEMPORARY ON DATABASE ${POSTGRES_DB} TO qw_${service};
 CREATE SCHEMA ${service} AUTHORIZATION qw_${service};
+ALTER ROLE qw_${service} IN DATABASE ${POSTGRES_DB} SET search_path = ${service};
 SQL
 done

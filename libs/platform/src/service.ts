@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { busAccess, healthRpc, isBusPrincipal, ownerOf, type BackendService, type EventContract } from '@qw/contracts';
 import type { TSchema } from 'typebox';
-import { connectDatabase, migrateToLatest, pingDatabase } from './db/index.ts';
+import { connectDatabase, migrateToLatest, pingDatabase, type Database } from './db/index.ts';
 import { platformTables, type PlatformTables } from './db/platform-tables.ts';
 import { connectBus, type BusConnection } from './bus/connection.ts';
 import { ensureDeadLetterStream, ensureStream } from './bus/streams.ts';
@@ -21,6 +21,12 @@ export { LeasedTasks, defaultLeaseMs, type PeriodicTask, type TaskRule } from '.
 
 export type ServiceConfig = {
   DATABASE_URL: string;
+  /** A hot standby of DATABASE_URL's database: `readDb` reads there (lag-tolerant reads only). */
+  DATABASE_READ_URL?: string | undefined;
+  /** Connections of each pool (the primary's, and the standby's when there is one); default 10. */
+  DATABASE_POOL_MAX?: number | undefined;
+  /** Where migrations run when DATABASE_URL goes through PgBouncer: straight to Postgres. */
+  DATABASE_MIGRATE_URL?: string | undefined;
   NATS_URL: string;
   BUS_NAMESPACE: string;
   LOG_LEVEL: string;
@@ -37,6 +43,12 @@ export type ServiceConfig = {
 
 export type ServiceContext<DB> = {
   db: Kysely<DB>;
+  /**
+   * Reads that may be a moment behind (a replica's lag): the ones docs/architecture.md names.
+   * The standby of DATABASE_READ_URL, or `db` itself without one. Never for a decision that
+   * must see the latest write (a rights check, a quota), and never in a transaction of `db`.
+   */
+  readDb: Kysely<DB>;
   bus: BusConnection;
   rpc: RpcClient;
   logger: Logger;
@@ -154,6 +166,21 @@ export type StartOptions = {
 };
 
 /**
+ * Brings the schema to the newest migration, through `url` when given. kysely's migrator holds a
+ * session advisory lock across its transaction, which a pooler in transaction mode would leave
+ * held on some server connection: a service behind PgBouncer migrates on a direct connection.
+ */
+async function migrateThrough<DB>(url: string | undefined, database: Database<DB>, folder: string): Promise<string[]> {
+  if (!url) return migrateToLatest(database.db, database.schema, folder);
+  const direct = connectDatabase<DB>(url, database.schema, 1);
+  try {
+    return await migrateToLatest(direct.db, database.schema, folder);
+  } finally {
+    await direct.db.destroy();
+  }
+}
+
+/**
  * The lifecycle every backend service shares: migrate its schema, connect to NATS, declare the
  * streams it needs, start the outbox relay and the consumers, answer its RPCs (always including
  * `<service>.rpc.health`), and build (not listen) its HTTP app for health and metrics.
@@ -165,10 +192,14 @@ export async function startService<DB extends PlatformTables>(
 ): Promise<RunningService<DB>> {
   const logger = options.logger ?? createLogger({ service: definition.name, level: config.LOG_LEVEL });
   const schema = definition.name.replace(/-/g, '_');
-  const database = connectDatabase<DB>(config.DATABASE_URL, schema);
+  const database = connectDatabase<DB>(config.DATABASE_URL, schema, config.DATABASE_POOL_MAX);
+  const replica = config.DATABASE_READ_URL
+    ? connectDatabase<DB>(config.DATABASE_READ_URL, schema, config.DATABASE_POOL_MAX)
+    : undefined;
   const platform = platformTables(database.db);
   const startedAt = Date.now();
   const cleanups: Array<() => Promise<void>> = [() => database.db.destroy()];
+  if (replica) cleanups.push(() => replica.db.destroy());
   const stop = async () => {
     for (const cleanup of cleanups.splice(0).reverse())
       await cleanup().catch((error: unknown) => logger.warn({ err: error }, 'shutdown step failed'));
@@ -176,7 +207,7 @@ export async function startService<DB extends PlatformTables>(
   try {
     const folder =
       typeof definition.migrations === 'string' ? definition.migrations : fileURLToPath(definition.migrations);
-    const applied = await migrateToLatest(database.db, schema, folder);
+    const applied = await migrateThrough(config.DATABASE_MIGRATE_URL, database, folder);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
 
     const bus = await connectBus({
@@ -200,7 +231,7 @@ export async function startService<DB extends PlatformTables>(
     for (const [owner, events] of streams) await ensureStream(bus, owner, events);
 
     const rpc = new RpcClient(bus);
-    const context: ServiceContext<DB> = { db: database.db, bus, rpc, logger };
+    const context: ServiceContext<DB> = { db: database.db, readDb: replica?.db ?? database.db, bus, rpc, logger };
 
     await definition.onStart?.(context);
 

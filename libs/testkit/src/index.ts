@@ -9,3 +9,4 @@ export * from './service-alone.ts';
 export * from './processes.ts';
 export * from './wireguard-lab.ts';
 export * from './postgres.ts';
+export * from './pgbouncer.ts';

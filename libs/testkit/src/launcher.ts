@@ -15,10 +15,19 @@ import { testCallerKeys, type TestBus } from './bus.ts';
  * product's permissions on, as in production) or a namespace on a NATS server without
  * authentication (tests of the bus mechanics with probe services).
  */
-export type TestEnvironment = { database: TestDatabase } & (
-  | { bus: TestBus; namespace?: never; natsUrl?: never }
-  | { bus?: never; namespace: string; natsUrl?: string }
-);
+export type TestEnvironment = {
+  database: TestDatabase;
+  /**
+   * The admin URL of a hot standby of the database's server (see startPrivatePostgres): the
+   * service gets it as DATABASE_READ_URL, the same role and database on the standby.
+   */
+  standby?: string;
+  /**
+   * The `host:port` of a PgBouncer in front of the database's server: the service's queries go
+   * through it (DATABASE_URL) and its migrations straight to Postgres (DATABASE_MIGRATE_URL).
+   */
+  pooler?: string;
+} & ({ bus: TestBus; namespace?: never; natsUrl?: never } | { bus?: never; namespace: string; natsUrl?: string });
 
 /** Starts a real service in this process against the test's own database and bus. */
 export async function launchService<DB extends PlatformTables>(
@@ -33,13 +42,23 @@ export async function launchService<DB extends PlatformTables>(
   return startService(
     definition,
     {
-      DATABASE_URL: databaseUrl,
+      ...(env.pooler
+        ? { DATABASE_URL: throughHost(databaseUrl, env.pooler), DATABASE_MIGRATE_URL: databaseUrl }
+        : { DATABASE_URL: databaseUrl }),
+      ...(env.standby ? { DATABASE_READ_URL: throughHost(databaseUrl, new URL(env.standby).host) } : {}),
       ...bus,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       CALLER_TOKEN_PUBLIC_KEY: testCallerKeys.publicKey,
     },
     options,
   );
+}
+
+/** `url` (a role's connection to a database) pointed at `host` (host:port), another server or a pooler. */
+function throughHost(url: string, host: string): string {
+  const moved = new URL(url);
+  moved.host = host;
+  return moved.toString();
 }
 
 /** Polls until `check` returns a value that is not undefined/false, or fails after `timeoutMs`. */

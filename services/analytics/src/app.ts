@@ -1,6 +1,5 @@
 import { gatewayEvents } from '@qw/contracts';
 import type { ServiceContext, ServiceDefinition } from '@qw/platform';
-import type { Kysely } from 'kysely';
 import type { AnalyticsDatabase } from './database.ts';
 import { Projections, type ProjectionOptions } from './projection/generations.ts';
 import { analyticsEndpoints } from './rpc/analytics.rpc.ts';
@@ -28,7 +27,7 @@ export function analyticsService(options: AnalyticsOptions = {}): ServiceDefinit
     version: '0.2.0',
     migrations: new URL('../migrations/', import.meta.url),
     events: gatewayEvents,
-    rpc: (context) => analyticsEndpoints({ db: context.db as Kysely<unknown>, projections: projectionsOf(context) }),
+    rpc: (context) => analyticsEndpoints({ readDb: context.readDb, projections: projectionsOf(context) }),
     workers: (context) => [projectionsOf(context)],
   };
 }

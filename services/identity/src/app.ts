@@ -87,7 +87,7 @@ export function identityService(
       const admins = settings.ADMIN_EMAILS.split(',').map(normalizeEmail).filter(Boolean);
       await syncAdminEmails(db, admins);
     },
-    rpc: ({ db, logger }) => {
+    rpc: ({ db, readDb, logger }) => {
       const sessions = new SessionsService({ db, logger });
       const emailLinks = new EmailLinksService({
         db,
@@ -114,7 +114,7 @@ export function identityService(
         authorityEndpoint(db),
         ...organizationEndpoints({ db, members: new MembersService(db), invitations }),
         demoSignUpEndpoint(accounts, settings.DEMO_TOOLS === true),
-        ...adminEndpoints(new AdminConsoleService(db)),
+        ...adminEndpoints(new AdminConsoleService(db, readDb)),
         ...directoryEndpoints(db),
       ];
     },

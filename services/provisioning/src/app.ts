@@ -83,7 +83,7 @@ export function provisioningService(
     events: provisioningEvents,
     rpc: (context) => {
       const { devices, orgDevices, keys, configDelivery, clock } = partsFor(context);
-      const fleet = new FleetAdmin({ db: context.db, rpc: context.rpc, devices });
+      const fleet = new FleetAdmin({ db: context.db, readDb: context.readDb, rpc: context.rpc, devices });
       return provisioningEndpoints({
         db: context.db,
         bus: context.bus,

@@ -159,6 +159,20 @@ export const callerTokenEnv = {
 /** Variables of a service that owns a Postgres schema. */
 export const databaseEnv = {
   DATABASE_URL: url('postgres://user@host:port/db of the service role'),
+  DATABASE_READ_URL: Type.Optional(
+    url(
+      'a hot standby of the same database, as the same role: the reads that tolerate lag (docs/architecture.md names them); unset: the primary',
+    ),
+  ),
+  DATABASE_POOL_MAX: Type.Integer({
+    minimum: 1,
+    maximum: 200,
+    default: 10,
+    description: "connections this process keeps to Postgres at most (and as many again to DATABASE_READ_URL's server)",
+  }),
+  DATABASE_MIGRATE_URL: Type.Optional(
+    url('where migrations run when DATABASE_URL goes through PgBouncer: Postgres itself, same role; unset: DATABASE_URL'),
+  ),
 } satisfies TProperties;
 
 export function httpEnv(defaultPort: number) {

@@ -22,7 +22,11 @@ export type Database<DB> = {
   outboxCommits: OutboxCommitSignal;
 };
 
-/** Everything a service runs is pinned to its own schema through the connection's search_path. */
+/**
+ * Everything a service runs is pinned to its own schema through the connection's search_path.
+ * `max` is the most connections the pool opens (DATABASE_POOL_MAX; see docs/operations.md for
+ * the sum across services and replicas that must stay under Postgres's max_connections).
+ */
 export function connectDatabase<DB>(url: string, schema: string, max = 10): Database<DB> {
   const pool = new pg.Pool({ connectionString: url, max, options: `-c search_path=${schema}` });
   // An idle client that loses its server (restart) emits here; the pool replaces it on next use.
@@ -69,6 +73,16 @@ export async function provisionSchema(adminUrl: string, schema: string, role = s
     await client.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)} AUTHORIZATION ${quoteIdent(role)}`);
     await client.query(`REVOKE ALL ON SCHEMA ${quoteIdent(schema)} FROM PUBLIC`);
+    // The pool also asks for this search_path when it connects; a role default gives it to
+    // connections that cannot ask (PgBouncer refuses the `options` startup parameter).
+    try {
+      await client.query(
+        `ALTER ROLE ${quoteIdent(role)} IN DATABASE ${quoteIdent(db)} SET search_path = ${quoteIdent(schema)}`,
+      );
+    } catch (error) {
+      // Two starts of one service at once write the same setting: one of them says so, harmlessly.
+      if (!/tuple concurrently (updated|deleted)/.test((error as Error).message)) throw error;
+    }
     await installExtensions(client, role);
   } finally {
     await client.end();

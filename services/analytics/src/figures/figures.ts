@@ -13,6 +13,7 @@ import type {
   SubscriptionsDay,
 } from '@qw/contracts';
 import { cohortOffsets } from '@qw/contracts';
+import type { AnalyticsDatabase } from '../database.ts';
 import { generationTable, type GenerationTables } from '../projection/tables.ts';
 import { cohortTable, endDay, monthSpan, percent, runningMonths, toNumber, type Window } from './figure-rules.ts';
 
@@ -22,7 +23,7 @@ import { cohortTable, endDay, monthSpan, percent, runningMonths, toNumber, type 
  * a window of N days ends with the day asked about (today, UTC, unless `as_of` says otherwise).
  * The queries are here; what their rows add up to is decided in figure-rules.ts.
  */
-type Db = Kysely<unknown>;
+type Db = Kysely<AnalyticsDatabase>;
 
 export class Figures {
   private readonly t: (table: keyof GenerationTables) => ReturnType<typeof sql.id>;

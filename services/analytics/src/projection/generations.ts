@@ -90,8 +90,9 @@ export class Projections implements Worker {
   }
 
   /** The generation the figures are read from. */
-  async liveGeneration(): Promise<number> {
-    const live = await repo.findLiveGeneration(this.options.db);
+  /** The live generation as `db` sees it (a replica's snapshot names only tables it already has). */
+  async liveGeneration(db: Kysely<AnalyticsDatabase> = this.options.db): Promise<number> {
+    const live = await repo.findLiveGeneration(db);
     if (live === undefined) throw new AppError('unavailable', 'The figures are not ready yet. Try again in a moment.');
     return live;
   }

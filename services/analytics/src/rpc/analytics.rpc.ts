@@ -25,24 +25,33 @@ import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
 import { windowOf } from '../figures/figure-rules.ts';
 import { Figures } from '../figures/figures.ts';
+import type { AnalyticsDatabase } from '../database.ts';
 import type { Projections } from '../projection/generations.ts';
 
-/** Every analytics RPC: platform admins only, figures from the live generation. */
-export function analyticsEndpoints(deps: { db: Kysely<unknown>; projections: Projections }): RpcEndpoint[] {
+/**
+ * Every analytics RPC: platform admins only, figures from the live generation. The figures are
+ * read on `readDb` (a replica when the service has one): they are projections of events and
+ * already trail them, so a replica's lag only adds to a delay the dashboard shows anyway.
+ */
+export function analyticsEndpoints(deps: {
+  readDb: Kysely<AnalyticsDatabase>;
+  projections: Projections;
+}): RpcEndpoint[] {
   const read = <Req extends TSchema, Res extends TSchema>(
     contract: RpcContract<Req, Res>,
     answer: (figures: Figures, data: Static<Req>) => Promise<Static<Res>>,
   ) =>
     endpoint(contract, async (data, caller: Caller) => {
       requireAdmin(caller);
-      const generation = await deps.projections.liveGeneration();
       // One snapshot per answer: a figure read in several queries (the funnel's days and its top
-      // pages) must not mix counts from before and after an event that commits between them.
-      return deps.db
+      // pages) must not mix counts from before and after an event that commits between them. The
+      // live generation is read in the same snapshot, so a replica never names a generation whose
+      // tables it has not replayed yet.
+      return deps.readDb
         .transaction()
         .setIsolationLevel('repeatable read')
         .setAccessMode('read only')
-        .execute((trx) => answer(new Figures(trx, generation), data));
+        .execute(async (trx) => answer(new Figures(trx, await deps.projections.liveGeneration(trx)), data));
     });
   return [
     read(revenueWindowRpc, (f, d) => f.revenueWindow(windowOf(d.days, d.as_of))),

@@ -66,12 +66,22 @@ export async function startStack(options: {
   listen?: boolean;
   /** The logger each service (and the gateway) writes to, by name; default: TEST_LOG_LEVEL, silent. */
   logger?: (service: string) => Logger;
+  /**
+   * Where the stack's data lives: a new database on this server (an admin URL; default the
+   * tests' server), or `database`, one that exists (a restored copy), which `stop` leaves alone.
+   */
+  server?: string;
+  database?: TestDatabase;
+  /** A hot standby of the stack's server: each service reads its lag-tolerant reads there. */
+  standby?: string;
+  /** A PgBouncer (`host:port`) in front of the stack's server, which the services' queries go through. */
+  pooler?: string;
 }): Promise<Stack> {
   const port = options.listen ? await freePort() : undefined;
   const publicUrl = port ? `http://127.0.0.1:${port}` : 'http://localhost:8080';
   const webDist = options.listen ? mkdtempSync(join(tmpdir(), 'qw-web-dist-')) : undefined;
   if (webDist) await withWebBuild((dist) => cpSync(dist, webDist, { recursive: true }));
-  const database = await createTestDatabase(options.label);
+  const database = options.database ?? (await createTestDatabase(options.label, options.server));
   const testBus = await startTestBus();
   const smtp = await startSmtpCapture();
   const services: Record<string, RunningService<any>> = {};
@@ -86,13 +96,13 @@ export async function startStack(options: {
       NODE_ENV: 'test',
       ...options.identity,
     }),
-    { database, bus: testBus },
+    { database, bus: testBus, standby: options.standby, pooler: options.pooler },
     options.logger ? { logger: options.logger('identity') } : {},
   );
   for (const definition of options.extra?.(publicUrl, smtp.url) ?? [])
     services[definition.name] = await launchService(
       definition,
-      { database, bus: testBus },
+      { database, bus: testBus, standby: options.standby, pooler: options.pooler },
       options.logger ? { logger: options.logger(definition.name) } : {},
     );
 
@@ -144,7 +154,7 @@ export async function startStack(options: {
       for (const service of Object.values(services).reverse()) await service.stop();
       await smtp.close();
       await testBus.stop();
-      await database.drop();
+      if (!options.database) await database.drop();
       if (webDist) rmSync(webDist, { recursive: true, force: true });
     },
   };

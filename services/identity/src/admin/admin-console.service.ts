@@ -39,7 +39,14 @@ type Operator = { id: string; email: string };
  * the caller's verified address: an address taken off the list loses the console at once.
  */
 export class AdminConsoleService {
-  constructor(private readonly db: Db) {}
+  /**
+   * `readDb` serves the two list pages (people, organizations), which may trail the primary by a
+   * replica's lag: a page is a look at a moment. The operator's rights are always read on `db`.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly readDb: Db = db,
+  ) {}
 
   /** The caller's admin rights, from the assertion and then the database (inside `db`'s transaction if any). */
   private async operator(db: Db, caller: Caller): Promise<Operator> {
@@ -65,7 +72,7 @@ export class AdminConsoleService {
   ): Promise<Page<AdminUserRow>> {
     await this.operator(this.db, caller);
     const { page, perPage, offset } = pageOf(query);
-    const { total, rows } = await repo.pageUsers(this.db, {
+    const { total, rows } = await repo.pageUsers(this.readDb, {
       search: query.q?.trim(),
       ...userListOrder(query),
       limit: perPage,
@@ -111,7 +118,7 @@ export class AdminConsoleService {
   ): Promise<Page<AdminOrganization>> {
     await this.operator(this.db, caller);
     const { page, perPage, offset } = pageOf(query);
-    const { total, rows } = await repo.pageOrganizations(this.db, {
+    const { total, rows } = await repo.pageOrganizations(this.readDb, {
       search: query.q?.trim(),
       active: query.status === undefined ? undefined : query.status === 'Active',
       ...organizationListOrder(query),

@@ -72,7 +72,11 @@ function likePattern(q: string): string {
  * names are identity's and status is telemetry's, asked with the admin's own assertion.
  */
 export class FleetAdmin {
-  constructor(private readonly deps: { db: Db; rpc: RpcClient; devices: DevicesService }) {}
+  /**
+   * `readDb` (a replica when there is one) serves the device list and the overview's count: a page
+   * of the console may trail the primary by the replica's lag. Actions and their answers use `db`.
+   */
+  constructor(private readonly deps: { db: Db; readDb?: Db; rpc: RpcClient; devices: DevicesService }) {}
 
   /**
    * Spec §2 Devices: filtered by a search (a part of the name, or of the owner's e-mail), node,
@@ -82,7 +86,7 @@ export class FleetAdmin {
    */
   async listDevices(caller: Caller, input: AdminDevicesQuery) {
     requireAdmin(caller);
-    const { db } = this.deps;
+    const db = this.deps.readDb ?? this.deps.db;
     const page = input.page ?? 1;
     const perPage = input.per_page ?? 25;
     const sort = input.sort ?? 'created_at';
@@ -187,7 +191,7 @@ export class FleetAdmin {
   /** The overview's Devices tile (and how many of them are active). */
   async deviceCount(caller: Caller) {
     requireAdmin(caller);
-    const row = await this.deps.db
+    const row = await (this.deps.readDb ?? this.deps.db)
       .selectFrom('devices')
       .select([(eb) => eb.fn.countAll<string>().as('n'), sql<string>`count(*) filter (where is_active)`.as('active')])
       .executeTakeFirstOrThrow();
