@@ -171,7 +171,9 @@ export const databaseEnv = {
     description: "connections this process keeps to Postgres at most (and as many again to DATABASE_READ_URL's server)",
   }),
   DATABASE_MIGRATE_URL: Type.Optional(
-    url('where migrations run when DATABASE_URL goes through PgBouncer: Postgres itself, same role; unset: DATABASE_URL'),
+    url(
+      'where migrations run when DATABASE_URL goes through PgBouncer: Postgres itself, same role; unset: DATABASE_URL',
+    ),
   ),
 } satisfies TProperties;
 
