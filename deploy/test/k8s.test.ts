@@ -17,6 +17,8 @@ const overlays = ['base', 'overlays/production', 'overlays/staging'];
 
 /** Variables that hold a secret whatever their value: they must come from a Secret. */
 const secretName = /SECRET|PASSWORD|PRIVATE|TOKEN_KEY|HASH_KEY|ENCRYPTION|DATABASE.*URL|MAIL_URL|CREDS/;
+/** Variables naming a file that holds a secret: the file must be mounted from a Secret. */
+const fileOfSecret = /^NATS_CREDS$|_FILE$/;
 /** Values that look like a secret wherever they are written: a password in a URL, a key, a token. */
 const secretValue = [
   /:\/\/[^/\s:@]+:[^@\s]+@/,
@@ -45,10 +47,15 @@ type Container = {
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  volumeMounts?: Array<{ name: string; mountPath: string }>;
 };
 type PodTemplate = {
   metadata?: { labels?: Record<string, string> };
-  spec: { containers: Container[]; securityContext?: { runAsNonRoot?: boolean } };
+  spec: {
+    containers: Container[];
+    volumes?: Array<{ name: string; secret?: { secretName: string } }>;
+    securityContext?: { runAsNonRoot?: boolean };
+  };
 };
 const podOf = (object: K8sObject) => (object.spec as { template: PodTemplate }).template;
 /** Every string in the object (a map's keys and values, a list's items), to look for secrets in. */
@@ -113,6 +120,13 @@ describe.each(overlays)('deploy/k8s/%s', (overlay) => {
       if (!['Deployment', 'StatefulSet'].includes(object.kind)) continue;
       for (const container of podOf(object).spec.containers) {
         for (const entry of container.env ?? []) {
+          if (fileOfSecret.test(entry.name)) {
+            // A path, not a secret: the file must come from a Secret volume.
+            const mount = container.volumeMounts?.find((at) => entry.value?.startsWith(`${at.mountPath}/`));
+            const volume = podOf(object).spec.volumes?.find((at) => at.name === mount?.name);
+            expect(volume?.secret, `${object.metadata.name} ${entry.name}`).toBeTruthy();
+            continue;
+          }
           if (!secretName.test(entry.name)) continue;
           expect(entry.value, `${object.metadata.name} ${entry.name}`).toBeUndefined();
           expect(entry.valueFrom?.secretKeyRef, `${object.metadata.name} ${entry.name}`).toBeTruthy();
