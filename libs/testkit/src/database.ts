@@ -35,6 +35,14 @@ export async function createTestDatabase(label = 'test', serverAdminUrl = adminD
   } finally {
     await admin.end();
   }
+  return existingTestDatabase(name, serverAdminUrl);
+}
+
+/**
+ * A database that exists already on the server of `serverAdminUrl` (one a test restored from a
+ * backup), handled as createTestDatabase's are: `provision` gives a service its role's URL there.
+ */
+export function existingTestDatabase(name: string, serverAdminUrl = adminDatabaseUrl): TestDatabase {
   const adminUrl = withDatabase(serverAdminUrl, name);
   return {
     name,

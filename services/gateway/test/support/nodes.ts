@@ -73,7 +73,7 @@ export class LabNode {
   private running: NodeAgent | null = null;
 
   private constructor(
-    private readonly stack: Stack,
+    private stack: Stack,
     readonly lab: WireGuardLab,
     private readonly keyDir: string,
     private readonly name: string,
@@ -112,6 +112,13 @@ export class LabNode {
   async startAgent(): Promise<NodeAgent> {
     this.running = await startLabAgent(this.stack, this.lab, this.keyDir, this.name, this.settings, this.logger);
     return this.running;
+  }
+
+  /** Stops the agent and starts it again joined to `stack`, with the node key and lab it had. */
+  async moveTo(stack: Stack): Promise<NodeAgent> {
+    await this.stopAgent();
+    this.stack = stack;
+    return this.startAgent();
   }
 
   async stopAgent(): Promise<void> {

@@ -7,12 +7,19 @@ import { telemetryService } from '@qw/telemetry';
 import { userIdOf } from './organizations.ts';
 import { Client, confirmEmail, signUpConfirmed, type Stack } from './stack.ts';
 
-/** Billing, provisioning and telemetry, as `startStack({ extra })` wants them. */
-export function deviceServices(publicUrl: string, mailUrl: string): Array<ServiceDefinition<any>> {
+/**
+ * Billing, provisioning and telemetry, as `startStack({ extra })` wants them; device keys sealed
+ * with `sealingKey` (a new one by default; a restored database needs the key it was sealed with).
+ */
+export function deviceServices(
+  publicUrl: string,
+  mailUrl: string,
+  sealingKey = randomBytes(32).toString('base64'),
+): Array<ServiceDefinition<any>> {
   return [
     billingService({ PUBLIC_URL: publicUrl, BILLING_TEST_CLOCK: true, NODE_ENV: 'test' }),
     provisioningService({
-      PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      PRIVATE_KEY_ENCRYPTION_KEY: sealingKey,
       VPN_DNS: '10.64.0.1',
       MAIL_URL: mailUrl,
       MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
