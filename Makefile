@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install infra packages web dev seed-demo test e2e bench up lint format typecheck clean
+.PHONY: help install infra packages web dev seed-demo test e2e bench up up-cluster lint format typecheck clean
 
 help:
 	@echo "make dev    install, set up the database, build the web app and run everything at http://localhost:8080"
@@ -12,6 +12,7 @@ help:
 	@echo "make e2e    only the end-to-end and browser tests"
 	@echo "make bench  benchmarks; they print figures"
 	@echo "make up     the same product under Docker Compose (needs a Docker engine)"
+	@echo "make up-cluster  the same with three NATS servers and two replicas of every service"
 	@echo "make lint   formatting and lint rules (Biome), then type-check every workspace"
 	@echo "make format rewrite files the way the formatter wants them"
 
@@ -60,6 +61,10 @@ bench: install infra
 
 up: install
 	docker compose --env-file $$(npx tsx scripts/compose-env.ts) up --build
+
+# Three NATS servers in one cluster and two replicas of every service (docker-compose.yml, profile cluster).
+up-cluster: install
+	NATS_CONFIG=nats-cluster.conf docker compose --env-file $$(npx tsx scripts/compose-env.ts) --profile cluster up --build
 
 clean:
 	rm -rf node_modules */*/node_modules web/dist var test-results
