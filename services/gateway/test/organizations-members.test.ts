@@ -176,6 +176,40 @@ describe('invitations by e-mail', () => {
     });
   });
 
+  it("signing up from the invitation's page (its token sent along) confirms the address: no verification mail follows", async () => {
+    expect((await invite(owner, orgId, 'ines@example.com')).statusCode).toBe(201);
+    const token = await invitationToken('ines@example.com');
+    addresses++;
+    const ines = new Client(stack.app, `203.0.113.${addresses}`);
+    const signedUp = await ines.call('POST', '/api/auth/signup', {
+      email: 'ines@example.com',
+      password,
+      invitation_token: token,
+    });
+    expect(signedUp.statusCode).toBe(201);
+    expect(signedUp.data.user.email_verified).toBe(true);
+    expect((await ines.call('GET', '/api/me')).data.email_verified).toBe(true);
+    await publishedByIdentity('identity.user.verified', { userId: await userIdOf('ines@example.com') });
+    expect((await ines.call('POST', '/api/invitations/accept', { token })).statusCode).toBe(200);
+    // The tests after this one count the organization's members without her.
+    expect((await ines.call('POST', `/api/orgs/${orgId}/leave`)).statusCode).toBe(204);
+
+    // A token of an invitation to someone else, or one already used, proves nothing: the usual mail.
+    for (const [email, other] of [
+      ['jon@example.com', token],
+      ['kai@example.com', 'x'.repeat(43)],
+    ] as const) {
+      addresses++;
+      const client = new Client(stack.app, `203.0.113.${addresses}`);
+      const answer = await client.call('POST', '/api/auth/signup', { email, password, invitation_token: other });
+      expect(answer.statusCode, email).toBe(201);
+      expect(answer.data.user.email_verified, email).toBe(false);
+      await eventually(() => mailsTo(email).find((m) => m.subject === 'Confirm your email for Quietwire'));
+    }
+    // Wait as long as the other sign-ups' mails took: none went to the invited person.
+    expect(mailsTo('ines@example.com').filter((m) => m.subject === 'Confirm your email for Quietwire')).toEqual([]);
+  });
+
   it('refuses another account (409), an unknown link (404) and changes nothing', async () => {
     expect((await invite(owner, orgId, 'wes@example.com')).statusCode).toBe(201);
     const token = await invitationToken('wes@example.com');

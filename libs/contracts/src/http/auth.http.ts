@@ -37,8 +37,12 @@ export const signUpRoute = defineRoute({
   access: 'public',
   tags: auth,
   summary:
-    'Create an account; answers with a session and sends a verification email (limited per address and per email domain)',
-  body: CredentialsSchema,
+    'Create an account; answers with a session and sends a verification email (limited per address and per email domain). With the token of an open invitation to the same address, the address is confirmed by it and no email is sent',
+  body: Type.Object({
+    email: CredentialsSchema.properties.email,
+    password: CredentialsSchema.properties.password,
+    invitation_token: Type.Optional(LinkToken),
+  }),
   response: { 201: SessionBodySchema },
 });
 

@@ -56,9 +56,18 @@ export type Me = Static<typeof MeSchema>;
 
 const Empty = Type.Object({});
 
+/**
+ * A new account. With the token of an open invitation mailed to the same address, the address is
+ * proven by that mail: the account starts confirmed and no verification mail goes out.
+ */
 export const signUpRpc = defineRpc(
   'identity.rpc.sign-up',
-  Type.Object({ email: Email, password: Password, address_key: AddressKey }),
+  Type.Object({
+    email: Email,
+    password: Password,
+    address_key: AddressKey,
+    invitation_token: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  }),
   IssuedSessionSchema,
 );
 /**

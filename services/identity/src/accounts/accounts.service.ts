@@ -38,7 +38,14 @@ export class AccountsService {
     return this.deps.db;
   }
 
-  async signUp(input: { email: string; password: string; address_key: string }): Promise<IssuedSession> {
+  /**
+   * `addressProven`: the person holds mail sent to this address (an invitation's link), so the
+   * account starts confirmed, announced as verified, and no verification mail goes out.
+   */
+  async signUp(
+    input: { email: string; password: string; address_key: string },
+    options: { addressProven?: boolean } = {},
+  ): Promise<IssuedSession> {
     const email = validateEmail(input.email);
     const problem = passwordProblem(input.password, email);
     if (problem) throw new AppError('weak_password', problem, { field: 'password' });
@@ -57,15 +64,15 @@ export class AccountsService {
     const { session, verifyToken } = await this.db.transaction().execute(async (tx) => {
       const created = await repo.insertUserWithProfile(tx, { id: userId, email, passwordHash });
       if (!created) throw alreadyRegistered();
-      const verifyToken = await this.deps.emailLinks.addVerificationToken(tx, userId);
-      await addToOutbox(tx, userRegistered, {
-        userId,
-        accountType: 'personal',
-        registeredAt: new Date().toISOString(),
-      });
+      const now = new Date().toISOString();
+      await addToOutbox(tx, userRegistered, { userId, accountType: 'personal', registeredAt: now });
+      let verifyToken: string | undefined;
+      if (options.addressProven && (await repo.setEmailVerified(tx, userId)))
+        await addToOutbox(tx, userVerified, { userId, verifiedAt: now });
+      else verifyToken = await this.deps.emailLinks.addVerificationToken(tx, userId);
       return { session: await this.deps.sessions.issueSession(tx, userId), verifyToken };
     });
-    await this.deps.emailLinks.sendVerification(email, verifyToken);
+    if (verifyToken) await this.deps.emailLinks.sendVerification(email, verifyToken);
     return session;
   }
 

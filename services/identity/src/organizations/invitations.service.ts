@@ -5,6 +5,7 @@ import {
   AppError,
   organizationManagerActions,
   invitationDays,
+  normalizeEmail,
   memberJoined,
   requireUserId,
   userVerified,
@@ -303,4 +304,20 @@ function toInvitation(row: InvitationRow, inviter: string | null): Invitation {
     created_at: new Date(row.created_at).toISOString(),
     expires_at: new Date(row.expires_at).toISOString(),
   };
+}
+
+/**
+ * Whether `token` is the link of an open invitation mailed to `email`: then whoever holds it reads
+ * that mailbox, and a sign-up with it needs no verification mail (the invitation page signs people
+ * up this way). Anything else proves nothing, and the sign-up goes on as any other.
+ */
+export async function invitationProvesAddress(
+  db: Kysely<IdentityDatabase>,
+  token: string | undefined,
+  email: string,
+): Promise<boolean> {
+  if (!token) return false;
+  const invitation = await repo.findInvitationByTokenHash(db, hashSecretToken(token));
+  if (!invitation || invitationState(invitation, new Date()) !== 'open') return false;
+  return normalizeEmail(invitation.email) === normalizeEmail(email);
 }

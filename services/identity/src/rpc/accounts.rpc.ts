@@ -23,6 +23,7 @@ import type { EmailLinksService } from '../email-links/email-links.service.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
+import { invitationProvesAddress } from '../organizations/invitations.service.ts';
 import { listOrganizationsOf } from '../organizations/organizations.service.ts';
 
 export type AccountsEndpointsDeps = {
@@ -43,7 +44,9 @@ export function accountsEndpoints({
   mfa,
 }: AccountsEndpointsDeps): RpcEndpoint[] {
   return [
-    endpoint(signUpRpc, (data) => accounts.signUp(data)),
+    endpoint(signUpRpc, async ({ invitation_token, ...data }) =>
+      accounts.signUp(data, { addressProven: await invitationProvesAddress(db, invitation_token, data.email) }),
+    ),
     endpoint(signInRpc, async (data) => {
       const { userId } = await accounts.signIn(data);
       if (await mfa.isEnabled(userId))

@@ -78,7 +78,8 @@ export function AuthProvider({
     () => ({
       signIn: (email: string, password: string) => manager.signIn(email, password),
       completeMfa: (token: string, code: string) => manager.completeMfa(token, code),
-      signUp: (email: string, password: string) => manager.signUp(email, password),
+      signUp: (email: string, password: string, invitationToken?: string) =>
+        manager.signUp(email, password, invitationToken),
       verifyEmail: (token: string) => manager.verifyEmail(token),
       setPassword: (token: string, password: string) => manager.setPassword(token, password),
       adoptSession: (session: Session) => manager.adoptSession(session),

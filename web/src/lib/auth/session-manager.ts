@@ -124,9 +124,14 @@ export class SessionManager {
     return session;
   }
 
-  async signUp(email: string, password: string): Promise<Session> {
+  /** `invitationToken`: signing up from an invitation mailed to `email`, which confirms the address. */
+  async signUp(email: string, password: string, invitationToken?: string): Promise<Session> {
     await this.settleRefresh();
-    const session = await requestSignUp({ email, password });
+    const session = await requestSignUp({
+      email,
+      password,
+      ...(invitationToken ? { invitation_token: invitationToken } : {}),
+    });
     this.signedIn(session);
     return session;
   }

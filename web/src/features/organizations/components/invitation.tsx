@@ -175,8 +175,9 @@ function SignUpStep({ token, invitation }: { token: string; invitation: Invitati
     setPasswordProblem(null);
     setError(null);
     try {
-      // Signed in from here on: this page shows the Join step for the invited address.
-      await signUp(invitation.email, password);
+      // Signed in from here on: this page shows the Join step for the invited address. The
+      // invitation's link proved the address, so no confirmation mail follows.
+      await signUp(invitation.email, password, token);
     } catch (failure) {
       setBusy(false);
       if (hasErrorCode(failure, 'weak_password') || hasErrorCode(failure, 'validation_failed'))
