@@ -100,7 +100,10 @@ class TaskLoop {
   private running: Promise<void> | undefined;
   private failing = false;
   private readonly checkMs: number;
-  /** How many periods back a new holder still owes (enough to cover a failover), counting the current one. */
+  /**
+   * How many periods back a new holder still owes, counting the current one: enough to cover a
+   * failover (a lease running out, then the next check) with room for a slow machine.
+   */
   private readonly owedPeriods: number;
 
   constructor(
@@ -110,7 +113,7 @@ class TaskLoop {
     private readonly leaseMs: number,
   ) {
     this.checkMs = Math.max(50, Math.min(task.everyMs, Math.floor(leaseMs / 3)));
-    this.owedPeriods = Math.ceil((leaseMs + this.checkMs) / task.everyMs) + 1;
+    this.owedPeriods = Math.ceil((2 * leaseMs) / task.everyMs) + 1;
   }
 
   start(): void {
