@@ -11,6 +11,8 @@
  *   npx tsx scripts/bus-identities.ts <folder> issue <gateway|identity|…|node-<name>>
  *   npx tsx scripts/bus-identities.ts <folder> revoke <user> --url nats://… [--ca ca.pem]
  *   npx tsx scripts/bus-identities.ts <folder> server-auth <resolver folder on the server>
+ *   npx tsx scripts/bus-identities.ts <folder> rotate-signing-key --url nats://… [--ca ca.pem]
+ *   npx tsx scripts/bus-identities.ts <folder> retire-signing-key --url nats://… [--ca ca.pem]
  *
  * A user is issued without touching any server; a revocation is pushed to the running servers
  * over the system account and kept in revocations.json for every later account JWT.
@@ -26,7 +28,9 @@ import {
   credsPublicKey,
   natsOperatorConfig,
   pushAccountJwtTo,
+  retireSigningKey,
   type Revocations,
+  rotateSigningKey,
 } from '@qw/platform/bus';
 
 const readJson = <T>(file: string, fallback: T): T =>
@@ -90,24 +94,55 @@ export async function revokeUser(
   rmSync(credsFile(folder, user));
 }
 
+/**
+ * Replaces the account's signing key in keys.json (`rotate`: a new one signs, the old one stays
+ * listed; `retire`: the old one goes, and every user it signed is refused and disconnected),
+ * pushes the account to the servers and rewrites auth.conf for servers started later.
+ */
+export async function changeSigningKey(
+  folder: string,
+  step: 'rotate' | 'retire',
+  server: { url: string; caFile?: string | undefined },
+): Promise<void> {
+  const keysFile = path.join(folder, 'keys.json');
+  const keys = readJson<BusKeys>(keysFile, createBusKeys());
+  if (step === 'rotate' && keys.previousSigning) throw new Error('a rotation is under way: retire the old key first');
+  const next = step === 'rotate' ? rotateSigningKey(keys) : retireSigningKey(keys);
+  writeFileSync(keysFile, JSON.stringify(next, null, 2), { mode: 0o600 });
+  const identities = openBusIdentities(folder);
+  await pushAccountJwtTo(server, identities, await identities.accountJwt());
+  const authFile = path.join(folder, 'auth.conf');
+  const resolverDir = existsSync(authFile) ? /dir: "([^"]+)"/.exec(readFileSync(authFile, 'utf8'))?.[1] : undefined;
+  if (resolverDir) await writeServerAuth(folder, identities, resolverDir);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [folder, command, subject] = process.argv.slice(2);
   const flag = (name: string) => {
     const at = process.argv.indexOf(name);
     return at > 0 ? process.argv[at + 1] : undefined;
   };
+  const server = { url: flag('--url') ?? 'nats://127.0.0.1:4222', caFile: flag('--ca') };
+  if (folder && (command === 'rotate-signing-key' || command === 'retire-signing-key')) {
+    await changeSigningKey(folder, command === 'rotate-signing-key' ? 'rotate' : 'retire', server);
+    console.log(
+      command === 'rotate-signing-key'
+        ? 'new signing key in use; issue every user again, then retire-signing-key'
+        : 'old signing key retired; its users are refused',
+    );
+    process.exit(0);
+  }
   if (!folder || !command || !subject) {
-    console.error('usage: bus-identities.ts <folder> issue <user> | revoke <user> --url … | server-auth <dir>');
+    console.error(
+      'usage: bus-identities.ts <folder> issue <user> | revoke <user> --url … | server-auth <dir> | rotate-signing-key --url … | retire-signing-key --url …',
+    );
     process.exit(64);
   }
   const identities = openBusIdentities(folder);
   if (command === 'issue') console.log(await issueCreds(folder, identities, subject));
   else if (command === 'server-auth') console.log(await writeServerAuth(folder, identities, subject));
   else if (command === 'revoke') {
-    await revokeUser(folder, identities, subject, {
-      url: flag('--url') ?? 'nats://127.0.0.1:4222',
-      caFile: flag('--ca'),
-    });
+    await revokeUser(folder, identities, subject, server);
     console.log(`${subject} revoked; the servers closed its connections`);
   } else {
     console.error(`unknown command ${command}`);

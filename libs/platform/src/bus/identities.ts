@@ -22,7 +22,14 @@ import { natsMaxControlLine, natsPermissions, type NatsPermissions } from './acc
  * on it); the product account holds every stream and every user of the product; its signing key
  * signs the users, so that key can be replaced without changing the account's identity.
  */
-export type BusKeys = { operator: string; system: string; account: string; signing: string };
+export type BusKeys = {
+  operator: string;
+  system: string;
+  account: string;
+  signing: string;
+  /** The signing key being replaced: the account still lists it until every user has been issued again. */
+  previousSigning?: string | undefined;
+};
 
 /** One user as issued: its name (the inbox prefix and what bus-access.ts calls it), its public key, and its `.creds`. */
 export type BusIdentity = { user: string; publicKey: string; jwt: string; seed: string; creds: string };
@@ -46,6 +53,20 @@ export function createBusKeys(): BusKeys {
     account: seedOf(createAccount()),
     signing: seedOf(createAccount()),
   };
+}
+
+/**
+ * The first step of replacing the account's signing key: a new key signs users from now on, the
+ * old one stays listed (its users still connect) until `retireSigningKey`.
+ */
+export function rotateSigningKey(keys: BusKeys): BusKeys {
+  return { ...keys, signing: seedOf(createAccount()), previousSigning: keys.signing };
+}
+
+/** The last step: the old signing key leaves the account, and with it every user it signed. */
+export function retireSigningKey(keys: BusKeys): BusKeys {
+  const { previousSigning: _, ...rest } = keys;
+  return rest;
 }
 
 /** The nats-server configuration of an operator-mode server: who signs, the system account, and the accounts it starts with. */
@@ -106,12 +127,14 @@ export class BusIdentities {
   private readonly system: KeyPair;
   private readonly account: KeyPair;
   private readonly signing: KeyPair;
+  private readonly previousSigning: KeyPair | undefined;
 
   constructor(keys: BusKeys, revocations: Revocations = {}) {
     this.operator = pair(keys.operator);
     this.system = pair(keys.system);
     this.account = pair(keys.account);
     this.signing = pair(keys.signing);
+    this.previousSigning = keys.previousSigning ? pair(keys.previousSigning) : undefined;
     this.revocations = { ...revocations };
   }
 
@@ -137,12 +160,18 @@ export class BusIdentities {
     );
   }
 
-  /** The product account with JetStream, the users' signing key, and every revocation so far. */
+  /** The product account with JetStream, the users' signing key(s), and every revocation so far. */
   accountJwt(): Promise<string> {
     return encodeAccount(
       busAccountName,
       this.account,
-      { limits: unlimitedAccount, signing_keys: [this.signing.getPublicKey()], revocations: { ...this.revocations } },
+      {
+        limits: unlimitedAccount,
+        signing_keys: [this.signing, ...(this.previousSigning ? [this.previousSigning] : [])].map((key) =>
+          key.getPublicKey(),
+        ),
+        revocations: { ...this.revocations },
+      },
       { signer: this.operator },
     );
   }

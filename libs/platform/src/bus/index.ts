@@ -63,6 +63,8 @@ export {
   credsUser,
   pushAccountJwt,
   pushAccountJwtTo,
+  retireSigningKey,
+  rotateSigningKey,
   type BusIdentity,
   type BusKeys,
   type NatsOperatorAuth,
