@@ -3,6 +3,7 @@ import { runBusPipelineBench } from './bus-pipeline.bench.ts';
 import { runDevicesBench } from './devices.bench.ts';
 import { runAnalyticsBench } from './analytics.bench.ts';
 import { runAdminBench } from './admin.bench.ts';
+import { runReplicasBench } from './replicas.bench.ts';
 
 const only = process.argv[2];
 
@@ -89,6 +90,19 @@ if (!only || only === 'admin') {
   for (const row of result.results)
     console.log(
       `  ${row.name}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms${row.total !== undefined ? ` (total ${row.total})` : ''}`,
+    );
+}
+if (!only || only === 'replicas') {
+  console.log(
+    'device path with 1 and 2 replicas of provisioning (separate processes; create-device RPCs, as the gateway asks)',
+  );
+  const result = await runReplicasBench({
+    requests: Number(process.env.BENCH_REPLICA_REQUESTS ?? 1000),
+    concurrency: Number(process.env.BENCH_CONCURRENCY ?? 32),
+  });
+  for (const run of result.runs)
+    console.log(
+      `  ${run.replicas} replica(s): ${run.requests} devices created in ${run.seconds.toFixed(1)} s by ${result.concurrency} callers at once: ${run.perSecond} requests/s, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`,
     );
 }
 process.exit(0);

@@ -1,0 +1,179 @@
+/**
+ * The device path with one and with two replicas of provisioning: device creations per second
+ * through the RPC the gateway asks (`provisioning.rpc.create-device`), with many callers at
+ * once. Each replica is its own process (the product's entry point) on one database and one NATS
+ * server; the requests are spread over the replicas by NATS's queue group, as in production.
+ * Billing's and identity's answers come from doubles in this process, so only provisioning works.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  activePlanRpc,
+  billingEvents,
+  createDeviceRpc,
+  identityEvents,
+  latestTelemetryRpc,
+  mailAddressRpc,
+  membershipRpc,
+  registerNodeRpc,
+  subscriptionActivated,
+} from '@qw/contracts';
+import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken } from '@qw/platform';
+import {
+  eventually,
+  freePort,
+  spawnTsProcess,
+  startServiceAlone,
+  testCallerKeys,
+  type SpawnedProcess,
+} from '@qw/testkit';
+import { generateKeyPair } from '@qw/wireguard';
+
+export type ReplicasBenchResult = {
+  runs: Array<{ replicas: number; requests: number; seconds: number; perSecond: number; p50Ms: number; p99Ms: number }>;
+  concurrency: number;
+};
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+export async function runReplicasBench(
+  options: { requests?: number; concurrency?: number } = {},
+): Promise<ReplicasBenchResult> {
+  const requests = options.requests ?? 1000;
+  const concurrency = options.concurrency ?? 32;
+  // Fair use lets a person add 30 devices an hour: 20 each, so no request is refused for that.
+  const perPerson = 20;
+  const alone = await startServiceAlone('bench-replicas', { billing: billingEvents, identity: identityEvents });
+  const processes: SpawnedProcess[] = [];
+  try {
+    const plans = new Map<string, { plan_code: string; status: string; subscription_id: string }>();
+    await alone.serve(
+      'billing',
+      [endpoint(activePlanRpc, async (data) => ({ plan: plans.get(data.user_id ?? data.org_id ?? '') ?? null }))],
+      refuseEveryCallerToken,
+    );
+    await alone.serve(
+      'identity',
+      [
+        endpoint(membershipRpc, async () => ({ role: null, org_active: false, plan: null })),
+        endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
+      ],
+      refuseEveryCallerToken,
+    );
+    await alone.serve(
+      'telemetry',
+      [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))],
+      refuseEveryCallerToken,
+    );
+
+    const databaseUrl = await alone.database.provision('provisioning');
+    const vaultKey = randomBytes(32).toString('base64');
+    const startReplica = async (index: number) => {
+      const port = await freePort();
+      const child = spawnTsProcess(`provisioning-${index}`, 'services/provisioning/src/main.ts', {
+        ...alone.bus.env('provisioning'),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+        HTTP_HOST: '127.0.0.1',
+        HTTP_PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        CALLER_TOKEN_PUBLIC_KEY: testCallerKeys.publicKey,
+        PRIVATE_KEY_ENCRYPTION_KEY: vaultKey,
+        MAIL_DIR: 'var/mail-bench',
+      });
+      processes.push(child);
+      await eventually(
+        async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200,
+        120_000,
+        250,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${child.output().slice(-2000)}`);
+      });
+    };
+
+    await startReplica(0);
+    const nodeName = 'bench-replicas-node';
+    const node = new RpcClient(await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER));
+    await node.request(
+      registerNodeRpc,
+      {
+        region: 'eu-central',
+        endpoint: '198.51.100.9:51820',
+        public_key: generateKeyPair().publicKey,
+        ip: '198.51.100.9',
+        tags: [],
+      },
+      undefined,
+      { params: { node: nodeName } },
+    );
+    const gateway = new RpcClient(await alone.connect('gateway'));
+    const sign = callerTokenSigner(testCallerKeys.privateKey);
+    // Signed per request, as the gateway does: a caller token lives a minute.
+    const tokenOf = (userId: string) =>
+      sign({ userId, accountType: 'personal', isAdmin: false, emailVerified: true } as Parameters<typeof sign>[0]);
+
+    /** People with a Personal plan that provisioning knows of (its copy comes from billing's event). */
+    const people = async (count: number) => {
+      const ids = Array.from({ length: count }, () => randomUUID());
+      for (const userId of ids) {
+        const subscriptionId = randomUUID();
+        plans.set(userId, { plan_code: 'personal', status: 'active', subscription_id: subscriptionId });
+        await alone.publish(subscriptionActivated, {
+          subscriptionId,
+          userId,
+          orgId: null,
+          planCode: 'personal',
+          status: 'active',
+          currentPeriodEnd: null,
+          cancelAtPeriodEnd: false,
+        });
+      }
+      // Every one of them may add devices once provisioning has handled their plans.
+      for (const userId of ids)
+        await eventually(
+          async () =>
+            (await gateway.request(createDeviceRpc, { name: 'warm-up', platform: 'linux' }, tokenOf(userId))).device !==
+            undefined,
+          30_000,
+          50,
+        );
+      return ids;
+    };
+
+    const measure = async (replicas: number) => {
+      const users = await people(Math.ceil(requests / (perPerson - 1)));
+      const latencies: number[] = [];
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          for (let i = next++; i < requests; i = next++) {
+            const token = tokenOf(users[i % users.length]!);
+            const at = performance.now();
+            await gateway.request(createDeviceRpc, { name: `bench ${i}`, platform: 'linux' }, token);
+            latencies.push(performance.now() - at);
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      latencies.sort((a, b) => a - b);
+      return {
+        replicas,
+        requests,
+        seconds,
+        perSecond: Math.round(requests / seconds),
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+      };
+    };
+
+    const one = await measure(1);
+    await startReplica(1);
+    const two = await measure(2);
+    return { runs: [one, two], concurrency };
+  } finally {
+    await Promise.all(processes.map((child) => child.stop()));
+    await alone.stop();
+  }
+}
