@@ -4,6 +4,7 @@ import { runDevicesBench } from './devices.bench.ts';
 import { runAnalyticsBench } from './analytics.bench.ts';
 import { runAdminBench } from './admin.bench.ts';
 import { runReplicasBench } from './replicas.bench.ts';
+import { runBusIdentitiesBench } from './bus-identities.bench.ts';
 
 const only = process.argv[2];
 
@@ -104,5 +105,12 @@ if (!only || only === 'replicas') {
     console.log(
       `  ${run.replicas} replica(s): ${run.requests} devices created in ${run.seconds.toFixed(1)} s by ${result.concurrency} callers at once: ${run.perSecond} requests/s, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`,
     );
+}
+if (!only || only === 'identities') {
+  console.log('bus identities on a running NATS server (operator mode): a node user issued, then revoked');
+  const result = await runBusIdentitiesBench(50);
+  console.log(
+    `  ${result.runs} nodes: issued → connected p50 ${result.issueToConnectedP50Ms.toFixed(1)} ms, max ${result.issueToConnectedMaxMs.toFixed(1)} ms; revoke → open connection closed p50 ${result.revokeToClosedP50Ms.toFixed(1)} ms, max ${result.revokeToClosedMaxMs.toFixed(1)} ms`,
+  );
 }
 process.exit(0);
