@@ -1,0 +1,130 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activePlanRpc,
+  billingEvents,
+  createDeviceRpc,
+  desiredPeersRpc,
+  identityEvents,
+  latestTelemetryRpc,
+  mailAddressRpc,
+  membershipRpc,
+  registerNodeRpc,
+  subscriptionActivated,
+} from '@qw/contracts';
+import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken, type RunningService } from '@qw/platform';
+import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
+import { provisioningService } from '../src/app.ts';
+import type { ProvisioningDatabase } from '../src/database.ts';
+
+/**
+ * Provisioning's part of the internal /metrics (docs/operations.md, "Read the dashboard"): the
+ * peers each node should carry and when its agent last fetched them, beside the bus figures
+ * every service reports. Provisioning runs alone on this file's database and NATS server; billing
+ * and identity are small doubles, a node registers and fetches its peers as an agent does.
+ */
+const nodeName = `pm-${randomBytes(3).toString('hex')}`;
+const ann = randomUUID();
+const annPlan = randomUUID();
+const sign = callerTokenSigner(testCallerKeys.privateKey);
+const asAnn = sign({ userId: ann, accountType: 'personal', isAdmin: false, emailVerified: true } as Parameters<
+  typeof sign
+>[0]);
+let planActive = false;
+
+let alone: ServiceAlone;
+let provisioning: RunningService<ProvisioningDatabase>;
+let node: RpcClient;
+
+async function metrics(): Promise<string> {
+  const response = await provisioning.http.inject({ method: 'GET', url: '/metrics' });
+  expect(response.statusCode).toBe(200);
+  return response.body;
+}
+const seriesValue = (text: string, series: string) => {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+};
+
+beforeAll(async () => {
+  alone = await startServiceAlone('provisioning-metrics', { billing: billingEvents, identity: identityEvents });
+  await alone.serve(
+    'billing',
+    [
+      endpoint(activePlanRpc, async (data) => ({
+        plan:
+          planActive && data.user_id === ann
+            ? { plan_code: 'personal', status: 'active', subscription_id: annPlan }
+            : null,
+      })),
+    ],
+    refuseEveryCallerToken,
+  );
+  await alone.serve(
+    'identity',
+    [
+      endpoint(membershipRpc, async () => ({ role: null, org_active: false, plan: null })),
+      endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
+    ],
+    refuseEveryCallerToken,
+  );
+  await alone.serve('telemetry', [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))], refuseEveryCallerToken);
+  provisioning = await alone.launch(
+    provisioningService({
+      PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      VPN_DNS: '10.64.0.1',
+      MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
+      MAIL_DIR: 'var/mail-test',
+      NODE_ENV: 'test',
+    }),
+  );
+  node = new RpcClient(await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER));
+}, 120_000);
+
+afterAll(() => alone?.stop());
+
+describe('provisioning’s /metrics', () => {
+  it('reports the peers a node should carry and when its agent last fetched them', async () => {
+    const registeredAt = Date.now() / 1000;
+    await node.request(
+      registerNodeRpc,
+      {
+        region: 'eu-test',
+        endpoint: '198.51.100.9:51820',
+        public_key: randomBytes(32).toString('base64'),
+        ip: '198.51.100.9',
+        tags: [],
+      },
+      undefined,
+      { params: { node: nodeName } },
+    );
+    await node.request(desiredPeersRpc, {}, undefined, { params: { node: nodeName } });
+    const desired = `qw_node_peers_desired{node="${nodeName}"}`;
+    const seen = `qw_node_last_seen_seconds{node="${nodeName}"}`;
+    await expect.poll(async () => seriesValue(await metrics(), desired), { timeout: 15_000 }).toBe(0);
+    expect(seriesValue(await metrics(), seen)).toBeGreaterThanOrEqual(Math.floor(registeredAt) - 1);
+
+    planActive = true;
+    await alone.publish(subscriptionActivated, {
+      subscriptionId: annPlan,
+      userId: ann,
+      orgId: null,
+      planCode: 'personal',
+      status: 'active',
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+    });
+    const gateway = new RpcClient(await alone.connect('gateway'));
+    await eventually(
+      async () => (await gateway.request(createDeviceRpc, { name: 'laptop', platform: 'linux' }, asAnn)).device,
+      20_000,
+      200,
+    );
+    await expect.poll(async () => seriesValue(await metrics(), desired), { timeout: 15_000 }).toBe(1);
+    // The bus figures are there for provisioning's durables too.
+    expect(await metrics()).toMatch(
+      /^qw_consumer_pending\{consumer="[^"]*subscription-activated",stream="[^"]*"\} \d+$/m,
+    );
+    expect(seriesValue(await metrics(), 'qw_outbox_depth{schema="provisioning"}')).toBeGreaterThanOrEqual(0);
+  });
+});
