@@ -10,7 +10,7 @@ import {
 import { endpoint, type ServiceDefinition } from '@qw/platform';
 import { telemetryConsumers } from './consumers/telemetry.consumers.ts';
 import type { TelemetryDatabase } from './database.ts';
-import { latestFor, pruneHostMetrics } from './samples/samples.service.ts';
+import { latestFor, pruneDeviceTraffic, pruneHostMetrics } from './samples/samples.service.ts';
 import { nodeGauges } from './samples/node-metrics.ts';
 import { connectedCount, latestPage, nodeStats, trafficLast24Hours } from './admin/admin.service.ts';
 
@@ -46,6 +46,9 @@ export const telemetryService: ServiceDefinition<TelemetryDatabase> = {
     }),
   ],
   consumers: () => telemetryConsumers,
-  tasks: ({ db }) => [{ name: 'prune-host-metrics', everyMs: 15 * 60_000, run: () => pruneHostMetrics(db) }],
+  tasks: ({ db }) => [
+    { name: 'prune-host-metrics', everyMs: 15 * 60_000, run: () => pruneHostMetrics(db) },
+    { name: 'prune-device-traffic', everyMs: 15 * 60_000, run: () => pruneDeviceTraffic(db) },
+  ],
   gauges: ({ db }) => nodeGauges(db),
 };

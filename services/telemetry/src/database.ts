@@ -35,6 +35,14 @@ export interface DeviceActivityTable {
   changed_at: Timestamp;
 }
 
+/** A device's bytes in one hour (node's view: rx from the device, tx to it); kept 24 hours, then deleted. */
+export interface DeviceTrafficHoursTable {
+  device_id: string;
+  hour: Timestamp;
+  rx_bytes: BigCount;
+  tx_bytes: BigCount;
+}
+
 /** Traffic per hour for the whole service, with no device column (no-logs). */
 export interface TelemetryTable {
   ts: Timestamp;
@@ -66,6 +74,7 @@ export interface TelemetryDatabase extends PlatformTables {
   device_keys: DeviceKeysTable;
   device_latest_telemetry: DeviceLatestTelemetryTable;
   device_activity: DeviceActivityTable;
+  device_traffic_hours: DeviceTrafficHoursTable;
   telemetry: TelemetryTable;
   vps_metrics: VpsMetricsTable;
   nodes: NodesTable;

@@ -16,6 +16,9 @@ import {
 import { callerTokenSigner, RpcClient } from '@qw/platform';
 import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import { telemetryService } from '../src/app.ts';
+import { pruneDeviceTraffic } from '../src/samples/samples.service.ts';
+import type { TelemetryDatabase } from '../src/database.ts';
+import type { RunningService } from '@qw/platform';
 
 /**
  * The telemetry service on its own: a database and a NATS server of this file (the product's
@@ -36,6 +39,7 @@ const phone = { deviceId: randomUUID(), publicKey: key(), userId: userB, allowed
 const tablet = { deviceId: randomUUID(), publicKey: key(), userId: userC, allowedIps: ['10.8.0.4/32'] };
 
 let alone: ServiceAlone;
+let running: RunningService<TelemetryDatabase>;
 let rpc: RpcClient;
 /** As provisioning asks: the latest status of its devices, and the connected count per node. */
 let asProvisioning: RpcClient;
@@ -61,7 +65,7 @@ const latest = async (ids: string[]) => (await asProvisioning.request(latestTele
 beforeAll(async () => {
   // The stream telemetry reads but does not own, as provisioning declares it at its start.
   alone = await startServiceAlone('telemetry-service', { provisioning: provisioningEvents });
-  await alone.launch(telemetryService);
+  running = await alone.launch(telemetryService);
   rpc = new RpcClient(await alone.connect('gateway'));
   asProvisioning = new RpcClient(await alone.connect('provisioning'));
   sql = new pg.Client({ connectionString: alone.database.adminUrl });
@@ -93,6 +97,10 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
     await eventually(async () => (await latest([laptop.deviceId]))[0]?.rx_bytes === 3000);
     const [row] = await latest([laptop.deviceId]);
     expect(row).toMatchObject({ device_id: laptop.deviceId, rx_bytes: 3000, tx_bytes: 1500, endpoint: '203.0.113.x' });
+    // The device's last 24 hours: everything its two samples moved (the first counts from zero).
+    expect(row).toMatchObject({ rx_bytes_24h: 3000, tx_bytes_24h: 1500 });
+    const [phoneRow] = await latest([phone.deviceId]);
+    expect(phoneRow).toMatchObject({ rx_bytes_24h: 300, tx_bytes_24h: 100 });
 
     // The hour's total is the sum of what each device moved: 3000 + 300 + 60 received.
     const traffic = await rpc.request(adminTrafficRpc, {}, operator);
@@ -141,7 +149,7 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
     expect((await latest([tablet.deviceId])).length).toBe(0);
   });
 
-  it('keeps no per-device history: one latest row per device, traffic by the hour without a device', async () => {
+  it('keeps no per-device history beyond 24 hours: one latest row per device, its hours for a day, traffic by the hour without a device', async () => {
     const { rows: perDevice } = await sql.query(
       'select device_id, count(*)::int as n from telemetry.device_latest_telemetry group by device_id',
     );
@@ -150,12 +158,33 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
       `select table_name from information_schema.columns
         where table_schema = 'telemetry' and column_name in ('device_id', 'public_key') order by table_name`,
     );
-    // Only the latest status, the key map and whether a device is on name a device; none keeps a time series.
+    // The latest status, the key map, whether a device is on, and its bytes per hour of the last day.
     expect([...new Set(columns.map((c) => c.table_name))]).toEqual([
       'device_activity',
       'device_keys',
       'device_latest_telemetry',
+      'device_traffic_hours',
     ]);
+    // The removed tablet's hours went with it.
+    const { rows: tabletHours } = await sql.query(
+      'select count(*)::int as n from telemetry.device_traffic_hours where device_id = $1',
+      [tablet.deviceId],
+    );
+    expect(tabletHours[0].n).toBe(0);
+    // An hour older than a day is not counted, and pruning deletes it.
+    await sql.query(
+      `insert into telemetry.device_traffic_hours (device_id, hour, rx_bytes, tx_bytes)
+       values ($1, date_trunc('hour', now() - interval '25 hours'), 777777, 777777)`,
+      [laptop.deviceId],
+    );
+    expect((await latest([laptop.deviceId]))[0]).toMatchObject({ rx_bytes_24h: 3000, tx_bytes_24h: 1500 });
+    await pruneDeviceTraffic(running.db);
+    const { rows: old } = await sql.query(
+      `select count(*)::int as n from telemetry.device_traffic_hours where hour <= now() - interval '24 hours'`,
+    );
+    expect(old[0].n).toBe(0);
+    const { rows: kept } = await sql.query('select count(*)::int as n from telemetry.device_traffic_hours');
+    expect(kept[0].n).toBeGreaterThan(0);
     // Traffic is kept by the hour for everyone together: one row per hour, however many devices sampled.
     const { rows: hours } = await sql.query('select count(*)::int as n from telemetry.telemetry');
     expect(hours[0].n).toBeLessThanOrEqual(2);

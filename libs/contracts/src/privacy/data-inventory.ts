@@ -415,6 +415,14 @@ export const inventoryTables: readonly InventoryTable[] = [
   },
   {
     service: 'telemetry',
+    table: 'device_traffic_hours',
+    purpose:
+      "Bytes each device received and sent per hour, for its Devices page's last 24 hours (no address, no destination).",
+    personal: [],
+    retention: 'Kept 24 hours; removing the device deletes it.',
+  },
+  {
+    service: 'telemetry',
     table: 'telemetry',
     purpose: 'Hourly traffic totals of the whole service (no device, no person).',
     personal: [],

@@ -65,6 +65,12 @@ export const DeviceWithStatusSchema = Type.Intersect([
     latest_handshake: Type.Union([Type.String(), Type.Null()]),
     rx_bytes: Type.Integer(),
     tx_bytes: Type.Integer(),
+    /**
+     * What the device downloaded and uploaded through its server in the last 24 hours (hourly
+     * buckets, so 23 to 24 hours): the device's own view, the node's tx and rx.
+     */
+    received_bytes_24h: Type.Integer(),
+    sent_bytes_24h: Type.Integer(),
   }),
 ]);
 export type DeviceWithStatus = Static<typeof DeviceWithStatusSchema>;

@@ -6,6 +6,9 @@ export const LatestTelemetrySchema = Type.Object({
   ts: Type.String(),
   rx_bytes: Type.Integer(),
   tx_bytes: Type.Integer(),
+  /** Bytes the node received from the device and sent to it in the hours begun within the last 24 hours. */
+  rx_bytes_24h: Type.Integer(),
+  tx_bytes_24h: Type.Integer(),
   latest_handshake: Type.Union([Type.String(), Type.Null()]),
   endpoint: Type.Union([Type.String(), Type.Null()]),
 });

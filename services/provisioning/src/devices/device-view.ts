@@ -73,6 +73,8 @@ export async function withStatus(
       latest_handshake: iso(device.latest_handshake),
       rx_bytes: status?.rx_bytes ?? 0,
       tx_bytes: status?.tx_bytes ?? 0,
+      received_bytes_24h: status?.tx_bytes_24h ?? 0,
+      sent_bytes_24h: status?.rx_bytes_24h ?? 0,
     };
   });
 }

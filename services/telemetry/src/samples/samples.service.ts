@@ -44,6 +44,7 @@ export async function mapKey(
 export async function forgetDevice(tx: Db, deviceId: string): Promise<void> {
   await tx.deleteFrom('device_keys').where('device_id', '=', deviceId).execute();
   await tx.deleteFrom('device_latest_telemetry').where('device_id', '=', deviceId).execute();
+  await tx.deleteFrom('device_traffic_hours').where('device_id', '=', deviceId).execute();
 }
 
 /** Provisioning registered a node: the name its samples carry, and the id stored with them. */
@@ -99,14 +100,19 @@ export async function recordPeerSamples(tx: Db, node: string | undefined, sample
   let rxDelta = 0;
   let txDelta = 0;
   let counted = 0;
+  const hourly: Array<{ device_id: string; hour: Date; rx_bytes: number; tx_bytes: number }> = [];
   const newer: Array<{ deviceId: string; latestHandshake: string }> = [];
   for (const peer of known) {
     const deviceId = deviceOf.get(peer.publicKey)!;
     const last = before.get(deviceId);
     if (last && new Date(last.ts) > at) continue;
     counted += 1;
-    rxDelta += bytesSince(Number(last?.rx_bytes ?? 0), peer.rxBytes);
-    txDelta += bytesSince(Number(last?.tx_bytes ?? 0), peer.txBytes);
+    const rxMoved = bytesSince(Number(last?.rx_bytes ?? 0), peer.rxBytes);
+    const txMoved = bytesSince(Number(last?.tx_bytes ?? 0), peer.txBytes);
+    rxDelta += rxMoved;
+    txDelta += txMoved;
+    if (rxMoved > 0 || txMoved > 0)
+      hourly.push({ device_id: deviceId, hour: startOfHour(at), rx_bytes: rxMoved, tx_bytes: txMoved });
     const latest = {
       node_id: nodeId,
       ts: at,
@@ -129,6 +135,7 @@ export async function recordPeerSamples(tx: Db, node: string | undefined, sample
   // Provisioning keeps each device's latest handshake for its own "connected now" filters; a
   // handshake is renewed about every two minutes, so this is one small event per sample at most.
   if (newer.length > 0) await addToOutbox(tx, handshakesObserved, { nodeId, devices: newer });
+  if (hourly.length > 0) await addDeviceHours(tx, hourly);
   if (rxDelta > 0 || txDelta > 0) {
     await sql`insert into telemetry (ts, rx_bytes, tx_bytes)
               values (date_trunc('hour', ${at}::timestamptz), ${rxDelta}, ${txDelta})
@@ -136,6 +143,29 @@ export async function recordPeerSamples(tx: Db, node: string | undefined, sample
                                              tx_bytes = telemetry.tx_bytes + excluded.tx_bytes`.execute(tx);
   }
   return counted;
+}
+
+function startOfHour(at: Date): Date {
+  const hour = new Date(at);
+  hour.setUTCMinutes(0, 0, 0);
+  return hour;
+}
+
+/** Adds each device's bytes to its hour (one statement for the whole sample). */
+async function addDeviceHours(
+  tx: Db,
+  rows: Array<{ device_id: string; hour: Date; rx_bytes: number; tx_bytes: number }>,
+): Promise<void> {
+  await tx
+    .insertInto('device_traffic_hours')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['device_id', 'hour']).doUpdateSet({
+        rx_bytes: sql`device_traffic_hours.rx_bytes + excluded.rx_bytes`,
+        tx_bytes: sql`device_traffic_hours.tx_bytes + excluded.tx_bytes`,
+      }),
+    )
+    .execute();
 }
 
 /** A node's host metrics, kept under the node's id; an unregistered name is ignored. */
@@ -166,18 +196,44 @@ export async function recordHostSample(tx: Db, node: string | undefined, data: H
  */
 export async function latestFor(db: Db, deviceIds: string[]) {
   if (deviceIds.length === 0) return [];
-  const rows = await db.selectFrom('device_latest_telemetry').selectAll().where('device_id', 'in', deviceIds).execute();
+  const [rows, day] = await Promise.all([
+    db.selectFrom('device_latest_telemetry').selectAll().where('device_id', 'in', deviceIds).execute(),
+    lastDayFor(db, deviceIds),
+  ]);
   return rows.map((row) => {
     const handshake = row.latest_handshake ? new Date(row.latest_handshake) : null;
+    const moved = day.get(row.device_id);
     return {
       device_id: row.device_id,
       ts: new Date(row.ts).toISOString(),
       rx_bytes: Number(row.rx_bytes),
       tx_bytes: Number(row.tx_bytes),
+      rx_bytes_24h: moved?.rx ?? 0,
+      tx_bytes_24h: moved?.tx ?? 0,
       latest_handshake: handshake ? handshake.toISOString() : null,
       endpoint: row.endpoint,
     };
   });
+}
+
+/**
+ * Each device's bytes over the hours that began within the last 24 hours (so 23 to 24 hours of
+ * traffic), in one query for the whole list.
+ */
+async function lastDayFor(db: Db, deviceIds: string[]): Promise<Map<string, { rx: number; tx: number }>> {
+  const rows = await db
+    .selectFrom('device_traffic_hours')
+    .select((eb) => ['device_id', eb.fn.sum<string>('rx_bytes').as('rx'), eb.fn.sum<string>('tx_bytes').as('tx')])
+    .where('device_id', 'in', deviceIds)
+    .where('hour', '>', sql<Date>`now() - interval '24 hours'`)
+    .groupBy('device_id')
+    .execute();
+  return new Map(rows.map((row) => [row.device_id, { rx: Number(row.rx), tx: Number(row.tx) }]));
+}
+
+/** A device's hours older than a day are no longer shown anywhere, so they are not kept. */
+export async function pruneDeviceTraffic(db: Db): Promise<void> {
+  await sql`delete from device_traffic_hours where hour <= now() - interval '24 hours'`.execute(db);
 }
 
 /** Host metrics older than a day tell the console nothing. */
