@@ -199,6 +199,12 @@ describe('the overlays', () => {
       staging.every((object) => object.metadata.namespace === 'quietwire-staging' || object.kind === 'Namespace'),
     ).toBe(true);
     expect(find(staging, 'Namespace', 'quietwire-staging')).toBeTruthy();
+    // Only production is reachable from outside: the gateway's public port, and the bus for the nodes.
+    const ingress = find(production, 'Ingress', 'gateway')!.spec as {
+      rules: Array<{ http: { paths: Array<{ backend: { service: { name: string; port: { name: string } } } }> } }>;
+    };
+    expect(ingress.rules[0]!.http.paths[0]!.backend.service).toEqual({ name: 'gateway', port: { name: 'http' } });
+    expect(staging.filter((object) => object.kind === 'Ingress')).toEqual([]);
     expect(podOf(find(staging, 'Deployment', 'billing')!).spec.containers[0]!.resources?.requests).toEqual({
       cpu: '50m',
       memory: '128Mi',
