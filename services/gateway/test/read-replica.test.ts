@@ -7,6 +7,10 @@ import {
   startPrivatePostgres,
   type PrivatePostgres,
 } from '@qw/testkit';
+import { analyticsService } from '@qw/analytics';
+import { windowOf } from '../../analytics/src/figures/figure-rules.ts';
+import { Figures } from '../../analytics/src/figures/figures.ts';
+import { findLiveGeneration } from '../../analytics/src/projection/generations.repository.ts';
 import { registerTestNode } from './support/nodes.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { signUp, signUpConfirmed, startStack, type Client, type Stack } from './support/stack.ts';
@@ -16,7 +20,7 @@ import { signUp, signUpConfirmed, startStack, type Client, type Stack } from './
  * and nothing else does. The test's own primary and a standby made from it with pg_basebackup;
  * with the standby's replay paused, a change made through the product shows at once where the
  * primary is read (the owner's own list) and not in the operator console's lists (the standby),
- * until replay resumes.
+ * until replay resumes. The same for a figure of the Analytics page.
  */
 const problem = privatePostgresProblem();
 if (problem) console.info(`read-replica: skipped because ${problem}`);
@@ -26,6 +30,21 @@ let standby: PrivatePostgres | undefined;
 let stack: Stack;
 let admin: Client;
 let ann: Client;
+
+/** Subscriptions started in the last week, as analytics' projection on the primary has them now. */
+async function newSubscriptionsOnPrimary(): Promise<number | undefined> {
+  const db = stack.services.analytics!.db;
+  const generation = await findLiveGeneration(db);
+  if (generation === undefined) return undefined;
+  return (await new Figures(db, generation).countWindow(windowOf(7, undefined), 'new_subs')).count;
+}
+
+/** The same figure as the console's Analytics page gets it. */
+async function newSubscriptionsOnConsole(): Promise<number> {
+  const answer = await admin.call('GET', '/api/admin/analytics/new-subscriptions-window?days=7');
+  expect(answer.statusCode).toBe(200);
+  return answer.data.count;
+}
 
 async function onStandby(query: string): Promise<void> {
   const client = new pg.Client({ connectionString: standby!.adminUrl });
@@ -48,7 +67,7 @@ describe.skipIf(problem !== null)('lag-tolerant reads on a hot standby', () => {
       server: primary.adminUrl,
       standby: standby.adminUrl,
       adminEmails: ['ops@quietwire.test'],
-      extra: deviceServices,
+      extra: (url, mail) => [...deviceServices(url, mail), analyticsService({ checkEveryMs: 200 })],
     });
     await registerTestNode(stack, 'replica-node');
     admin = await signUpConfirmed(stack, 'ops@quietwire.test', '198.51.100.77');
@@ -98,5 +117,24 @@ describe.skipIf(problem !== null)('lag-tolerant reads on a hot standby', () => {
       'ann.replica@example.com',
       'bob.replica@example.com',
     ]);
+  }, 60_000);
+
+  it('serves the analytics figures from the standby: a purchase the primary has counted shows there after replay', async () => {
+    const before = await eventually(async () => {
+      const counted = await newSubscriptionsOnPrimary();
+      return counted !== undefined && counted >= 1 ? counted : undefined;
+    });
+    await standbyCaughtUp(primary!.adminUrl, standby!.adminUrl);
+    expect(await newSubscriptionsOnConsole()).toBe(before);
+
+    await onStandby('select pg_wal_replay_pause()');
+    try {
+      await customerWithPlan(stack, 'dot.replica@example.com');
+      await eventually(async () => (await newSubscriptionsOnPrimary()) === before + 1);
+      expect(await newSubscriptionsOnConsole()).toBe(before);
+    } finally {
+      await onStandby('select pg_wal_replay_resume()');
+    }
+    await eventually(async () => (await newSubscriptionsOnConsole()) === before + 1);
   }, 60_000);
 });
