@@ -121,7 +121,13 @@ export type ServiceDefinition<DB> = {
   gauges?: (context: ServiceContext<DB>) => ServiceGauge[];
 };
 
-export type Worker = { name: string; start(): Promise<void>; stop(): Promise<void> };
+export type Worker = {
+  name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** The durables it reads now, for /metrics (analytics' projections change theirs with rebuilds). */
+  durables?(): Array<{ stream: string; durable: string }>;
+};
 
 /**
  * Runs `task` every `everyMs` in this process (never overlapping itself) until the returned stop
@@ -299,7 +305,7 @@ export async function startService<DB extends PlatformTables>(
       startMetricsSampler({
         bus,
         schema,
-        durables,
+        durables: () => [...durables, ...workers.flatMap((worker) => worker.durables?.() ?? [])],
         outboxDepth: () => relay.backlog(),
         gauges: definition.gauges?.(context) ?? [],
         logger,

@@ -48,7 +48,8 @@ export type SamplerOptions = {
   bus: BusConnection;
   /** The service's schema, the `schema` label of the outbox figures. */
   schema: string;
-  durables: ReadonlyArray<{ stream: string; durable: string }>;
+  /** The durables to report, asked at each pass (a worker's come and go); one gone is dropped. */
+  durables: () => ReadonlyArray<{ stream: string; durable: string }>;
   /** Rows waiting in the outbox (the relay's own count, so it stays true to what the relay publishes). */
   outboxDepth: () => Promise<number>;
   gauges?: readonly ServiceGauge[];
@@ -67,6 +68,7 @@ export function startMetricsSampler(options: SamplerOptions): () => Promise<void
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let failing = false;
+  let reported = new Map<string, { consumer: string; stream: string }>();
 
   const sampleDurable = async ({ stream, durable }: { stream: string; durable: string }) => {
     const labels = { consumer: durable, stream };
@@ -85,7 +87,19 @@ export function startMetricsSampler(options: SamplerOptions): () => Promise<void
   };
 
   const pass = async () => {
-    await Promise.all(options.durables.map(sampleDurable));
+    const durables = options.durables();
+    const now = new Map(durables.map(({ stream, durable }) => [`${stream}/${durable}`, { consumer: durable, stream }]));
+    for (const [key, labels] of reported)
+      if (!now.has(key))
+        for (const figure of [
+          sampledMetrics.pending,
+          sampledMetrics.ackPending,
+          sampledMetrics.redelivered,
+          sampledMetrics.lastActive,
+        ])
+          figure.remove(labels);
+    reported = now;
+    await Promise.all(durables.map(sampleDurable));
     sampledMetrics.outboxDepth.set({ schema: options.schema }, await options.outboxDepth());
     for (const { spec, gauge: target } of gauges) {
       const values = await spec.read();

@@ -64,6 +64,14 @@ export class Projections implements Worker {
     this.definition = options.definition ?? currentDefinition;
   }
 
+  /** The durables of the generations being read (the live one, and one being rebuilt). */
+  durables(): Array<{ stream: string; durable: string }> {
+    const { bus } = this.options;
+    return [...this.consumers.values()].flatMap((running) =>
+      running.map((consumer, i) => ({ stream: bus.ns.stream(sources[i]!.owner), durable: consumer.durableName })),
+    );
+  }
+
   async start(): Promise<void> {
     await this.locked(async (tx) => {
       const current = await this.activeGenerations(tx);
