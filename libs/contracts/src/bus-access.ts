@@ -124,6 +124,11 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       identity.removeMemberRpc,
       identity.renameOrganizationRpc,
       identity.revokeInvitationRpc,
+      // A person's export (each service answers for its own data) and the deletion of their account.
+      identity.exportIdentityDataRpc,
+      identity.deleteAccountRpc,
+      billing.exportBillingDataRpc,
+      provisioning.exportProvisioningDataRpc,
       billing.adminUserPlansRpc,
       billing.appCheckoutRpc,
       billing.billingOverviewRpc,
@@ -219,7 +224,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
     calls: [identity.getMeRpc, identity.membershipRpc],
     publishes: eventsOf('billing'),
     declares: ['billing'],
-    consumes: {},
+    // A deleted account: its plans end and the addresses billing kept are forgotten.
+    consumes: { identity: ['billing.user-deleted'] },
   },
   provisioning: {
     serves: rpcsServedBy('provisioning'),
@@ -250,6 +256,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
         'provisioning.member-left',
         'provisioning.member-role-changed',
         'provisioning.organization-status-changed',
+        'provisioning.user-deleted',
       ],
       telemetry: ['provisioning.handshakes-observed'],
     },

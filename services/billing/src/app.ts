@@ -1,4 +1,5 @@
-import { billingEvents } from '@qw/contracts';
+import { billingEvents, exportBillingDataRpc, requireUserId } from '@qw/contracts';
+import { endpoint } from '@qw/platform/bus';
 import type { ServiceContext, ServiceDefinition } from '@qw/platform';
 import { ConfigError } from '@qw/platform/config';
 import type { RateLimit } from '@qw/platform/limits';
@@ -14,6 +15,8 @@ import { StripePlanChanges } from './providers/stripe-plan-changes.ts';
 import type { PaymentProvider } from './providers/payment-provider.ts';
 import { RefundsService } from './refunds/refunds.service.ts';
 import { billingEndpoints } from './rpc/billing.rpc.ts';
+import { exportBillingData } from './accounts/account-data.ts';
+import { userDeletedConsumer } from './consumers/user-deleted.consumer.ts';
 
 export type BillingSettings = {
   PUBLIC_URL: string;
@@ -78,23 +81,26 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
     events: billingEvents,
     rpc: (context) => {
       const { checkout, subscriptions, planChanges, webhooks } = servicesFor(context);
-      return billingEndpoints({
-        db: context.db,
-        rpc: context.rpc,
-        checkout,
-        subscriptions,
-        planChanges,
-        webhooks,
-        provider: provider.name,
-        testClock: provider.name === 'test' && settings.BILLING_TEST_CLOCK && settings.NODE_ENV !== 'production',
-      });
+      return [
+        ...billingEndpoints({
+          db: context.db,
+          rpc: context.rpc,
+          checkout,
+          subscriptions,
+          planChanges,
+          webhooks,
+          provider: provider.name,
+          testClock: provider.name === 'test' && settings.BILLING_TEST_CLOCK && settings.NODE_ENV !== 'production',
+        }),
+        endpoint(exportBillingDataRpc, (_data, caller) => exportBillingData(context.db, requireUserId(caller))),
+      ];
     },
+    consumers: () => [userDeletedConsumer(provider)],
     tasks: (context) => {
       const { subscriptions, refunds, webhooks } = servicesFor(context);
       return [
         // Stored Stripe events whose handling failed, and any stored before a restart (or by a
-        // replica that stopped): not a worker, which would make billing declare the dead-letter
-        // stream its NATS user may not touch (it has no consumers).
+        // replica that stopped), looked at again every few seconds.
         ...(webhooks
           ? [
               {

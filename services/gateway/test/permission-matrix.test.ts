@@ -203,6 +203,12 @@ const matrix: Record<string, Row> = {
     request: () => ({ url: '/api/me/mfa/disable', body: { code: '000000' } }),
     expect: signedIn(),
   },
+  'GET /api/me/export': { request: () => ({ url: '/api/me/export' }), expect: signedIn() },
+  // A wrong password: the route's work answers 400, and nothing is deleted.
+  'POST /api/me/delete': {
+    request: () => ({ url: '/api/me/delete', body: { password: 'not the password of anyone' } }),
+    expect: signedIn(),
+  },
   'GET /api/devices': { request: () => ({ url: '/api/devices' }), expect: signedIn() },
   'GET /api/overview': { request: () => ({ url: '/api/overview' }), expect: signedIn() },
   'POST /api/devices': {

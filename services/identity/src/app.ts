@@ -29,6 +29,8 @@ import { MembersService } from './organizations/members.service.ts';
 import { InvitationsService } from './organizations/invitations.service.ts';
 import { AdminConsoleService } from './admin/admin-console.service.ts';
 import { adminEndpoints } from './rpc/admin.rpc.ts';
+import { AccountDataService } from './accounts/account-data.service.ts';
+import { accountDataEndpoints } from './rpc/account-data.rpc.ts';
 
 export type IdentitySettings = {
   PUBLIC_URL: string;
@@ -116,6 +118,7 @@ export function identityService(
         demoSignUpEndpoint(accounts, settings.DEMO_TOOLS === true),
         ...adminEndpoints(new AdminConsoleService(db, readDb)),
         ...directoryEndpoints(db),
+        ...accountDataEndpoints(new AccountDataService({ db, mailer: mailerFor(logger), logger })),
       ];
     },
     consumers: (context) => [

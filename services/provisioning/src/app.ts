@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { provisioningEvents } from '@qw/contracts';
+import { exportProvisioningDataRpc, provisioningEvents, requireUserId } from '@qw/contracts';
+import { endpoint } from '@qw/platform/bus';
 import { userVerifiedConsumer } from './consumers/user-verified.consumer.ts';
 import { createMailer, MailQueue, type Mailer, type MailRenderer } from '@qw/platform/mailer';
 import type { ServiceContext, ServiceDefinition } from '@qw/platform';
@@ -18,6 +19,8 @@ import { memberRoleChangedConsumer } from './consumers/member-role-changed.consu
 import { memberLeftConsumer } from './consumers/member-left.consumer.ts';
 import { organizationStatusChangedConsumer } from './consumers/organization-status-changed.consumer.ts';
 import { handshakesObservedConsumer } from './consumers/handshakes-observed.consumer.ts';
+import { userDeletedConsumer } from './consumers/user-deleted.consumer.ts';
+import { exportDevices } from './devices/account-devices.ts';
 import { nodeGauges } from './nodes/node-metrics.ts';
 
 export type ProvisioningSettings = {
@@ -84,18 +87,21 @@ export function provisioningService(
     rpc: (context) => {
       const { devices, orgDevices, keys, configDelivery, clock } = partsFor(context);
       const fleet = new FleetAdmin({ db: context.db, readDb: context.readDb, rpc: context.rpc, devices });
-      return provisioningEndpoints({
-        db: context.db,
-        bus: context.bus,
-        rpc: context.rpc,
-        devices,
-        orgDevices,
-        keys,
-        configDelivery,
-        fleet,
-        dns,
-        clock,
-      });
+      return [
+        ...provisioningEndpoints({
+          db: context.db,
+          bus: context.bus,
+          rpc: context.rpc,
+          devices,
+          orgDevices,
+          keys,
+          configDelivery,
+          fleet,
+          dns,
+          clock,
+        }),
+        endpoint(exportProvisioningDataRpc, (_data, caller) => exportDevices(context.db, requireUserId(caller))),
+      ];
     },
     consumers: (context) => [
       {
@@ -111,6 +117,7 @@ export function provisioningService(
       memberLeftConsumer,
       organizationStatusChangedConsumer,
       handshakesObservedConsumer,
+      userDeletedConsumer,
     ],
     tasks: (context) => {
       const { keys, configDelivery, mailQueue } = partsFor(context);

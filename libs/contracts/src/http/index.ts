@@ -6,6 +6,7 @@ export * from './auth.http.ts';
 export * from './organizations.http.ts';
 export * from './analytics.http.ts';
 export * from './admin.http.ts';
+export * from './account-data.http.ts';
 
 import { accountRoutes, authRoutes } from './auth.http.ts';
 import { billingRoutes } from './billing.http.ts';
@@ -15,12 +16,14 @@ import { analyticsRoutes } from './analytics.http.ts';
 import { adminAccountRoutes } from './admin.http.ts';
 import { adminFleetRoutes } from './admin.http.ts';
 import type { HttpRoute } from './route.ts';
+import { accountDataRoutes } from './account-data.http.ts';
 import { supportRoutes } from './support.http.ts';
 
 /** Every route of the gateway's API, as the permission matrix and the route-table test know them. */
 export const httpRoutes: readonly HttpRoute[] = [
   ...authRoutes,
   ...accountRoutes,
+  ...accountDataRoutes,
   ...deviceRoutes,
   ...organizationDeviceRoutes,
   ...analyticsRoutes,

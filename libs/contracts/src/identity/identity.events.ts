@@ -38,4 +38,17 @@ export const profileUpdated = defineEvent(
   }),
 );
 
-export const identityEvents = [userRegistered, userVerified, profileUpdated, ...organizationEvents];
+/**
+ * A person deleted their account: identity has erased it; billing ends their plans and forgets the
+ * addresses it kept, provisioning removes their devices (the nodes drop the peers). Only the id.
+ */
+export const userDeleted = defineEvent(
+  'identity.user.deleted',
+  1,
+  Type.Object({
+    userId: Type.String({ format: 'uuid' }),
+    deletedAt: Type.String({ format: 'date-time' }),
+  }),
+);
+
+export const identityEvents = [userRegistered, userVerified, profileUpdated, userDeleted, ...organizationEvents];

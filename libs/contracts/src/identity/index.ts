@@ -5,3 +5,4 @@ export * from './organizations.rpc.ts';
 export * from './admin.rpc.ts';
 export * from './directory.rpc.ts';
 export * from './authority.rpc.ts';
+export * from './account-data.rpc.ts';

@@ -1,5 +1,11 @@
 import QRCode from 'qrcode';
 import {
+  deleteAccountRoute,
+  deleteAccountRpc,
+  exportAccountRoute,
+  exportBillingDataRpc,
+  exportIdentityDataRpc,
+  exportProvisioningDataRpc,
   getMeRpc,
   listMyOrgsRpc,
   meRoute,
@@ -14,7 +20,7 @@ import {
   updateProfileRpc,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { startSession, type SessionSettings } from '../auth/session-reply.ts';
+import { clearSessionCookie, startSession, type SessionSettings } from '../auth/session-reply.ts';
 import { addRoute } from '../http/add-route.ts';
 
 export function registerAccountRoutes(app: HttpApp, deps: { rpc: RpcClient; session: SessionSettings }): void {
@@ -45,5 +51,34 @@ export function registerAccountRoutes(app: HttpApp, deps: { rpc: RpcClient; sess
   addRoute(app, mfaDisableRoute, async (request, reply) => {
     await rpc.request(mfaDisableRpc, request.body, request.caller);
     return reply.status(204).send();
+  });
+
+  // Each service answers for its own data; the gateway only puts the parts together.
+  addRoute(app, exportAccountRoute, async (request, reply) => {
+    const [identity, provisioning, billing] = await Promise.all([
+      rpc.request(exportIdentityDataRpc, {}, request.caller),
+      rpc.request(exportProvisioningDataRpc, {}, request.caller),
+      rpc.request(exportBillingDataRpc, {}, request.caller),
+    ]);
+    const exportedAt = new Date().toISOString();
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="quietwire-data-${exportedAt.slice(0, 10)}.json"`)
+      .send({
+        exported_at: exportedAt,
+        account: identity.account,
+        organizations: identity.organizations,
+        devices: provisioning.devices,
+        subscriptions: billing.subscriptions,
+        invoices: billing.invoices,
+        audit: identity.audit,
+      });
+  });
+
+  // Identity erases the account and announces it; billing and provisioning follow from the event.
+  addRoute(app, deleteAccountRoute, async (request, reply) => {
+    const deleted = await rpc.request(deleteAccountRpc, request.body, request.caller);
+    clearSessionCookie(reply, deps.session);
+    return reply.header('cache-control', 'no-store').send(deleted);
   });
 }

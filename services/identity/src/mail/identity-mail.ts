@@ -73,3 +73,18 @@ export function invitationMail(
     }),
   };
 }
+
+export function accountDeletedMail(to: string): MailMessage {
+  const lines = [
+    'Your Quietwire account has been deleted, as you asked.',
+    'Your devices were removed from our servers and their keys stop working now. Your plan was cancelled and will not renew.',
+    'We erased your name, your email address and your devices. Receipts of past payments are kept without them, as tax law requires.',
+    'This is the last message we send to this address.',
+  ];
+  return {
+    to,
+    subject: 'Your Quietwire account has been deleted',
+    text: `${lines.join('\n\n')}\n`,
+    html: layout('Your account has been deleted', lines),
+  };
+}
