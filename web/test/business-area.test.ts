@@ -98,8 +98,12 @@ describe('the business area on the real stack', () => {
       .poll(() => member.page.getByTestId('assignee-quota').innerText())
       .toBe('Your organization devices: 1/5');
     await screenshot(member.page, 'real-business-devices-member');
-    // Members read neither the user list nor the activity.
-    await member.page.getByRole('link', { name: 'Users', exact: true }).click();
+    // Members read neither the user list, the activity nor the billing: no tab offers them, and
+    // the user list opened by its address says why.
+    const tabs = member.page.getByRole('navigation', { name: 'Business area' });
+    for (const tab of ['Users', 'Activity', 'Billing'])
+      await expect(tabs.getByRole('link', { name: tab, exact: true }).count(), tab).resolves.toBe(0);
+    await member.page.goto(`${stack.publicUrl}/app/business/users`);
     await member.page.getByText(`Only owners and admins of ${organization} can see and manage its users.`).waitFor();
     expect(member.errors).toEqual([]);
 
@@ -110,7 +114,7 @@ describe('the business area on the real stack', () => {
     await expect.poll(() => row.innerText(), { timeout: 35_000 }).toContain(memberEmail);
     await row.getByRole('button', { name: 'Suspend' }).click();
     await row.getByRole('button', { name: 'Activate' }).waitFor();
-    await expect.poll(() => row.innerText()).toMatch(/Linux\s+No/);
+    await expect.poll(() => row.innerText()).toMatch(/Linux\s+Suspended/);
     await screenshot(owner.page, 'real-business-devices');
 
     // Activity: invited, joined, device added, device suspended (the device events reach identity's log by the bus).

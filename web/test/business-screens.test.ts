@@ -93,6 +93,26 @@ describe('business screens at 390 and 1280 px (fake API)', () => {
 
     it(`a member's screens, a person without an organization, /support and /invite, ${width} px`, async () => {
       const member = await open('member', width);
+      // A member is offered no tab, button or link they could not use.
+      await visit(member.page, '/app/business/account', 'Account');
+      await member.page.getByRole('link', { name: 'Manage Devices' }).waitFor();
+      await expect
+        .poll(async () =>
+          (await member.page.getByRole('navigation', { name: 'Business area' }).getByRole('link').allInnerTexts())
+            // The switch to the other area is no tab of this one.
+            .filter((text) => !text.endsWith('→')),
+        )
+        .toEqual(['Overview', 'Devices', 'Account']);
+      await expect(member.page.getByRole('link', { name: 'Manage Users' }).count()).resolves.toBe(0);
+      await expect(member.page.getByRole('link', { name: 'Billing' }).count()).resolves.toBe(0);
+      await checkScreen(member.page, 'business-account-member', width);
+      // Opened by its address anyway, Billing says whose it is, with no Manage Billing to click.
+      await visit(member.page, '/app/business/billing', 'Billing');
+      await member.page.getByText('Only owners and admins of Acme Research can see its plan and invoices.').waitFor();
+      await expect(member.page.getByRole('link', { name: 'Manage Billing' }).count()).resolves.toBe(0);
+      // The organization's billing is not even asked for (the personal plan is, for the area switch).
+      expect(member.api.requests.filter((r) => r.startsWith('GET /api/billing?org_id='))).toEqual([]);
+      await checkScreen(member.page, 'business-billing-member', width);
       await visit(member.page, '/app/business/users', 'Users');
       await member.page.getByText('Only owners and admins of Acme Research can see and manage its users.').waitFor();
       await checkScreen(member.page, 'business-users-member', width);
@@ -158,9 +178,9 @@ describe('what the business pages do (fake API)', () => {
       expect.stringContaining('Name'),
       expect.stringContaining('Assignee'),
       expect.stringContaining('Platform'),
-      expect.stringContaining('Active'),
+      // Issue #26: Status reads Active or Suspended; the key rotation moved to the details under each row.
+      expect.stringContaining('Status'),
       expect.stringContaining('Connected'),
-      expect.stringContaining('Key rotation'),
       'Actions',
     ]);
 

@@ -78,6 +78,8 @@ function device(name: string, platform: string, userId: string, connected: boole
 
 export class FakeOrgApi {
   readonly unexpected: string[] = [];
+  /** Every request the page sent, as `METHOD /path?query`, in order. */
+  readonly requests: string[] = [];
   readonly orgs: Org[];
   devices: Device[];
   invitations: {
@@ -197,6 +199,7 @@ export class FakeOrgApi {
     const url = new URL(request.url());
     const method = request.method();
     const path = url.pathname;
+    this.requests.push(`${method} ${path}${url.search}`);
     const body = request.postData() ? (JSON.parse(request.postData() ?? '{}') as Record<string, unknown>) : {};
     const json = (status: number, data: unknown) =>
       route.fulfill({ status, contentType: 'application/json', body: data === undefined ? '' : JSON.stringify(data) });

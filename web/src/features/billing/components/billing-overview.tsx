@@ -14,10 +14,13 @@ export function BillingOverviewPanel({
   orgId,
   returnPath,
   actions,
+  manage = true,
 }: {
   orgId: string | null;
   returnPath: string;
   actions?: ReactNode;
+  /** Offers Manage Billing (false: an organization's admin, who reads but may not change it). */
+  manage?: boolean;
 }) {
   const billing = useBilling(orgId);
   return (
@@ -28,6 +31,7 @@ export function BillingOverviewPanel({
         loading={billing.isPending}
         returnPath={returnPath}
         orgId={orgId}
+        manage={manage}
       />
       {actions}
       <InvoiceTable invoices={billing.data?.invoices} loading={billing.isPending} />

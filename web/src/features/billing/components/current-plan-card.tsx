@@ -21,11 +21,14 @@ export function CurrentPlanCard({
   loading,
   returnPath,
   orgId,
+  manage = true,
 }: {
   subscription: Subscription | null | undefined;
   loading: boolean;
   returnPath: string;
   orgId: string | null;
+  /** false: no Manage Billing (an organization's admin reads the plan; only its owners change it). */
+  manage?: boolean;
 }) {
   const portal = useBillingPortal();
   const [error, setError] = useState<string | null>(null);
@@ -70,22 +73,26 @@ export function CurrentPlanCard({
           <span className="qw-visually-hidden">No plan</span>
         </p>
       )}
-      <div className="qw-cluster">
-        <a
-          href={manageBillingLink(orgId)}
-          className={buttonClassName({ variant: 'secondary' })}
-          onClick={onManage}
-          aria-busy={portal.isPending || undefined}
-        >
-          {portal.isPending && <Spinner />}
-          Manage Billing
-        </a>
-        {error && (
-          <p className="billing-error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      {manage ? (
+        <div className="qw-cluster">
+          <a
+            href={manageBillingLink(orgId)}
+            className={buttonClassName({ variant: 'secondary' })}
+            onClick={onManage}
+            aria-busy={portal.isPending || undefined}
+          >
+            {portal.isPending && <Spinner />}
+            Manage Billing
+          </a>
+          {error && (
+            <p className="billing-error" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+      ) : (
+        <p className="qw-muted qw-small">Only an owner of the organization can change its plan or payment details.</p>
+      )}
     </Card>
   );
 }

@@ -32,8 +32,8 @@ export function usersText(org: { member_count: number; plan: string; user_cap?: 
 
 /**
  * Spec §2 business Account: cards Organization name, Plan, Users (with the cap) and Created date;
- * buttons Manage Users, Manage Devices, Billing and Support; 'No organization found.' when empty.
- * Owners and admins can rename the organization.
+ * buttons Manage Users, Manage Devices, Billing and Support ('No organization found.' when empty),
+ * Manage Users and Billing for owners and admins only, who can also rename the organization.
  */
 export function OrganizationAccount() {
   const { selected, loading, failed } = useSelectedOrg();
@@ -61,15 +61,19 @@ export function OrganizationAccount() {
         <StatTile label="Created" value={formatDate(org.created_at)} />
       </div>
       <div className="org-actions">
-        <ButtonLink to="/app/business/users" variant="secondary">
-          Manage Users
-        </ButtonLink>
+        {managesOrg(selected) && (
+          <ButtonLink to="/app/business/users" variant="secondary">
+            Manage Users
+          </ButtonLink>
+        )}
         <ButtonLink to="/app/business/devices" variant="secondary">
           Manage Devices
         </ButtonLink>
-        <ButtonLink to="/app/business/billing" variant="secondary">
-          Billing
-        </ButtonLink>
+        {managesOrg(selected) && (
+          <ButtonLink to="/app/business/billing" variant="secondary">
+            Billing
+          </ButtonLink>
+        )}
         <ButtonLink to="/support" variant="secondary">
           Support
         </ButtonLink>
