@@ -35,8 +35,13 @@ const password = 'correct horse battery';
 const services = ['identity', 'billing', 'provisioning', 'telemetry', 'analytics'] as const;
 const ignored = new Set<Detected['kind']>(['loopback', 'node_address']);
 
+const fullName = 'Pia Privacy';
+const deviceName = 'Pia phone';
+
 let stack: Stack;
 let node: LabNode;
+let owner: Client;
+let device: { id: string; public_key: string; addresses: string[] };
 const logs: CapturedLogs[] = [];
 const secrets = new Map<string, SensitiveKind>();
 
@@ -71,14 +76,15 @@ describe.skipIf(problem !== null)('privacy audit', () => {
     const verification = await stack.smtp.waitFor((m) => m.subject === 'Confirm your email for Quietwire');
     secrets.set(linkToken(verification.text!, '/auth/callback'), 'token');
     for (const value of buyer.cookies.values()) secrets.set(value, 'token');
-    const owner = await confirmEmail(stack, email, password);
+    owner = await confirmEmail(stack, email, password);
+    expect((await owner.call('PATCH', '/api/me/profile', { full_name: fullName })).statusCode).toBe(200);
     for (const value of owner.cookies.values()) secrets.set(value, 'token');
     secrets.set(owner.accessToken!, 'token');
     const refreshed = await owner.call('POST', '/api/auth/refresh', {}, { origin: stack.publicUrl });
     expect(refreshed.statusCode).toBe(200);
     for (const value of owner.cookies.values()) secrets.set(value, 'token');
 
-    const device = await deviceAdded(owner, { name: 'Pia phone', platform: 'android' });
+    device = await deviceAdded(owner, { name: deviceName, platform: 'android' });
     const config = (await owner.call('GET', `/api/device/${device.id}/config`)).body as string;
     secrets.set(parseClientConfig(config).privateKey, 'private_key');
     const link = await owner.call('POST', `/api/devices/${device.id}/config-link`);
@@ -86,7 +92,7 @@ describe.skipIf(problem !== null)('privacy audit', () => {
       secrets.set(new URL(url, 'http://x').searchParams.get('token')!, 'token');
     const byLink = await new Client(stack.app, '198.51.100.77').call('GET', link.data.url);
     expect(byLink.statusCode).toBe(200);
-    await stack.smtp.waitFor((m) => m.subject === 'Your Quietwire configuration for Pia phone');
+    await stack.smtp.waitFor((m) => m.subject === `Your Quietwire configuration for ${deviceName}`);
 
     await eventually(async () => (await node.peers()).includes(device.public_key), 10_000);
     await node.connect(config);
@@ -210,4 +216,105 @@ describe.skipIf(problem !== null)('privacy audit', () => {
     );
     expect(missing.map((t) => `${t.service}.${t.table}`)).toEqual([]);
   });
+
+  it('exports what "What we store" lists about the person, and no private key, token or password', async () => {
+    const exported = await owner.call('GET', '/api/me/export');
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-disposition']).toMatch(
+      /^attachment; filename="quietwire-data-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
+    const data = exported.data;
+    expect(data.account).toMatchObject({ email, full_name: fullName, account_type: 'personal', email_verified: true });
+    expect(Date.parse(data.account.created_at)).not.toBeNaN();
+    expect(data.devices).toEqual([
+      expect.objectContaining({
+        id: device.id,
+        name: deviceName,
+        platform: 'android',
+        public_key: device.public_key,
+        addresses: device.addresses,
+        status: 'active',
+        server: 'lab-privacy-1',
+      }),
+    ]);
+    expect(data.subscriptions).toEqual([expect.objectContaining({ plan: 'personal', status: 'active' })]);
+    expect(data.invoices.length).toBeGreaterThanOrEqual(1);
+    expect(data.invoices[0]).toMatchObject({ status: 'paid', card: expect.stringMatching(/4242$/) });
+    expect(data.organizations).toEqual([]);
+    expect(Array.isArray(data.audit)).toBe(true);
+    // Nothing secret: no private or preshared key, token, password or its hash.
+    const text = JSON.stringify(data);
+    for (const [secret, kind] of secrets) expect(text.includes(secret), `the export holds a ${kind}`).toBe(false);
+    expect(text).not.toMatch(/private|preshared|password|token|secret|\$argon2/i);
+  });
+
+  it('deletes the account: plan cancelled, peer gone from the node, mail sent, no sign-in, no personal data left', async () => {
+    const userId = (await owner.call('GET', '/api/me')).data.user.id as string;
+    const wrong = await owner.call('POST', '/api/me/delete', { password: 'not my password at all' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.data.error).toMatchObject({ code: 'validation_failed', message: 'That password is not right.' });
+    expect(await node.peers()).toContain(device.public_key);
+
+    const deleted = await owner.call('POST', '/api/me/delete', { password });
+    expect(deleted.statusCode).toBe(200);
+    expect(String(deleted.headers['set-cookie'])).toMatch(/Expires=Thu, 01 Jan 1970/);
+    const mail = await stack.smtp.waitFor((m) => m.subject === 'Your Quietwire account has been deleted');
+    expect(mail.to && 'text' in mail.to ? mail.to.text : '').toContain(email);
+
+    await eventually(async () => !(await node.peers()).includes(device.public_key), 15_000);
+    const billing = stack.services.billing!.db;
+    await eventually(async () => {
+      const subs = await billing.selectFrom('subscriptions').select('status').where('user_id', '=', userId).execute();
+      return subs.length > 0 && subs.every((sub) => sub.status === 'canceled');
+    }, 15_000);
+    const signIn = await new Client(stack.app, '198.51.100.78').call('POST', '/api/auth/login', { email, password });
+    expect(signIn.statusCode).toBe(401);
+    await eventually(async () => (await owner.call('GET', '/api/me')).statusCode === 401, 5_000);
+    // Every outbox published, every consumer done: what stays is what deletion left.
+    for (const service of services)
+      await eventually(async () => {
+        const left = await sql<{ n: number }>`select count(*)::int as n from outbox`.execute(
+          stack.services[service]!.db,
+        );
+        return left.rows[0]!.n === 0;
+      }, 15_000);
+    await eventually(async () => {
+      const keys = await sql<{
+        n: number;
+      }>`select count(*)::int as n from device_keys where device_id = ${device.id}`.execute(
+        stack.services.telemetry!.db,
+      );
+      return keys.rows[0]!.n === 0;
+    }, 15_000);
+
+    // The person's own strings: in no table of any schema, no log line, no stream. Device names and
+    // public keys stay in the PROVISIONING stream its 7 days (the declaration says so); nowhere else.
+    const personal = [email, fullName, deviceName, device.public_key, ...device.addresses.map((a) => a.split('/')[0]!)];
+    const inStreams = [email, fullName];
+    const found: string[] = [];
+    const look = (where: string, value: unknown, wanted: readonly string[]) => {
+      for (const { text } of stringsOf(value))
+        for (const needle of wanted) if (text.includes(needle)) found.push(`${where}: ${short(needle)}`);
+    };
+    for (const service of services) {
+      const db = stack.services[service]!.db;
+      const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables
+        where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db);
+      for (const { table_name: table } of tables.rows) {
+        const content = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
+        for (const row of content.rows) look(`table ${service}.${table}`, row, personal);
+      }
+    }
+    for (const captured of logs)
+      for (const line of captured.lines) look(`log ${String(line.service)}`, line, inStreams);
+    const admin = await stack.connectAdmin();
+    for await (const stream of admin.jsm.streams.list()) {
+      const name = stream.config.name;
+      for (let seq = stream.state.first_seq; seq <= stream.state.last_seq && stream.state.messages > 0; seq++) {
+        const message = await admin.jsm.streams.getMessage(name, { seq }).catch(() => null);
+        if (message) look(`stream ${name} ${message.subject}`, message.string(), inStreams);
+      }
+    }
+    expect([...new Set(found)]).toEqual([]);
+  }, 90_000);
 });

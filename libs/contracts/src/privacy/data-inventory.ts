@@ -48,7 +48,8 @@ export type InventoryStream = {
   personal: readonly InventoryStreamField[];
 };
 
-const whileAccount = 'Kept while the account exists.';
+const whileAccount = 'Kept while the account exists; deleting the account deletes it.';
+const taxRecords = 'Kept (tax and accounting records); deleting the account erases the address in it.';
 const asLongAsDevice = 'Kept while the device exists; removing the device deletes it.';
 
 /** Every table of every service schema (`every` for the platform's own tables, in each schema). */
@@ -222,7 +223,8 @@ export const inventoryTables: readonly InventoryTable[] = [
       { column: 'actor_name', holds: "the acting person's name at the time" },
       { column: 'target_name', holds: "a device's or member's name at the time" },
     ],
-    retention: 'Kept while the organization exists.',
+    retention:
+      "Kept while the organization exists; a deleted account's name becomes “A former user” and its devices' names are erased.",
   },
   {
     service: 'identity',
@@ -248,14 +250,14 @@ export const inventoryTables: readonly InventoryTable[] = [
     table: 'customers',
     purpose: 'Paying customers and their payment provider id.',
     personal: [{ column: 'email', holds: "the buyer's e-mail address", kinds: ['email'] }],
-    retention: 'Kept (tax and accounting records).',
+    retention: taxRecords,
   },
   {
     service: 'billing',
     table: 'checkout_sessions',
     purpose: 'Purchases, from checkout to the account that claimed them.',
     personal: [{ column: 'email', holds: 'the e-mail address given at checkout', kinds: ['email'] }],
-    retention: 'Kept (tax and accounting records).',
+    retention: taxRecords,
   },
   {
     service: 'billing',
@@ -265,7 +267,7 @@ export const inventoryTables: readonly InventoryTable[] = [
       { column: 'card_brand', holds: 'the brand of the card it renews with (Visa, …)' },
       { column: 'card_last4', holds: 'the last four digits of that card (never the number)' },
     ],
-    retention: 'Kept (tax and accounting records).',
+    retention: 'Kept (tax and accounting records); deleting the account erases the card digits.',
   },
   {
     service: 'billing',
@@ -275,14 +277,14 @@ export const inventoryTables: readonly InventoryTable[] = [
       { column: 'card_brand', holds: 'the brand of the card that paid (Visa, …)' },
       { column: 'card_last4', holds: 'the last four digits of that card (never the number)' },
     ],
-    retention: 'Kept (tax and accounting records).',
+    retention: 'Kept (tax and accounting records); deleting the account erases the card digits.',
   },
   {
     service: 'billing',
     table: 'refunds',
     purpose: 'Money-back refunds.',
     personal: [{ column: 'email', holds: "the customer's e-mail address", kinds: ['email'] }],
-    retention: 'Kept (tax and accounting records).',
+    retention: taxRecords,
   },
   {
     service: 'billing',
@@ -550,6 +552,8 @@ export const inventoryStreams: readonly InventoryStream[] = [
         holds: "a device's tunnel addresses (not the client's)",
         kinds: ['tunnel_address'],
       },
+      { subjects: 'provisioning.device.*', field: 'data.name', holds: "a device's name, when it is added or renamed" },
+      { subjects: 'provisioning.>', field: 'data.publicKey', holds: "a device's WireGuard public key" },
     ],
   },
   {

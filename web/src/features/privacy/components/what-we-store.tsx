@@ -93,9 +93,17 @@ export function WhatWeStore() {
             traffic. Passwords, session tokens and link tokens are kept only as hashes.
           </li>
           <li>
+            You can download all of it as JSON from your Account page (Your data), and delete your account there: your
+            plan is cancelled, your devices leave our servers, your sessions end, and your e-mail address, name and
+            devices are erased from every table. Receipts of past payments stay, without them, as tax law requires.
+            Events already sent between our services age out with their stream (7 days at most for any that name a
+            device).
+          </li>
+          <li>
             A test runs the whole journey (sign-up, purchase, a device, its configuration, a real connection) and then
             searches every log line, every table and every stored event for e-mail addresses, IP addresses, private keys
-            and tokens. Anything it finds that is not listed on this page fails the test.
+            and tokens. Anything it finds that is not listed on this page fails the test. It then deletes the account
+            and finds the person's address, name, device names, keys and tunnel addresses in no table.
           </li>
         </ul>
       </section>
