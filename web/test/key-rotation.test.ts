@@ -19,7 +19,8 @@ async function signIn(page: Page, email: string): Promise<void> {
   await page.waitForURL(`${stack.publicUrl}/app/personal/overview`);
 }
 
-const row = (page: Page, name: string) => page.locator('tr', { has: page.locator(`input[value="${name}"]`) });
+/** A device's row and, under it, its details, where the key rotation is (issue #26): one <tbody>. */
+const row = (page: Page, name: string) => page.locator('tbody', { has: page.locator(`input[value="${name}"]`) });
 
 beforeAll(async () => {
   stack = await startStack({ label: 'webrotation', listen: true, extra: deviceServices });

@@ -60,6 +60,17 @@ export function assigneeQuotaText(count: number): string {
   return `${count}/${devicesPerAssignee}`;
 }
 
+/**
+ * What provisioning answers when the assignee already has the most organization devices one person
+ * may have; the Devices page says the same words by its Add button before anyone asks (issue #26).
+ */
+export function assigneeQuotaRefusalText(count: number, forSelf: boolean): string {
+  const quota = assigneeQuotaText(count);
+  return forSelf
+    ? `You already have ${quota} organization devices, the most one person may have. Remove one of them to add another.`
+    : `This person already has ${quota} organization devices, the most one person may have. Remove one of theirs to add another.`;
+}
+
 /** Spec §9: members an organization on this plan may have (invitations still open count too); null: no cap. */
 export function userCapOf(planCode: string): number | null {
   return findPlan(planCode)?.userCap ?? null;

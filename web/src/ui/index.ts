@@ -10,6 +10,7 @@ export {
 } from './button';
 export { Card, type CardProps } from './card';
 export { Chart, type ChartProps } from './chart';
+export { CopyButton } from './copy-button';
 export { ChartPanel, QueryFailure, type ChartPanelProps } from './chart-panel';
 export { Field, useFieldControl, type FieldProps } from './field';
 export { Input, type InputProps } from './input';

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, useId, useMemo, useState, type ReactNode } from 'react';
 import { Skeleton } from './skeleton';
 import './table.css';
 
@@ -48,6 +48,12 @@ export type TableProps<T> = {
   stacked?: boolean;
   /** Extra class on the <table> element (column widths, layout). */
   className?: string;
+  /**
+   * More about each row, on a line of its own under it spanning every column (a device's key,
+   * addresses, traffic). Each row and its details are then one <tbody>, so they sort together and
+   * a phone shows them as one card.
+   */
+  rowDetails?: (row: T) => ReactNode;
 };
 
 function compare(a: string | number | null | undefined, b: string | number | null | undefined): number {
@@ -76,6 +82,7 @@ export function Table<T>({
   onSortChange,
   stacked = true,
   className,
+  rowDetails,
 }: TableProps<T>) {
   const captionId = useId();
   const [localSort, setLocalSort] = useState(initialSort);
@@ -106,6 +113,22 @@ export function Table<T>({
 
   const cellClass = (column: TableColumn<T>) =>
     [column.type === 'number' && 'qw-table__num', column.className].filter(Boolean).join(' ') || undefined;
+
+  const renderRow = (row: T) => (
+    <tr>
+      {columns.map((column) =>
+        column.rowHeader ? (
+          <th key={column.key} scope="row" className={cellClass(column)} data-label={labelOf(column)}>
+            {column.cell(row)}
+          </th>
+        ) : (
+          <td key={column.key} className={cellClass(column)} data-label={labelOf(column)}>
+            {column.cell(row)}
+          </td>
+        ),
+      )}
+    </tr>
+  );
 
   const wrapClass = stacked ? 'qw-table-wrap qw-table-wrap--stacked' : 'qw-table-wrap';
 
@@ -146,42 +169,41 @@ export function Table<T>({
             })}
           </tr>
         </thead>
-        <tbody>
-          {loading ? (
-            skeletonKeys(skeletonRows).map((key) => (
-              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: placeholder rows hold nothing focusable
-              <tr key={key} aria-hidden="true">
-                {columns.map((column) => (
-                  <td key={column.key}>
-                    <Skeleton />
-                  </td>
-                ))}
+        {rowDetails && !loading && sortedRows.length > 0 ? (
+          sortedRows.map((row) => (
+            <tbody key={rowKey(row)} className="qw-table__group">
+              {renderRow(row)}
+              <tr className="qw-table__details">
+                <td colSpan={columns.length} data-label={stacked ? 'Details' : undefined}>
+                  {rowDetails(row)}
+                </td>
               </tr>
-            ))
-          ) : sortedRows.length === 0 ? (
-            <tr>
-              <td className="qw-table__empty" colSpan={columns.length}>
-                {emptyText}
-              </td>
-            </tr>
-          ) : (
-            sortedRows.map((row) => (
-              <tr key={rowKey(row)}>
-                {columns.map((column) =>
-                  column.rowHeader ? (
-                    <th key={column.key} scope="row" className={cellClass(column)} data-label={labelOf(column)}>
-                      {column.cell(row)}
-                    </th>
-                  ) : (
-                    <td key={column.key} className={cellClass(column)} data-label={labelOf(column)}>
-                      {column.cell(row)}
+            </tbody>
+          ))
+        ) : (
+          <tbody>
+            {loading ? (
+              skeletonKeys(skeletonRows).map((key) => (
+                // biome-ignore lint/a11y/noAriaHiddenOnFocusable: placeholder rows hold nothing focusable
+                <tr key={key} aria-hidden="true">
+                  {columns.map((column) => (
+                    <td key={column.key}>
+                      <Skeleton />
                     </td>
-                  ),
-                )}
+                  ))}
+                </tr>
+              ))
+            ) : sortedRows.length === 0 ? (
+              <tr>
+                <td className="qw-table__empty" colSpan={columns.length}>
+                  {emptyText}
+                </td>
               </tr>
-            ))
-          )}
-        </tbody>
+            ) : (
+              sortedRows.map((row) => <Fragment key={rowKey(row)}>{renderRow(row)}</Fragment>)
+            )}
+          </tbody>
+        )}
       </table>
     </div>
   );

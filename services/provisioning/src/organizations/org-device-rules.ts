@@ -1,6 +1,6 @@
 import {
   AppError,
-  assigneeQuotaText,
+  assigneeQuotaRefusalText,
   devicesPerAssignee,
   managesOrganization,
   type OrganizationRole,
@@ -33,14 +33,11 @@ export type OrgDeviceCounts = {
 /** Why one more device may not be added, or null. The person's quota is named first when both are reached. */
 export function quotaRefusal(counts: OrgDeviceCounts, forSelf: boolean): AppError | null {
   if (counts.assigneeDevices >= devicesPerAssignee) {
-    const quota = assigneeQuotaText(counts.assigneeDevices);
-    return new AppError(
-      'quota_exceeded',
-      forSelf
-        ? `You already have ${quota} organization devices, the most one person may have. Remove one of them to add another.`
-        : `This person already has ${quota} organization devices, the most one person may have. Remove one of theirs to add another.`,
-      { limit: 'per_assignee', count: counts.assigneeDevices, max: devicesPerAssignee },
-    );
+    return new AppError('quota_exceeded', assigneeQuotaRefusalText(counts.assigneeDevices, forSelf), {
+      limit: 'per_assignee',
+      count: counts.assigneeDevices,
+      max: devicesPerAssignee,
+    });
   }
   if (counts.deviceCap !== null && counts.organizationDevices >= counts.deviceCap) {
     return new AppError(

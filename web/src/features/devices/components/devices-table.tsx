@@ -2,18 +2,19 @@ import { useState } from 'react';
 import { platformLabels, type Platform, type SuspensionLevel } from '@qw/contracts';
 import { isApiError } from '../../../lib/api-client';
 import { Alert, Badge, Button, buttonClassName, Modal, Table, type TableColumn } from '../../../ui';
+import { DeviceDetails } from './device-details';
+import { deviceStatus, offersConfig } from '../utils/device-facts';
 import { getConfigLink } from '../api/get-config-link';
 import { useDevices, type DeviceRow } from '../api/get-devices';
 import { useRemoveDevice } from '../api/remove-device';
 import { useRequestKey } from '../api/request-key';
 import { useUpdateDevice } from '../api/update-device';
 import { DeviceNameCell } from './device-name-cell';
-import { KeyRotationCell } from './key-rotation-cell';
 import { DeviceSetupModal } from './device-setup-modal';
 import { generateKeyPair } from '@qw/wireguard/keys';
 import { assembleConfig, type BrowserKeyConfig } from '../api/browser-key-config';
 import { BrowserKeyModal } from './browser-key-modal';
-import { activationRefusal, suspensionNote } from '../utils/suspension';
+import { activationRefusal } from '../utils/suspension';
 
 /** Spec §7 request_wg_key: the alert after a key request the server will email. */
 export const keyRequestedMessage = 'Key request submitted. Check your email shortly.';
@@ -69,9 +70,11 @@ export type DeviceTableProps = {
 };
 
 /**
- * Spec §2 Devices table (personal and business): Name (edited in place), Platform, Active (Yes/No),
- * Connected, and the actions Config (the file, in a new tab), Suspend or Activate, Remove (asked
- * once), Request key.
+ * Spec §2 Devices table (personal and business): Name (edited in place), Platform, Status (issue
+ * #26: 'Active' or 'Suspended' and by whom, where the spec had Active Yes/No), Connected, and the
+ * actions Config (the file, downloaded: no tab is left open), QR code, Request key on one line,
+ * Suspend or Activate and, apart at the line's far end, Remove (asked once) on the next. A
+ * suspended device offers no Config or QR code. Under each row its details (`DeviceDetails`).
  */
 export function DeviceTable({
   caption,
@@ -93,19 +96,27 @@ export function DeviceTable({
   const [showing, setShowing] = useState<DeviceRow | null>(null);
   const [browserConfig, setBrowserConfig] = useState<{ name: string; config: BrowserKeyConfig } | null>(null);
 
+  // Each refresh of the list (every 10 s) renders again, so "2 min ago" stays current.
+  const now = new Date();
   const setError = (text: string) => setNotice({ tone: 'error', text });
   const fail = (failure: unknown, fallback: string) => setError(isApiError(failure) ? failure.message : fallback);
 
-  /** A new tab carries no token: open it at once (popup blockers allow that), then point it at a one-minute link. */
-  async function openConfig(device: DeviceRow) {
-    const tab = window.open('', '_blank');
+  /**
+   * The file is an attachment: fetched through a one-minute link (a download carries no token) and
+   * saved from this page, so no empty tab is left behind.
+   */
+  async function downloadConfig(device: DeviceRow) {
     try {
       const link = await getConfigLink(device.id);
-      if (tab) tab.location.href = link.url;
-      else window.location.assign(link.url);
+      const anchor = document.createElement('a');
+      anchor.href = link.url;
+      anchor.download = '';
+      anchor.rel = 'noopener';
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
     } catch (failure) {
-      tab?.close();
-      fail(failure, 'We couldn’t open the configuration. Please try again.');
+      fail(failure, 'We couldn’t download the configuration. Please try again.');
     }
   }
 
@@ -156,17 +167,17 @@ export function DeviceTable({
       sortValue: (d) => d.platform,
     },
     {
-      key: 'active',
-      header: 'Active',
+      key: 'status',
+      header: 'Status',
       cell: (d) => {
-        if (d.is_active) return 'Yes';
-        const note = suspensionNote(d);
+        const status = deviceStatus(d);
+        if (status.label === 'Active') return <Badge tone="success">Active</Badge>;
         return (
           <div className="devices-suspension">
-            <Badge tone="warning">No</Badge>
-            {note && (
+            <Badge tone="warning">Suspended</Badge>
+            {status.by && (
               <span className="qw-small qw-muted" id={`suspension-${d.id}`} data-testid="suspension-note">
-                {note}
+                {status.by}
               </span>
             )}
           </div>
@@ -188,71 +199,70 @@ export function DeviceTable({
       sortValue: (d) => (d.is_connected ? 1 : 0),
     },
     {
-      key: 'rotation',
-      header: 'Key rotation',
-      cell: (d) => <KeyRotationCell device={d} onError={setError} />,
-      sortValue: (d) => d.key_rotation_days ?? 0,
-    },
-    {
       key: 'actions',
       header: 'Actions',
+      className: 'devices-actions-cell',
       cell: (d) => {
         const heldAbove = activationRefusal(d, viewerLevel(d));
         const planBlocks = !d.is_active && Boolean(activateBlocked);
         return (
           <div className="devices-actions">
-            {d.client_keys ? (
-              <span className="qw-muted qw-small" title="Its private key is only in the browser that made it">
-                Key in your browser
-              </span>
-            ) : (
-              <>
-                <a
-                  className={buttonClassName({ variant: 'secondary', size: 'small' })}
-                  href={`/api/device/${d.id}/config`}
-                  target="_blank"
-                  rel="noreferrer"
-                  onClick={(event) => {
-                    event.preventDefault();
-                    void openConfig(d);
-                  }}
-                >
-                  Config
-                </a>
-                <Button size="small" variant="secondary" onClick={() => setShowing(d)}>
-                  QR code
-                </Button>
-              </>
-            )}
-            <Button
-              size="small"
-              variant="secondary"
-              disabled={update.isPending || planBlocks || heldAbove !== null}
-              title={heldAbove ?? undefined}
-              aria-describedby={
-                heldAbove ? `suspension-${d.id}` : planBlocks ? activateBlocked?.describedBy : undefined
-              }
-              onClick={() =>
-                update.mutate(
-                  { id: d.id, is_active: !d.is_active },
-                  { onError: (failure) => fail(failure, 'We couldn’t change the device.') },
-                )
-              }
-            >
-              {d.is_active ? 'Suspend' : 'Activate'}
-            </Button>
-            <Button size="small" variant="danger" onClick={() => setRemoving(d)}>
-              Remove
-            </Button>
-            <Button
-              size="small"
-              variant="secondary"
-              busy={requestKey.isPending && requestKey.variables?.id === d.id}
-              busyText="Requesting…"
-              onClick={() => setRekeying(d)}
-            >
-              Request key
-            </Button>
+            <div className="devices-actions__line">
+              {d.client_keys && (
+                <span className="qw-muted qw-small" title="Its private key is only in the browser that made it">
+                  Key in your browser
+                </span>
+              )}
+              {offersConfig(d) && (
+                <>
+                  <a
+                    className={buttonClassName({ variant: 'secondary', size: 'small' })}
+                    href={`/api/device/${d.id}/config`}
+                    download
+                    onClick={(event) => {
+                      event.preventDefault();
+                      void downloadConfig(d);
+                    }}
+                  >
+                    Config
+                  </a>
+                  <Button size="small" variant="secondary" onClick={() => setShowing(d)}>
+                    QR code
+                  </Button>
+                </>
+              )}
+              <Button
+                size="small"
+                variant="secondary"
+                busy={requestKey.isPending && requestKey.variables?.id === d.id}
+                busyText="Requesting…"
+                onClick={() => setRekeying(d)}
+              >
+                Request key
+              </Button>
+            </div>
+            <div className="devices-actions__line">
+              <Button
+                size="small"
+                variant="secondary"
+                disabled={update.isPending || planBlocks || heldAbove !== null}
+                title={heldAbove ?? undefined}
+                aria-describedby={
+                  heldAbove ? `suspension-${d.id}` : planBlocks ? activateBlocked?.describedBy : undefined
+                }
+                onClick={() =>
+                  update.mutate(
+                    { id: d.id, is_active: !d.is_active },
+                    { onError: (failure) => fail(failure, 'We couldn’t change the device.') },
+                  )
+                }
+              >
+                {d.is_active ? 'Suspend' : 'Activate'}
+              </Button>
+              <Button size="small" variant="danger" className="devices-actions__remove" onClick={() => setRemoving(d)}>
+                Remove
+              </Button>
+            </div>
           </div>
         );
       },
@@ -275,6 +285,8 @@ export function DeviceTable({
         rowKey={(d) => d.id}
         loading={loading}
         emptyText={emptyText}
+        className="devices-table"
+        rowDetails={(d) => <DeviceDetails device={d} now={now} onError={setError} />}
       />
       <Modal
         open={removing !== null}

@@ -1,7 +1,7 @@
-import { assigneeQuotaText, normalizeDeviceName, type Platform } from '@qw/contracts';
+import { assigneeQuotaRefusalText, assigneeQuotaText, normalizeDeviceName, type Platform } from '@qw/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { failureMessage } from '../../../lib/api-client';
-import { Button, Card, Field, Select, type TableColumn } from '../../../ui';
+import { Alert, Button, Card, Field, Select, type TableColumn } from '../../../ui';
 import { DeviceNameAndPlatformFields } from './device-name-platform-fields';
 import { useCreateOrgDevice } from '../api/create-org-device';
 import type { DeviceRow } from '../api/get-devices';
@@ -35,7 +35,8 @@ export type OrgDevicesPanelProps = {
  * Spec §2/§5 business Devices: the assignee quota text ('n/5'), the add form (name, platform
  * defaulting to linux, an assignee picker for owners and admins only; Add enabled only with a name,
  * an organization, no request in flight and fewer than 5 devices for the assignee; the server's
- * refusal in red under the form) and the table.
+ * refusal in red under the form) and the table. At the limit the server's own words stand by the
+ * Add button, before anyone tries (issue #26).
  */
 export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, blocked }: OrgDevicesPanelProps) {
   const devices = useOrgDevices(orgId);
@@ -56,6 +57,7 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
     devices.isSuccess &&
     canAddOrgDevice({ name, orgId, pending: create.isPending, assigneeCount: count, perAssignee });
   const full = devices.isSuccess && count >= (perAssignee ?? Number.POSITIVE_INFINITY);
+  const limitText = assigneeQuotaRefusalText(count, assigneeId === selfId);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -101,7 +103,7 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
               onPlatformChange={setPlatform}
             />
             {assignees && (
-              <Field id="org-device-assignee" label="Assignee">
+              <Field id="org-device-assignee" label="Assignee" className="devices-add__assignee">
                 <Select
                   name="assignee"
                   value={assigneeId}
@@ -120,11 +122,16 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
               busy={create.isPending}
               busyText="Adding…"
               disabled={!enabled}
-              aria-describedby={blocked ? 'org-device-add-blocked' : undefined}
+              aria-describedby={blocked ? 'org-device-add-blocked' : full ? 'org-device-limit' : undefined}
             >
               Add
             </Button>
           </div>
+          {full && !blocked && (
+            <div id="org-device-limit" data-testid="device-limit">
+              <Alert tone="warning">{limitText}</Alert>
+            </div>
+          )}
           {blocked && (
             <p className="qw-muted qw-small" id="org-device-add-blocked" data-testid="device-add-blocked">
               {blocked.reason}
@@ -133,14 +140,13 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
           <p className="qw-small" data-testid="assignee-quota">
             {assigneeId === selfId ? 'Your organization devices' : `Organization devices of ${assigneeName}`}:{' '}
             <strong>{assigneeQuotaText(count)}</strong>
-            {full && <span className="qw-muted"> — the limit per person is reached.</span>}
           </p>
           {quota && quota.device_cap !== null && (
             <p className="qw-small qw-muted" data-testid="org-device-count">
               The organization has {quota.devices} of {quota.device_cap} devices on its plan.
             </p>
           )}
-          {error && (
+          {error && !(full && error === limitText) && (
             <p className="devices-error" role="alert">
               {error}
             </p>
