@@ -5,7 +5,8 @@ import { createEnvelope } from '@qw/platform';
 import { type Client, startStack, type Stack } from '../../services/gateway/test/support/stack.ts';
 import { customerWithPlan, deviceServices } from '../../services/gateway/test/support/products.ts';
 import { registerTestNode } from '../../services/gateway/test/support/nodes.ts';
-import { organizationEventsHandled, ownOrganization } from '../../services/gateway/test/support/organizations.ts';
+import { ownOrganization } from '../../services/gateway/test/support/organizations.ts';
+import { eventually } from '@qw/testkit';
 import { seriousAxeViolations } from './support/axe.ts';
 import { launchBrowser, openPage } from './support/browser.ts';
 import { screenshot, signInThroughPage } from './support/real-stack.ts';
@@ -76,7 +77,8 @@ beforeAll(async () => {
   dana = await customerWithPlan(stack, 'dana@example.com', 'personal', password);
   lead = await customerWithPlan(stack, 'lead@example.com', 'business10', password);
   orgId = await ownOrganization(lead);
-  await organizationEventsHandled(stack);
+  // Provisioning knows the owner once it answers their organization's device list.
+  await eventually(async () => (await lead.call('GET', `/api/orgs/${orgId}/devices`)).statusCode === 200, 20_000);
   browser = await launchBrowser();
 }, 120_000);
 
