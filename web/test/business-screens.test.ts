@@ -242,9 +242,12 @@ describe('what the business pages do (fake API)', () => {
     await expect.poll(() => page.getByRole('rowheader', { name: 'noah@example.com' }).count()).toBe(0);
     await page.getByLabel('Role of Mia Chen').selectOption('admin');
     await expect.poll(() => api.orgs[0]?.people.find((p) => p.user_id === fakeIds.member)?.role).toBe('admin');
-    // The last owner cannot be demoted: the server's words.
-    await page.getByLabel('Role of Olivia Owner').selectOption('member');
-    await page.getByText('The last owner cannot be demoted.').waitFor();
+    // The last owner cannot be demoted, so no control offers it (issue #26); the row says why.
+    const ownerRow = page.locator('tr', { hasText: 'olivia@example.com' });
+    await ownerRow.getByText('The only owner: make someone else an owner first.').waitFor();
+    await expect(page.getByLabel('Role of Olivia Owner').count()).resolves.toBe(0);
+    await expect(ownerRow.getByRole('button', { name: 'Remove' }).count()).resolves.toBe(0);
+    await screenshot(page, 'mock-business-users-sole-owner');
 
     await visit(page, '/app/business/activity', 'Activity');
     const rows = page.locator('table tbody tr');

@@ -92,6 +92,40 @@ export function leavesNoOwner(owners: number, change: { removesOwner: boolean })
   return change.removesOwner && owners <= 1;
 }
 
+/**
+ * Whether an owner or admin may change a person's role or remove them: `allowed`, or why not
+ * (`not_manager`: only owners and admins change members; `owners_only`: only an owner makes,
+ * unmakes or removes an owner; `last_owner`: the last owner stays one). Identity refuses with
+ * these; the users page offers only what they allow, so nothing it shows can only fail.
+ */
+export type MemberChangeVerdict = 'allowed' | 'not_manager' | 'owners_only' | 'last_owner';
+
+export function roleChangeVerdict(change: {
+  actorRole: OrganizationRole | null;
+  targetRole: OrganizationRole;
+  newRole: OrganizationRole;
+  owners: number;
+}): MemberChangeVerdict {
+  const { actorRole, targetRole, newRole, owners } = change;
+  if (!managesOrganization(actorRole)) return 'not_manager';
+  if (targetRole === newRole) return 'allowed';
+  if ((targetRole === 'owner' || newRole === 'owner') && actorRole !== 'owner') return 'owners_only';
+  if (targetRole === 'owner' && leavesNoOwner(owners, { removesOwner: true })) return 'last_owner';
+  return 'allowed';
+}
+
+export function removalVerdict(removal: {
+  actorRole: OrganizationRole | null;
+  targetRole: OrganizationRole;
+  owners: number;
+}): MemberChangeVerdict {
+  const { actorRole, targetRole, owners } = removal;
+  if (!managesOrganization(actorRole)) return 'not_manager';
+  if (targetRole === 'owner' && actorRole !== 'owner') return 'owners_only';
+  if (targetRole === 'owner' && leavesNoOwner(owners, { removesOwner: true })) return 'last_owner';
+  return 'allowed';
+}
+
 /** Organization: Active or Suspended (spec §4), from is_active. */
 export function organizationStatus(isActive: boolean): 'Active' | 'Suspended' {
   return isActive ? 'Active' : 'Suspended';

@@ -6,6 +6,8 @@ import {
   organizationManagerActions,
   organizationNotFound,
   organizationRefusal,
+  removalVerdict,
+  roleChangeVerdict,
   type OrganizationManagerAction,
   planDisplayName,
   userCapOf,
@@ -50,15 +52,16 @@ export function roleChangeRefusal(change: {
   newRole: OrganizationRole;
   owners: number;
 }): AppError | null {
-  const { actorRole, targetRole, newRole, owners } = change;
-  const refusal = managerRefusal(actorRole, organizationManagerActions.changeRoles);
-  if (refusal) return refusal;
-  if (targetRole === newRole) return null;
-  if ((targetRole === 'owner' || newRole === 'owner') && actorRole !== 'owner')
-    return new AppError('forbidden', 'Only an owner can make or unmake owners.');
-  if (targetRole === 'owner' && leavesNoOwner(owners, { removesOwner: true }))
-    return new AppError('conflict', 'The last owner cannot be demoted. Make someone else an owner first.');
-  return null;
+  switch (roleChangeVerdict(change)) {
+    case 'allowed':
+      return null;
+    case 'not_manager':
+      return managerRefusal(change.actorRole, organizationManagerActions.changeRoles);
+    case 'owners_only':
+      return new AppError('forbidden', 'Only an owner can make or unmake owners.');
+    case 'last_owner':
+      return new AppError('conflict', 'The last owner cannot be demoted. Make someone else an owner first.');
+  }
 }
 
 export function removalRefusal(removal: {
@@ -66,14 +69,16 @@ export function removalRefusal(removal: {
   targetRole: OrganizationRole;
   owners: number;
 }): AppError | null {
-  const { actorRole, targetRole, owners } = removal;
-  const refusal = managerRefusal(actorRole, organizationManagerActions.removeMembers);
-  if (refusal) return refusal;
-  if (targetRole === 'owner' && actorRole !== 'owner')
-    return new AppError('forbidden', 'Only an owner can remove an owner.');
-  if (targetRole === 'owner' && leavesNoOwner(owners, { removesOwner: true }))
-    return new AppError('conflict', 'The last owner cannot be removed. Make someone else an owner first.');
-  return null;
+  switch (removalVerdict(removal)) {
+    case 'allowed':
+      return null;
+    case 'not_manager':
+      return managerRefusal(removal.actorRole, organizationManagerActions.removeMembers);
+    case 'owners_only':
+      return new AppError('forbidden', 'Only an owner can remove an owner.');
+    case 'last_owner':
+      return new AppError('conflict', 'The last owner cannot be removed. Make someone else an owner first.');
+  }
 }
 
 export function leaveRefusal(leaving: { role: Role; owners: number }): AppError | null {

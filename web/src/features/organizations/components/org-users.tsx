@@ -1,4 +1,4 @@
-import { invitationDays, isEmailAddress, normalizeEmail } from '@qw/contracts';
+import { invitationDays, isEmailAddress, isOrganizationRole, normalizeEmail } from '@qw/contracts';
 import { useState, type FormEvent } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-provider';
@@ -24,7 +24,7 @@ import { useOrgUsers, userLabel, type OrgUser } from '../api/get-org-users';
 import { useInviteMember } from '../api/invite-member';
 import { useRemoveMember } from '../api/remove-member';
 import { useRevokeInvitation } from '../api/revoke-invitation';
-import { invitableRoles, roleLabel } from '../utils/organization-rules';
+import { invitableRoles, memberControls, roleLabel } from '../utils/organization-rules';
 import { LeaveOrganization } from './leave-organization';
 import { managesOrg, usersText } from './organization-account';
 import './organizations.css';
@@ -67,6 +67,10 @@ function UsersList({ org }: { org: Organization }) {
   const toast = useToast();
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<OrgUser | null>(null);
+  const owners = users.data?.filter((u) => u.role === 'owner').length ?? 0;
+  const viewerRole = isOrganizationRole(org.role) ? org.role : null;
+  const controlsFor = (u: OrgUser) =>
+    memberControls({ viewerRole, target: { role: u.role, self: u.user_id === user?.id }, owners });
 
   const columns: TableColumn<OrgUser>[] = [
     {
@@ -85,26 +89,36 @@ function UsersList({ org }: { org: Organization }) {
     {
       key: 'role',
       header: 'Role',
-      cell: (u) => (
-        <Field id={`role-${u.user_id}`} label={<span className="qw-visually-hidden">Role of {userLabel(u)}</span>}>
-          <Select
-            value={u.role}
-            disabled={changeRole.isPending}
-            onChange={(event) => {
-              const role = event.target.value as OrgUser['role'];
-              setError(null);
-              changeRole.mutate(
-                { orgId: org.id, userId: u.user_id, role },
-                {
-                  onSuccess: () => toast(`${userLabel(u)} is now ${roleLabel(role).toLowerCase()}.`),
-                  onError: (failure) => setError(failureMessage(failure, 'We couldn’t change the role.')),
-                },
-              );
-            }}
-            options={roleOptions}
-          />
-        </Field>
-      ),
+      cell: (u) => {
+        const { roles, note } = controlsFor(u);
+        if (roles.length <= 1)
+          return (
+            <span className="org-role-fixed">
+              <span>{roleLabel(u.role)}</span>
+              {note && <span className="qw-muted qw-small">{note}</span>}
+            </span>
+          );
+        return (
+          <Field id={`role-${u.user_id}`} label={<span className="qw-visually-hidden">Role of {userLabel(u)}</span>}>
+            <Select
+              value={u.role}
+              disabled={changeRole.isPending}
+              onChange={(event) => {
+                const role = event.target.value as OrgUser['role'];
+                setError(null);
+                changeRole.mutate(
+                  { orgId: org.id, userId: u.user_id, role },
+                  {
+                    onSuccess: () => toast(`${userLabel(u)} is now ${roleLabel(role).toLowerCase()}.`),
+                    onError: (failure) => setError(failureMessage(failure, 'We couldn’t change the role.')),
+                  },
+                );
+              }}
+              options={roleOptions.filter((option) => roles.includes(option.value))}
+            />
+          </Field>
+        );
+      },
       sortValue: (u) => u.role,
     },
     {
@@ -113,11 +127,11 @@ function UsersList({ org }: { org: Organization }) {
       cell: (u) =>
         u.user_id === user?.id ? (
           <span className="qw-muted qw-small">Leave below</span>
-        ) : (
+        ) : controlsFor(u).remove ? (
           <Button size="small" variant="danger" onClick={() => setRemoving(u)}>
             Remove
           </Button>
-        ),
+        ) : null,
     },
   ];
 

@@ -1,4 +1,11 @@
-import { auditKinds, type AuditKind } from '@qw/contracts';
+import {
+  auditKinds,
+  organizationRoles,
+  removalVerdict,
+  roleChangeVerdict,
+  type AuditKind,
+  type OrganizationRole,
+} from '@qw/contracts';
 
 /**
  * The business area's organization rules as functions of data (tested in
@@ -101,4 +108,25 @@ export const roleLabels: Readonly<Record<string, string>> = { owner: 'Owner', ad
 
 export function roleLabel(role: string): string {
   return roleLabels[role] ?? role;
+}
+
+/**
+ * What the users list offers for one person (issue #26: nothing that can only fail): the roles the
+ * viewer may give them (their own among them; one role means no choice, so no control), whether
+ * the viewer may remove them (themselves: they leave instead), and a note when the only owner is
+ * why nothing is offered. The same verdicts identity refuses with (libs/contracts organizations.ts).
+ */
+export function memberControls(input: {
+  viewerRole: OrganizationRole | null;
+  target: { role: OrganizationRole; self: boolean };
+  owners: number;
+}): { roles: OrganizationRole[]; remove: boolean; note: string | null } {
+  const { viewerRole, target, owners } = input;
+  const roles = organizationRoles.filter(
+    (newRole) => roleChangeVerdict({ actorRole: viewerRole, targetRole: target.role, newRole, owners }) === 'allowed',
+  );
+  const remove =
+    !target.self && removalVerdict({ actorRole: viewerRole, targetRole: target.role, owners }) === 'allowed';
+  const lastOwner = target.role === 'owner' && owners <= 1 && viewerRole === 'owner';
+  return { roles, remove, note: lastOwner ? 'The only owner: make someone else an owner first.' : null };
 }
