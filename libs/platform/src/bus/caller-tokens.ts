@@ -66,17 +66,38 @@ export function callerTokenSigner(
   };
 }
 
-/** A service's side: the Caller an assertion proves, or `invalid_token` when it proves nothing. */
-export function callerTokenVerifier(publicKeyBase64: string): (token: string) => Caller {
-  const verify = createVerifier({
-    key: publicPem(publicKeyBase64),
-    algorithms: ['EdDSA'],
-    allowedAud: audience,
-    allowedIss: issuer,
-    requiredClaims: ['sub', 'exp'],
-    // A forwarded assertion is checked by every service it reaches; the signature once each.
-    cache: 10_000,
-  });
+/**
+ * A service's side: the Caller an assertion proves, or `invalid_token` when it proves nothing.
+ * While the gateway's key is replaced, `previousPublicKeyBase64` is the key it replaces: an
+ * assertion the gateway signed before it took the new key still proves its caller, for the minute
+ * it lives.
+ */
+export function callerTokenVerifier(
+  publicKeyBase64: string,
+  previousPublicKeyBase64?: string,
+): (token: string) => Caller {
+  const verifiers = [publicKeyBase64, ...(previousPublicKeyBase64 ? [previousPublicKeyBase64] : [])].map((key) =>
+    createVerifier({
+      key: publicPem(key),
+      algorithms: ['EdDSA'],
+      allowedAud: audience,
+      allowedIss: issuer,
+      requiredClaims: ['sub', 'exp'],
+      // A forwarded assertion is checked by every service it reaches; the signature once each.
+      cache: 10_000,
+    }),
+  );
+  const verify = (token: string): unknown => {
+    let failure: unknown;
+    for (const verifier of verifiers) {
+      try {
+        return verifier(token);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
+  };
   return (token) => {
     let claims: CallerClaims;
     try {
