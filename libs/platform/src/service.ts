@@ -15,9 +15,9 @@ import { startMetricsSampler, type ServiceGauge } from './bus/sampled-metrics.ts
 import { createHttpApp, type HttpApp } from './http/index.ts';
 import { createLogger } from './logger/index.ts';
 import { pruneRateEvents } from './limits/rate-limits.ts';
-import { LeasedTasks, type PeriodicTask } from './tasks/leased-tasks.ts';
+import { LeasedTasks, LeasedWorker, type PeriodicTask } from './tasks/leased-tasks.ts';
 
-export { LeasedTasks, defaultLeaseMs, type PeriodicTask, type TaskRule } from './tasks/leased-tasks.ts';
+export { LeasedTasks, LeasedWorker, defaultLeaseMs, type PeriodicTask, type TaskRule } from './tasks/leased-tasks.ts';
 
 export type ServiceConfig = {
   DATABASE_URL: string;
@@ -105,7 +105,8 @@ export type ServiceDefinition<DB> = {
   tasks?: (context: ServiceContext<DB>) => PeriodicTask[];
   /**
    * Periods by task name that replace the tasks' own (the platform's `inbox-prune` and
-   * `rate-events-prune` included): tests run every task every second or so. From TASK_PERIODS.
+   * `rate-events-prune` included; `*`: every task): tests run every task every second or so.
+   * From TASK_PERIODS.
    */
   taskPeriods?: Readonly<Record<string, number>>;
   /** How long a task lease lasts unrenewed (default 10 s). From TASK_LEASE_MS. */
@@ -127,6 +128,11 @@ export type Worker = {
   stop(): Promise<void>;
   /** The durables it reads now, for /metrics (analytics' projections change theirs with rebuilds). */
   durables?(): Array<{ stream: string; durable: string }>;
+  /**
+   * Run by one replica at a time, under a lease (tasks/leased-tasks.ts `LeasedWorker`): started
+   * on the replica that holds it, stopped there when it is lost.
+   */
+  oneReplica?: boolean;
 };
 
 /**
@@ -274,6 +280,12 @@ export async function startService<DB extends PlatformTables>(
     }
 
     for (const worker of workers) {
+      if (worker.oneReplica) {
+        const leased = new LeasedWorker(worker, { db: platform, schema, logger, leaseMs: definition.taskLeaseMs });
+        cleanups.push(() => leased.stop());
+        await leased.start();
+        continue;
+      }
       await worker.start();
       cleanups.push(() => worker.stop());
     }
@@ -298,7 +310,8 @@ export async function startService<DB extends PlatformTables>(
       });
     }
     const leased = new LeasedTasks({ db: platform, schema, logger, leaseMs: definition.taskLeaseMs });
-    leased.start(tasks.map((task) => ({ ...task, everyMs: definition.taskPeriods?.[task.name] ?? task.everyMs })));
+    const periods = definition.taskPeriods;
+    leased.start(tasks.map((task) => ({ ...task, everyMs: periods?.[task.name] ?? periods?.['*'] ?? task.everyMs })));
     cleanups.push(() => leased.stop());
 
     cleanups.push(

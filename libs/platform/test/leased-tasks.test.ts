@@ -3,7 +3,7 @@ import { createTestDatabase, eventually, type TestDatabase } from '@qw/testkit';
 import { connectDatabase, migrateToLatest, sql, type Database } from '../src/db/index.ts';
 import type { PlatformTables } from '../src/db/platform-tables.ts';
 import { createLogger } from '../src/logger/index.ts';
-import { LeasedTasks, type PeriodicTask } from '../src/tasks/leased-tasks.ts';
+import { LeasedTasks, LeasedWorker, type PeriodicTask } from '../src/tasks/leased-tasks.ts';
 
 const logger = createLogger({ service: 'leases', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const everyMs = 200;
@@ -117,5 +117,27 @@ describe('periodic tasks under a lease', () => {
     expect(runs[0]).toMatchObject({ holder: taker.holder, finished: true, attempts: 2 });
     expect(runs.every((run) => run.finished)).toBe(true);
     expect(contiguous(runs)).toBe(true);
+  });
+
+  it('runs a one-replica worker on the lease holder only, and on the other replica once the holder is cut off', async () => {
+    const e = replica();
+    const f = replica();
+    const running = new Set<string>();
+    const part = (name: string) => ({
+      name: 'projection',
+      start: async () => void running.add(name),
+      stop: async () => void running.delete(name),
+    });
+    const first = new LeasedWorker(part('first'), { db: e.db, schema: 'leases', logger, leaseMs });
+    const second = new LeasedWorker(part('second'), { db: f.db, schema: 'leases', logger, leaseMs });
+    await first.start();
+    await second.start();
+    expect([...running]).toEqual(['first']);
+    await e.db.destroy();
+    // The cut-off holder stops its part when it can no longer renew; the other starts its own.
+    await eventually(() => running.has('second') && !running.has('first'), 5000);
+    await second.stop();
+    await first.stop();
+    expect(running.size).toBe(0);
   });
 });

@@ -125,8 +125,8 @@ export const commonEnv = {
 export const taskEnv = {
   TASK_PERIODS: Type.Optional(
     Type.String({
-      pattern: '^[a-z0-9-]+=[0-9]+(,[a-z0-9-]+=[0-9]+)*$',
-      description: "task=ms,…: periods replacing the tasks' own (tests run them every second or so)",
+      pattern: '^([a-z0-9-]+|\\*)=[0-9]+(,([a-z0-9-]+|\\*)=[0-9]+)*$',
+      description: "task=ms,…: periods replacing the tasks' own, `*` for every task (tests run them every second)",
     }),
   ),
   TASK_LEASE_MS: Type.Optional(

@@ -34,6 +34,8 @@ export type LeasedTasksOptions = {
 };
 
 export const defaultLeaseMs = 10_000;
+/** How far back a holder runs the periods nobody ran (see `owedPeriods`). */
+const owedWindowMs = 60_000;
 
 function gauge(name: string, help: string, labelNames: string[]) {
   return (register.getSingleMetric(name) as Gauge<string> | undefined) ?? new Gauge({ name, help, labelNames });
@@ -50,6 +52,28 @@ const taskRuns =
     help: 'Periods of a periodic task run here',
     labelNames: ['schema', 'task', 'outcome'],
   });
+
+/**
+ * Takes the lease named `name` for `holder`, or renews it, unless another holder's is still
+ * running; answers the database's time in ms when `holder` holds it now, else undefined.
+ */
+async function renewLease(
+  db: Kysely<PlatformTables>,
+  name: string,
+  holder: string,
+  leaseMs: number,
+): Promise<number | undefined> {
+  const result = await sql<{ now_ms: number }>`
+    insert into task_leases (task, holder, expires_at)
+    values (${name}, ${holder}, now() + ${leaseMs} * interval '1 millisecond')
+    on conflict (task) do update set
+      holder = excluded.holder,
+      expires_at = excluded.expires_at,
+      acquired_at = case when task_leases.holder = excluded.holder then task_leases.acquired_at else now() end
+    where task_leases.holder = excluded.holder or task_leases.expires_at < now()
+    returning (extract(epoch from now()) * 1000)::float8 as now_ms`.execute(db);
+  return result.rows[0]?.now_ms;
+}
 
 /** Who holds a lease: the host and process, and a random part so two starts in one process differ. */
 export function newHolderId(): string {
@@ -101,8 +125,10 @@ class TaskLoop {
   private failing = false;
   private readonly checkMs: number;
   /**
-   * How many periods back a new holder still owes, counting the current one: enough to cover a
-   * failover (a lease running out, then the next check) with room for a slow machine.
+   * How many periods back a holder still owes, counting the current one: those of the last
+   * minute (or two leases, if longer), so neither a failover nor a stall of a loaded machine
+   * (Postgres out of connections, an event loop held up) skips a period; after a longer outage the
+   * task starts again from the current period.
    */
   private readonly owedPeriods: number;
 
@@ -113,7 +139,7 @@ class TaskLoop {
     private readonly leaseMs: number,
   ) {
     this.checkMs = Math.max(50, Math.min(task.everyMs, Math.floor(leaseMs / 3)));
-    this.owedPeriods = Math.ceil((2 * leaseMs) / task.everyMs) + 1;
+    this.owedPeriods = Math.ceil(Math.max(2 * leaseMs, owedWindowMs) / task.everyMs) + 1;
   }
 
   start(): void {
@@ -172,17 +198,8 @@ class TaskLoop {
   }
 
   /** The database's time in ms when this replica holds the lease (taken or renewed now), else undefined. */
-  private async renew(): Promise<number | undefined> {
-    const result = await sql<{ now_ms: number }>`
-      insert into task_leases (task, holder, expires_at)
-      values (${this.task.name}, ${this.holder}, now() + ${this.leaseMs} * interval '1 millisecond')
-      on conflict (task) do update set
-        holder = excluded.holder,
-        expires_at = excluded.expires_at,
-        acquired_at = case when task_leases.holder = excluded.holder then task_leases.acquired_at else now() end
-      where task_leases.holder = excluded.holder or task_leases.expires_at < now()
-      returning (extract(epoch from now()) * 1000)::float8 as now_ms`.execute(this.options.db);
-    return result.rows[0]?.now_ms;
+  private renew(): Promise<number | undefined> {
+    return renewLease(this.options.db, this.task.name, this.holder, this.leaseMs);
   }
 
   /** Runs every period still owed, oldest first, while the lease is held. */
@@ -239,5 +256,119 @@ class TaskLoop {
     taskRuns.inc({ schema, task: this.task.name, outcome: error ? 'failed' : 'ok' });
     await sql`update task_runs set finished_at = now(), error = ${error}
               where task = ${this.task.name} and period = ${period} and holder = ${this.holder}`.execute(db);
+  }
+}
+
+export type LeasedWorkerPart = { name: string; start(): Promise<void>; stop(): Promise<void> };
+
+/**
+ * A long-running part that one replica runs at a time (analytics' projection, whose counts depend
+ * on the order events are applied in): started on the replica that takes its lease (named
+ * `worker:<name>` in `task_leases`), stopped when that replica loses it, so another replica's
+ * copy starts within about the lease of a holder's death. The lease is renewed while the part
+ * starts or stops, however long that takes.
+ */
+export class LeasedWorker {
+  readonly holder = newHolderId();
+  private held = false;
+  private started = false;
+  private stopped = false;
+  private failing = false;
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+  private changing: Promise<void> | undefined;
+  private readonly leaseMs: number;
+  private readonly leaseName: string;
+
+  constructor(
+    private readonly part: LeasedWorkerPart,
+    private readonly options: LeasedTasksOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? defaultLeaseMs;
+    this.leaseName = `worker:${part.name}`;
+  }
+
+  get running(): boolean {
+    return this.started;
+  }
+
+  /**
+   * Takes the lease if it is free and, then, starts the part before answering (a lone replica
+   * starts as it always did); checks again every third of the lease from then on.
+   */
+  async start(): Promise<void> {
+    this.checking = this.check().finally(() => {
+      this.checking = undefined;
+      this.schedule(Math.floor(this.leaseMs / 3));
+    });
+    await this.checking;
+    await this.changing;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.checking;
+    await this.changing;
+    if (this.started) await this.part.stop();
+    this.started = false;
+    if (this.held)
+      await sql`delete from task_leases where task = ${this.leaseName} and holder = ${this.holder}`
+        .execute(this.options.db)
+        .catch(() => undefined);
+    this.setHeld(false);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.checking = this.check().finally(() => {
+        this.checking = undefined;
+        this.schedule(Math.floor(this.leaseMs / 3));
+      });
+    }, ms);
+  }
+
+  private setHeld(held: boolean): void {
+    this.held = held;
+    leaseHeld.set({ schema: this.options.schema, task: this.leaseName }, held ? 1 : 0);
+  }
+
+  private async check(): Promise<void> {
+    let held = false;
+    try {
+      held = (await renewLease(this.options.db, this.leaseName, this.holder, this.leaseMs)) !== undefined;
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) this.options.logger.warn({ err: error, worker: this.part.name }, 'worker lease check failed');
+      this.failing = true;
+    }
+    this.setHeld(held);
+    if (this.changing || this.stopped || held === this.started) return;
+    const { logger } = this.options;
+    this.changing = (
+      held
+        ? this.part.start().then(
+            () => {
+              this.started = true;
+              logger.info({ worker: this.part.name }, 'worker started on this replica (lease taken)');
+            },
+            async (error: unknown) => {
+              logger.warn({ err: error, worker: this.part.name }, 'worker did not start; retrying');
+              await this.part.stop().catch(() => undefined);
+            },
+          )
+        : this.part
+            .stop()
+            .then(
+              () => logger.info({ worker: this.part.name }, 'worker stopped on this replica (lease lost)'),
+              (error: unknown) => logger.warn({ err: error, worker: this.part.name }, 'worker stop failed'),
+            )
+            .finally(() => {
+              this.started = false;
+            })
+    ).finally(() => {
+      this.changing = undefined;
+    });
   }
 }

@@ -55,6 +55,9 @@ export async function projectEvents(
  */
 export class Projections implements Worker {
   readonly name = 'projections';
+  /** One replica projects at a time: the counts depend on the order events are applied in. */
+  readonly oneReplica = true;
+  private running = false;
   private readonly consumers = new Map<number, IdempotentConsumer<TSchema>[]>();
   private readonly starting = new Set<number>();
   private stopTask: (() => Promise<void>) | undefined;
@@ -89,9 +92,11 @@ export class Projections implements Worker {
       { name: 'projection-switch', everyMs: this.options.checkEveryMs ?? 2000, run: () => this.tick() },
       this.options.logger,
     );
+    this.running = true;
   }
 
   async stop(): Promise<void> {
+    this.running = false;
     await this.stopTask?.();
     for (const running of this.consumers.values()) for (const consumer of running) await consumer.stop();
     this.consumers.clear();
@@ -140,7 +145,9 @@ export class Projections implements Worker {
         );
       return made;
     });
-    await this.startConsumers({ generation });
+    // The replica that projects starts its consumers now; asked on another, the projecting
+    // replica's next tick starts them.
+    if (this.running) await this.startConsumers({ generation });
     return this.status();
   }
 
@@ -176,6 +183,8 @@ export class Projections implements Worker {
   async tick(): Promise<void> {
     const rows = await this.activeGenerations(this.options.db);
     const building = rows.find((row) => row.status === 'building');
+    // A rebuild an operator asked of another replica.
+    if (building && !this.consumers.has(building.generation)) await this.startConsumers(building);
     if (building && this.consumers.has(building.generation) && (await this.pendingEvents(building.generation)) === 0)
       await this.switchTo(building.generation);
     await this.dropRetired();
