@@ -44,6 +44,7 @@ export function createRouter() {
           children: [
             { path: 'login', lazy: screen(() => import('./routes/login.route')) },
             { path: 'forgot-password', lazy: screen(() => import('./routes/forgot-password.route')) },
+            { path: 'account-deleted', lazy: screen(() => import('./routes/account-deleted.route')) },
             { path: 'reset-password', lazy: screen(() => import('./routes/reset-password.route')) },
             { path: 'auth/callback', lazy: screen(() => import('./routes/auth-callback.route')) },
             { path: 'post-login', lazy: screen(() => import('./routes/post-login.route')) },

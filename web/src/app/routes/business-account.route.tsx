@@ -1,5 +1,6 @@
 import { ProfileForm } from '../../features/account/components/profile-form';
 import { SecurityCard } from '../../features/account/components/security-card';
+import { YourDataCard } from '../../features/account/components/your-data-card';
 import { OrganizationAccount } from '../../features/organizations/components/organization-account';
 import { PageTitle } from '../../ui';
 
@@ -14,6 +15,7 @@ export default function BusinessAccountRoute() {
       <div className="account-grid">
         <ProfileForm />
         <SecurityCard />
+        <YourDataCard />
       </div>
     </div>
   );

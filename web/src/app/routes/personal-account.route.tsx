@@ -1,5 +1,6 @@
 import { ProfileForm } from '../../features/account/components/profile-form';
 import { SecurityCard } from '../../features/account/components/security-card';
+import { YourDataCard } from '../../features/account/components/your-data-card';
 import { PageTitle } from '../../ui';
 
 export default function PersonalAccountRoute() {
@@ -12,6 +13,7 @@ export default function PersonalAccountRoute() {
       <div className="account-grid">
         <ProfileForm />
         <SecurityCard />
+        <YourDataCard />
       </div>
     </div>
   );
