@@ -4,6 +4,7 @@ import {
   loadConfig,
   loadConfigOrExit,
   parseTaskPeriods,
+  previousDiffers,
   productionRequires,
   productionRequiresOneOf,
   taskEnv,
@@ -51,6 +52,8 @@ export async function runServiceProcess<S extends TObject, DB extends PlatformTa
     ...(serviceRules as ReadonlyArray<ConfigRule<Record<string, unknown>>>),
   ];
   if ('MAIL_URL' in schema.properties) rules.push(productionRequires('MAIL_URL'));
+  if ('CALLER_TOKEN_PUBLIC_KEY_PREVIOUS' in schema.properties)
+    rules.push(previousDiffers('CALLER_TOKEN_PUBLIC_KEY_PREVIOUS', 'CALLER_TOKEN_PUBLIC_KEY'));
   const loaded = loadConfigOrExit(name, () => loadConfig(schema, process.env, rules as never));
   const config = loaded as unknown as ProcessConfig;
   const tasking = loadConfigOrExit(name, () => loadConfig(Type.Object(taskEnv), process.env));

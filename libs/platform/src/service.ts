@@ -39,6 +39,8 @@ export type ServiceConfig = {
   NATS_CA_FILE?: string | undefined;
   /** The gateway's caller-token public key; without it every request is anonymous (tests of the bus). */
   CALLER_TOKEN_PUBLIC_KEY?: string | undefined;
+  /** While the gateway's caller-token key is replaced: the public key it replaces, still accepted. */
+  CALLER_TOKEN_PUBLIC_KEY_PREVIOUS?: string | undefined;
 };
 
 export type ServiceContext<DB> = {
@@ -333,7 +335,7 @@ export async function startService<DB extends PlatformTables>(
       service: definition.name,
       logger,
       verifyCaller: config.CALLER_TOKEN_PUBLIC_KEY
-        ? callerTokenVerifier(config.CALLER_TOKEN_PUBLIC_KEY)
+        ? callerTokenVerifier(config.CALLER_TOKEN_PUBLIC_KEY, config.CALLER_TOKEN_PUBLIC_KEY_PREVIOUS)
         : refuseEveryCallerToken,
       endpoints: [health, ...(definition.rpc?.(context) ?? [])],
     });

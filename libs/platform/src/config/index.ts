@@ -81,6 +81,17 @@ export function productionRequiresOneOf<C extends { NODE_ENV?: string }>(
   };
 }
 
+/**
+ * A key being replaced is held beside its successor for a while (`X_PREVIOUS` beside `X`); the
+ * same value in both is a rotation half done (the new key never set), refused rather than run.
+ */
+export function previousDiffers<C>(previous: keyof C & string, current: keyof C & string): ConfigRule<C> {
+  return (config) =>
+    config[previous] !== undefined && config[previous] === config[current]
+      ? `${previous} is the same as ${current}: it must hold the key being replaced`
+      : undefined;
+}
+
 /** Runs `load` and, on a ConfigError, prints every problem and exits: for process entry points. */
 export function loadConfigOrExit<T>(service: string, load: () => T): T {
   try {
@@ -154,6 +165,12 @@ export const callerTokenEnv = {
     minLength: 40,
     description: "the gateway's Ed25519 caller-token key, base64 SPKI; generated into var/ for development",
   }),
+  CALLER_TOKEN_PUBLIC_KEY_PREVIOUS: Type.Optional(
+    Type.String({
+      minLength: 40,
+      description: "while the gateway's key is replaced: the public key it replaces, still accepted (docs/operations.md)",
+    }),
+  ),
 } satisfies TProperties;
 
 /** Variables of a service that owns a Postgres schema. */
