@@ -120,7 +120,8 @@ describe('the business area on the real stack', () => {
     // Activity: invited, joined, device added, device suspended (the device events reach identity's log by the bus).
     await owner.page.getByRole('link', { name: 'Activity', exact: true }).click();
     await owner.page.waitForURL('**/app/business/activity');
-    const kinds = () => owner.page.locator('table tbody tr th').allInnerTexts();
+    // The Kind column (the last); each row reads as a sentence.
+    const kinds = () => owner.page.locator('table tbody tr td:last-child').allInnerTexts();
     await expect
       .poll(
         async () => {
@@ -134,6 +135,10 @@ describe('the business area on the real stack', () => {
     const text = await owner.page.locator('table tbody').innerText();
     expect(text).toContain(memberEmail);
     expect(text).toContain('Mia laptop');
+    expect(text).toMatch(
+      new RegExp(`invited ${memberEmail.replaceAll('.', '\\.')} as member; the invitation expires `),
+    );
+    expect(text).toMatch(/added Mia laptop \(/);
     // Filtered by kind.
     await owner.page.getByLabel('Kind').selectOption('device.suspended');
     await expect.poll(kinds).toEqual(['Device suspended']);

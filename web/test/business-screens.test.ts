@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
@@ -61,7 +62,7 @@ const businessScreens = [
     name: 'business-activity',
     path: '/app/business/activity',
     heading: 'Activity',
-    ready: 'role: admin, from role: member',
+    ready: 'made Mia Chen admin (was member)',
   },
   { name: 'business-account', path: '/app/business/account', heading: 'Account', ready: 'Manage Users' },
   { name: 'business-billing', path: '/app/business/billing', heading: 'Billing', ready: '$50.00' },
@@ -259,7 +260,19 @@ describe('what the business pages do (fake API)', () => {
     await expect.poll(() => rows.count()).toBe(25);
     await page.getByLabel('Kind').selectOption('member.role_changed');
     await expect.poll(() => rows.count()).toBe(6);
-    await expect(rows.first().innerText()).resolves.toContain('role: admin, from role: member');
+    await expect(rows.first().innerText()).resolves.toContain('made Mia Chen admin (was member)');
+    // The export takes every entry the filter selects, across pages, as CSV.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Acme-Research-activity.csv');
+    const csv = readFileSync((await download.path()) ?? '', 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(csv[0]).toBe('When (UTC),Kind,Who,Target,What happened');
+    expect(csv).toHaveLength(1 + 6);
+    expect(csv.slice(1).every((line) => line.includes(',member.role_changed,'))).toBe(true);
     await page.getByLabel('Person').selectOption(fakeIds.member);
     await expect.poll(() => rows.count()).toBeGreaterThan(0);
     expect(api.unexpected).toEqual([]);

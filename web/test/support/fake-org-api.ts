@@ -152,7 +152,8 @@ export class FakeOrgApi {
         i % kinds.length === 2 || i % kinds.length === 3
           ? { kind: 'device', id: uuid(), name: `Device ${i}` }
           : { kind: 'user', id: ids.member, name: 'Mia Chen' },
-      details: i % kinds.length === 4 ? { role: 'admin', from_role: 'member' } : {},
+      // The shapes identity writes: a role change says from and to.
+      details: i % kinds.length === 4 ? { from: 'member', to: 'admin' } : {},
     }));
   }
 

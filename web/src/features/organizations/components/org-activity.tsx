@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
 import { Alert, Button, Field, Select, Table, type TableColumn } from '../../../ui';
-import { useAuditLog, type AuditEntry } from '../api/get-audit-log';
+import { getAuditLog, useAuditLog, type AuditEntry, type AuditFilter } from '../api/get-audit-log';
 import type { Organization } from '../api/get-organizations';
 import { useOrgUsers, userLabel } from '../api/get-org-users';
+import { auditCsv, auditSentence, readerDateTime } from '../utils/audit-sentences';
 import {
-  auditDetailsText,
   auditKindLabel,
   auditKindOptions,
   currentCursor,
@@ -19,20 +18,22 @@ import { managesOrg } from './organization-account';
 import './organizations.css';
 
 const columns: TableColumn<AuditEntry>[] = [
-  { key: 'at', header: 'When', cell: (e) => <span className="qw-mono">{formatDateTime(e.at)}</span> },
-  { key: 'kind', header: 'What', rowHeader: true, cell: (e) => auditKindLabel(e.kind) },
-  { key: 'actor', header: 'Who', cell: (e) => e.actor?.name ?? <span className="qw-muted">Quietwire</span> },
-  { key: 'target', header: 'Target', cell: (e) => e.target?.name ?? <span className="qw-muted">—</span> },
   {
-    key: 'details',
-    header: 'Details',
-    cell: (e) => <span className="qw-small">{auditDetailsText(e.details) || '—'}</span>,
+    key: 'at',
+    header: 'When',
+    cell: (e) => <time dateTime={e.at}>{readerDateTime(e.at)}</time>,
   },
+  { key: 'what', header: 'What happened', rowHeader: true, cell: (e) => auditSentence(e) },
+  { key: 'kind', header: 'Kind', cell: (e) => <span className="qw-muted qw-small">{auditKindLabel(e.kind)}</span> },
 ];
 
+/** The most entries one export gathers (a page at a time, newest first). */
+const exportLimit = 10_000;
+
 /**
- * /app/business/activity (issue #12): the audit log, newest first: who did what to whom and when,
- * filtered by kind and person, a page at a time. Owners and admins only.
+ * /app/business/activity (issues #12, #26): the audit log, newest first, each entry a sentence
+ * with its date as the reader's browser writes it; filtered by kind and person, a page at a time,
+ * and exported as CSV with the same filters. Owners and admins only.
  */
 export function OrgActivity({ org }: { org: Organization }) {
   if (!managesOrg(org)) return <Alert tone="info">Only owners and admins of {org.name} can read its activity.</Alert>;
@@ -90,6 +91,7 @@ function AuditLog({ org }: { org: Organization }) {
             ))}
           </Select>
         </Field>
+        <ExportActivity org={org} filter={{ kind: kind || undefined, person: person || undefined }} />
       </form>
       {log.isError && (
         <Alert tone="error">
@@ -121,5 +123,48 @@ function AuditLog({ org }: { org: Organization }) {
         </Button>
       </nav>
     </section>
+  );
+}
+
+/** Every entry the filters select (up to `exportLimit`), fetched a page at a time and saved as a CSV file. */
+function ExportActivity({ org, filter }: { org: Organization; filter: Omit<AuditFilter, 'before'> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function onExport() {
+    setBusy(true);
+    setError(null);
+    try {
+      const entries: AuditEntry[] = [];
+      let before: string | undefined;
+      do {
+        const page = await getAuditLog(org.id, { ...filter, before });
+        entries.push(...page.entries);
+        before = page.next ?? undefined;
+      } while (before && entries.length < exportLimit);
+      const file = new Blob([auditCsv(entries)], { type: 'text/csv;charset=utf-8' });
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(file);
+      link.download = `${org.name.replace(/[^\w.-]+/g, '-')}-activity.csv`;
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } catch (failure) {
+      setError(failureMessage(failure, 'We couldn’t export the activity. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="org-export">
+      <Button variant="secondary" onClick={onExport} busy={busy} busyText="Exporting…">
+        Export CSV
+      </Button>
+      {error && (
+        <p className="org-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
