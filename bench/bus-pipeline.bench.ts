@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { addManyToOutbox, addToOutbox, type RunningService } from '@qw/platform';
+import { addManyToOutbox, addToOutbox, defaultOutboxRetentionMs, type RunningService } from '@qw/platform';
 import { connectDatabase } from '@qw/platform/db';
 import {
   createTestDatabase,
@@ -142,7 +142,9 @@ export async function runBusPipelineBench(
   const backlog = options.backlog ?? 50_000;
   const database = await createTestDatabase('bench');
   const namespace = testNamespace();
-  const probe = await launchService(probeService, { database, namespace });
+  // The product's default retention of published rows (OUTBOX_RETENTION_MS=0 for the delete at publish).
+  const outboxRetentionMs = Number(process.env.OUTBOX_RETENTION_MS ?? defaultOutboxRetentionMs);
+  const probe = await launchService(probeService, { database, namespace, outboxRetentionMs });
   // The consumer runs in its own process, as a consuming service does in production, and
   // records each batch of events with one statement (batchConsumer).
   const sinkUrl = await database.provision('sink-batch');

@@ -37,6 +37,10 @@ export type ServiceConfig = {
   NATS_CREDS?: string | undefined;
   /** The CA of the NATS server's certificate: the connection is TLS, the server verified. */
   NATS_CA_FILE?: string | undefined;
+  /** Servers that keep each of this service's streams (3 on a cluster of three); default 1. */
+  NATS_STREAM_REPLICAS?: number | undefined;
+  /** How long the outbox keeps a published event to publish again after a lossy restart of NATS. */
+  OUTBOX_RETENTION_MS?: number | undefined;
   /** The gateway's caller-token public key; without it every request is anonymous (tests of the bus). */
   CALLER_TOKEN_PUBLIC_KEY?: string | undefined;
   /** While the gateway's caller-token key is replaced: the public key it replaces, still accepted. */
@@ -242,7 +246,8 @@ export async function startService<DB extends PlatformTables>(
     const streams = new Map<string, EventContract[]>();
     for (const event of definition.events ?? [])
       streams.set(ownerOf(event), [...(streams.get(ownerOf(event)) ?? []), event]);
-    for (const [owner, events] of streams) await ensureStream(bus, owner, events);
+    const streamOptions = { replicas: config.NATS_STREAM_REPLICAS ?? 1 };
+    for (const [owner, events] of streams) await ensureStream(bus, owner, events, streamOptions);
 
     const rpc = new RpcClient(bus);
     const context: ServiceContext<DB> = { db: database.db, readDb: replica?.db ?? database.db, bus, rpc, logger };
@@ -255,6 +260,7 @@ export async function startService<DB extends PlatformTables>(
       schema,
       bus,
       logger,
+      retentionMs: config.OUTBOX_RETENTION_MS,
     });
     if (options.relay !== false) await relay.start();
     cleanups.push(() => relay.stop());
@@ -265,7 +271,7 @@ export async function startService<DB extends PlatformTables>(
     const workers = definition.workers?.(context) ?? [];
     // Where every consumer of this service (the workers' too) keeps poison messages: declared
     // once here, not by each consumer as it starts.
-    if (specs.length > 0 || workers.length > 0) await ensureDeadLetterStream(bus);
+    if (specs.length > 0 || workers.length > 0) await ensureDeadLetterStream(bus, streamOptions);
     const allowed = bus.user && isBusPrincipal(definition.name) ? busAccess[definition.name].consumes : undefined;
     for (const spec of specs) {
       // Said at start, by name: the server would refuse the consumer with a bare permission error.

@@ -53,6 +53,10 @@ export type TestBus = {
    * over TLS with the test CA, as the platform connects; `name` is what the server calls it.
    */
   connect(user: string, name?: string, logger?: Logger): Promise<BusConnection>;
+  /** A cluster's: the replicas each stream is declared with (NATS_STREAM_REPLICAS) by the services launched on it. */
+  streamReplicas?: number;
+  /** A cluster's: OUTBOX_RETENTION_MS of the services launched on it, so a lossy restart can be replayed. */
+  outboxRetentionMs?: number;
   stop(): Promise<void>;
 };
 

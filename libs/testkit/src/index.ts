@@ -10,3 +10,4 @@ export * from './processes.ts';
 export * from './wireguard-lab.ts';
 export * from './postgres.ts';
 export * from './pgbouncer.ts';
+export * from './nats-cluster.ts';

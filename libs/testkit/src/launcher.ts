@@ -27,6 +27,8 @@ export type TestEnvironment = {
    * through it (DATABASE_URL) and its migrations straight to Postgres (DATABASE_MIGRATE_URL).
    */
   pooler?: string;
+  /** OUTBOX_RETENTION_MS (default here 0: a published row is deleted at once). */
+  outboxRetentionMs?: number;
 } & ({ bus: TestBus; namespace?: never; natsUrl?: never } | { bus?: never; namespace: string; natsUrl?: string });
 
 /** Starts a real service in this process against the test's own database and bus. */
@@ -42,6 +44,10 @@ export async function launchService<DB extends PlatformTables>(
   return startService(
     definition,
     {
+      // Tests that count or scan the outbox see it empty once published, as before the retention;
+      // those about the retention (and the cluster's) set it.
+      OUTBOX_RETENTION_MS: env.outboxRetentionMs ?? env.bus?.outboxRetentionMs ?? 0,
+      ...(env.bus?.streamReplicas ? { NATS_STREAM_REPLICAS: env.bus.streamReplicas } : {}),
       ...(env.pooler
         ? { DATABASE_URL: throughHost(databaseUrl, env.pooler), DATABASE_MIGRATE_URL: databaseUrl }
         : { DATABASE_URL: databaseUrl }),

@@ -23,6 +23,8 @@ export function natsPermissions(user: string, access: BusAccess, ns: Namespace =
   for (const owner of access.declares) {
     const stream = ns.stream(owner);
     for (const verb of ['CREATE', 'UPDATE', 'INFO']) publish.add(`$JS.API.STREAM.${verb}.${stream}`);
+    // The outbox relay reads back what the stream holds after a restart, to publish what it lost.
+    publish.add(`$JS.API.STREAM.MSG.GET.${stream}`);
   }
   for (const owner of access.makesConsumersOn ?? []) {
     // Made (and brought up to date) for someone else, looked at, never read.

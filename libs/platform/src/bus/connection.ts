@@ -77,7 +77,8 @@ export function busConnectOptions(options: Omit<BusOptions, 'logger' | 'namespac
         ? { user, pass: options.password ?? '' }
         : {};
   return {
-    servers: options.url,
+    // A cluster's servers as a comma-separated list: the client picks one and moves to another when it fails.
+    servers: options.url.split(',').map((server) => server.trim()),
     name: options.name,
     ...auth,
     ...(user ? { inboxPrefix: inboxPrefixOf(user) } : {}),

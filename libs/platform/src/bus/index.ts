@@ -12,7 +12,14 @@ export {
   streamMaxAge,
 } from './streams.ts';
 export { createEnvelope, decodeEnvelope } from './envelope.ts';
-export { addToOutbox, addManyToOutbox, addEventsToOutbox, OutboxRelay, type RelayOptions } from './outbox.ts';
+export {
+  addToOutbox,
+  addManyToOutbox,
+  addEventsToOutbox,
+  defaultOutboxRetentionMs,
+  OutboxRelay,
+  type RelayOptions,
+} from './outbox.ts';
 export {
   IdempotentConsumer,
   inboxRetentionMs,

@@ -5,6 +5,7 @@ import type { Static, TSchema } from 'typebox';
 import type { BusConnection } from './connection.ts';
 import { createEnvelope } from './envelope.ts';
 import { busMetrics } from './metrics.ts';
+import { isNotFound } from './streams.ts';
 import type { OutboxCommitSignal } from '../db/outbox-signal.ts';
 import type { PlatformDb } from '../db/platform-tables.ts';
 
@@ -73,13 +74,28 @@ export type RelayOptions = {
   /** How often an idle relay looks for rows that no in-process commit announced (other writers). */
   idlePollMs?: number;
   publishTimeoutMs?: number;
+  /**
+   * How long a published row stays, marked published (OUTBOX_RETENTION_MS, default 5 minutes):
+   * longer than the window in which a NATS server may have acknowledged an event its disk does
+   * not hold yet (2.9 flushes every 2 minutes), so one a cluster-wide restart lost is still here
+   * to publish again. 0 deletes a row once the stream has it (a server with `sync_interval: always`).
+   */
+  retentionMs?: number;
 };
+
+/** Five minutes: past a NATS 2.9 server's two-minute fsync window, with room for a slow restart. */
+export const defaultOutboxRetentionMs = 5 * 60_000;
 
 /**
  * Publishes committed outbox rows to JetStream with `Nats-Msg-Id` = event id, so a row that is
- * published twice (crash between publish and delete) is dropped by the stream's duplicate window
- * and, past it, by the consumers' inboxes. Woken when this process commits outbox rows, and
- * polls while idle for rows committed elsewhere.
+ * published twice (crash between publish and marking it) is dropped by the stream's duplicate
+ * window and, past it, by the consumers' inboxes. Woken when this process commits outbox rows,
+ * and polls while idle for rows committed elsewhere.
+ *
+ * A published row is kept for `retentionMs` with the stream and sequence JetStream stored it
+ * at. After each reconnect (and at start) the relay reads those sequences back: a row whose
+ * event is no longer there (a restart of every server lost the stream's unflushed tail, or the
+ * stream was made again empty) is marked unpublished and goes out again.
  */
 export class OutboxRelay {
   private running = false;
@@ -91,11 +107,17 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly idlePollMs: number;
   private readonly publishTimeoutMs: number;
+  private readonly retentionMs: number;
+  /** A reconnect (or the start) since the stream's copy was last checked against the kept rows. */
+  private recoveryDue = true;
+  private nextPruneAt = 0;
+  private statusWatch: { stop?(): void } | undefined;
 
   constructor(private readonly options: RelayOptions) {
     this.batchSize = options.batchSize ?? 500;
     this.idlePollMs = options.idlePollMs ?? 500;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 5000;
+    this.retentionMs = options.retentionMs ?? defaultOutboxRetentionMs;
   }
 
   get isRunning(): boolean {
@@ -106,12 +128,16 @@ export class OutboxRelay {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.options.commits?.subscribe(() => this.wake());
+    this.watchReconnects();
+    this.recoveryDue = this.retentionMs > 0;
     this.pending = true;
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.statusWatch?.stop?.();
+    this.statusWatch = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.wake();
@@ -124,11 +150,38 @@ export class OutboxRelay {
     this.wakeUp?.();
   }
 
+  /** Each reconnect may follow a restart of every server, which may have lost the streams' last events. */
+  private watchReconnects(): void {
+    if (this.retentionMs <= 0) return;
+    // The client's iterator (a QueuedIterator) stops with stop(); its type says only AsyncIterable.
+    const status = this.options.bus.nc.status() as AsyncIterable<{ type: string }> & { stop?(): void };
+    this.statusWatch = status;
+    void (async () => {
+      for await (const event of status) {
+        if (event.type === 'reconnect') {
+          this.recoveryDue = true;
+          this.wake();
+        }
+      }
+    })();
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
       this.pending = false;
       let published = 0;
       try {
+        if (this.recoveryDue) {
+          // Cleared first: a reconnect during the check asks for another.
+          this.recoveryDue = false;
+          try {
+            await this.recoverLost();
+          } catch (error) {
+            this.recoveryDue = true;
+            throw error;
+          }
+        }
+        await this.pruneWhenDue();
         published = await this.drainOnce();
         this.failures = 0;
       } catch (error) {
@@ -157,14 +210,18 @@ export class OutboxRelay {
     });
   }
 
-  /** One batch: lock the oldest rows, publish them all with many in flight, delete the acknowledged ones. */
+  /**
+   * One batch: lock the oldest unpublished rows, publish them all with many in flight, and mark
+   * the acknowledged ones published with where the stream stored them (or delete them, when
+   * nothing is kept).
+   */
   async drainOnce(): Promise<number> {
     const { bus, logger } = this.options;
     return this.options.db
       .transaction()
       .execute(async (tx) => {
         const rows = await sql<OutboxRow>`
-        select seq, id, subject, envelope from outbox
+        select seq, id, subject, envelope from outbox where published_at is null
         order by seq limit ${this.batchSize} for update skip locked`.execute(tx);
         if (rows.rows.length === 0) return 0;
         // Losing this commit in a crash only means publishing the rows again, which the stream's
@@ -178,18 +235,27 @@ export class OutboxRelay {
           }),
         );
         const sent: string[] = [];
+        const streams: string[] = [];
+        const sequences: number[] = [];
         const failed: Array<{ seq: string; error: string }> = [];
         results.forEach((result, i) => {
           const row = rows.rows[i]!;
-          if (result.status === 'fulfilled') sent.push(row.seq);
-          else
+          if (result.status === 'fulfilled') {
+            sent.push(row.seq);
+            streams.push(result.value.stream);
+            sequences.push(result.value.seq);
+          } else
             failed.push({
               seq: row.seq,
               error: String((result.reason as Error)?.message ?? result.reason).slice(0, 500),
             });
         });
         if (sent.length > 0) {
-          await sql`delete from outbox where seq = any(${sent}::bigint[])`.execute(tx);
+          if (this.retentionMs > 0)
+            await sql`update outbox set published_at = now(), stream = v.stream, stream_seq = v.stream_seq
+              from unnest(${sent}::bigint[], ${streams}::text[], ${sequences}::bigint[]) as v(seq, stream, stream_seq)
+              where outbox.seq = v.seq`.execute(tx);
+          else await sql`delete from outbox where seq = any(${sent}::bigint[])`.execute(tx);
           busMetrics.published.inc({ schema: this.options.schema }, sent.length);
         }
         if (failed.length > 0) {
@@ -206,9 +272,67 @@ export class OutboxRelay {
       });
   }
 
-  /** Rows still waiting: for readiness reports and tests. */
+  /**
+   * Reads back, stream by stream, the events of the kept rows, newest first, until one is found
+   * where the stream acknowledged it: what a lossy restart loses is a stream's tail, so the rows
+   * above that one are the lost ones (a sequence past the stream's last is lost outright; one
+   * that now holds another event was lost and reused). Those rows are marked unpublished, and
+   * the next pass publishes them again. Answers how many.
+   */
+  async recoverLost(): Promise<number> {
+    const { bus, db, logger } = this.options;
+    const streams = await sql<{ stream: string }>`
+      select distinct stream from outbox where published_at is not null and stream is not null`.execute(db);
+    let lost = 0;
+    for (const { stream } of streams.rows) {
+      const info = await bus.jsm.streams.info(stream).catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      });
+      const lastSeq = info?.state.last_seq ?? 0;
+      const kept = await sql<{ seq: string; id: string; stream_seq: string }>`
+        select seq, id, stream_seq from outbox where stream = ${stream} and published_at is not null
+        order by stream_seq desc`.execute(db);
+      const missing: string[] = [];
+      for (const row of kept.rows) {
+        const at = Number(row.stream_seq);
+        if (at <= lastSeq && (await storedId(bus, stream, at)) === row.id) break;
+        missing.push(row.seq);
+      }
+      if (missing.length === 0) continue;
+      await sql`update outbox set published_at = null, stream = null, stream_seq = null
+        where seq = any(${missing}::bigint[]) and published_at is not null`.execute(db);
+      logger.warn({ stream, events: missing.length }, 'events the stream lost are published again from the outbox');
+      lost += missing.length;
+    }
+    if (lost > 0) this.wake();
+    return lost;
+  }
+
+  /** Deletes published rows past the retention, every few seconds (any replica may do it). */
+  private async pruneWhenDue(): Promise<void> {
+    if (this.retentionMs <= 0 || Date.now() < this.nextPruneAt) return;
+    this.nextPruneAt = Date.now() + Math.min(10_000, Math.max(250, this.retentionMs / 4));
+    await sql`delete from outbox where published_at < now() - make_interval(secs => ${this.retentionMs / 1000})`.execute(
+      this.options.db,
+    );
+  }
+
+  /** Rows still waiting to be published: for readiness reports and tests. */
   async backlog(): Promise<number> {
-    const result = await sql<{ n: string }>`select count(*)::text as n from outbox`.execute(this.options.db);
+    const result = await sql<{ n: string }>`
+      select count(*)::text as n from outbox where published_at is null`.execute(this.options.db);
     return Number(result.rows[0]?.n ?? 0);
+  }
+}
+
+/** The event id (Nats-Msg-Id) the stream holds at `seq`, or undefined when it holds none there. */
+async function storedId(bus: BusConnection, stream: string, seq: number): Promise<string | undefined> {
+  try {
+    const message = await bus.jsm.streams.getMessage(stream, { seq });
+    return message?.header.get('Nats-Msg-Id') || undefined;
+  } catch (error) {
+    if (isNotFound(error) || /no message found/i.test((error as Error)?.message ?? '')) return undefined;
+    throw error;
   }
 }

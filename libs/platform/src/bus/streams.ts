@@ -18,16 +18,24 @@ export function streamMaxAge(owner: string): number {
 }
 
 /**
+ * How many servers of a cluster keep each stream (NATS_STREAM_REPLICAS): 1 on a single server,
+ * 3 on a cluster of three, where an acknowledged event is then on a majority of the servers and
+ * the stream keeps serving while one of them is down.
+ */
+export type StreamOptions = { replicas?: number };
+
+/**
  * One stream per owning service, holding exactly the subjects of its events (never its
  * `<owner>.rpc.*` subjects, which a wider wildcard would capture and answer with acks).
  * Declares the stream or brings it up to date (its subjects, kept with those an older or newer
- * replica of the owner declared, and its age limit), idempotently: the owner's replicas may all
- * do it at once at start.
+ * replica of the owner declared, its age limit and its replicas), idempotently: the owner's
+ * replicas may all do it at once at start.
  */
 export async function ensureStream(
   bus: BusConnection,
   owner: string,
   contracts: readonly EventContract[],
+  options: StreamOptions = {},
 ): Promise<string> {
   const name = bus.ns.stream(owner);
   const subjects = [...new Set(contracts.map((c) => bus.ns.subject(wildcardSubject(c.subject))))].sort();
@@ -43,6 +51,7 @@ export async function ensureStream(
     discard: DiscardPolicy.Old,
     max_age: streamMaxAge(owner),
     duplicate_window: DUPLICATE_WINDOW_NS,
+    num_replicas: options.replicas ?? 1,
   };
   if (await completeStream(bus, config)) return name;
   try {
@@ -55,10 +64,10 @@ export async function ensureStream(
   return name;
 }
 
-/** Adds the subjects a stream misses and sets its age limit; false when there is no stream yet. */
+/** Adds the subjects a stream misses and sets its age limit and replicas; false when there is no stream yet. */
 async function completeStream(
   bus: BusConnection,
-  config: { name: string; subjects: string[]; max_age: number },
+  config: { name: string; subjects: string[]; max_age?: number; num_replicas: number },
 ): Promise<boolean> {
   let info: StreamInfo;
   try {
@@ -69,34 +78,28 @@ async function completeStream(
   }
   const current = info.config.subjects ?? [];
   const missing = config.subjects.filter((subject) => !current.includes(subject));
-  if (missing.length > 0 || info.config.max_age !== config.max_age) {
+  const maxAge = config.max_age ?? info.config.max_age;
+  if (missing.length > 0 || info.config.max_age !== maxAge || info.config.num_replicas !== config.num_replicas) {
+    // A cluster copies the stream to the servers it adds (or drops the copies) while it serves.
     await bus.jsm.streams.update(config.name, {
       ...info.config,
       subjects: [...new Set([...current, ...config.subjects])].sort(),
-      max_age: config.max_age,
+      max_age: maxAge,
+      num_replicas: config.num_replicas,
     });
   }
   return true;
 }
 
 /** The stream that keeps poison messages, so they can be counted and looked at. */
-export async function ensureDeadLetterStream(bus: BusConnection): Promise<string> {
+export async function ensureDeadLetterStream(bus: BusConnection, options: StreamOptions = {}): Promise<string> {
   const name = bus.ns.stream('deadletter');
-  const subject = bus.ns.subject('deadletter.>');
+  const config = { name, subjects: [bus.ns.subject('deadletter.>')], num_replicas: options.replicas ?? 1 };
+  if (await completeStream(bus, config)) return name;
   try {
-    await bus.jsm.streams.info(name);
+    await bus.jsm.streams.add({ ...config, storage: StorageType.File, max_age: 30 * 24 * 3600 * 1_000_000_000 });
   } catch (error) {
-    if (!isNotFound(error)) throw error;
-    try {
-      await bus.jsm.streams.add({
-        name,
-        subjects: [subject],
-        storage: StorageType.File,
-        max_age: 30 * 24 * 3600 * 1_000_000_000,
-      });
-    } catch (addError) {
-      if (!isAlreadyDeclared(addError)) throw addError;
-    }
+    if (!isAlreadyDeclared(error) || !(await completeStream(bus, config))) throw error;
   }
   return name;
 }

@@ -130,6 +130,20 @@ export const commonEnv = {
   NATS_CA_FILE: Type.Optional(
     Type.String({ minLength: 1, description: "PEM file of the CA that signed the NATS server's certificate (TLS)" }),
   ),
+  NATS_STREAM_REPLICAS: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 5,
+      description: 'servers that keep each stream: 1 on one server, 3 on a cluster of three (default 1)',
+    }),
+  ),
+  OUTBOX_RETENTION_MS: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'how long a published outbox row is kept to publish again if a restart of every NATS server lost it (default 300000; 0 deletes at once)',
+    }),
+  ),
 } satisfies TProperties;
 
 /** How a backend service's periodic tasks are scheduled across its replicas (tasks/leased-tasks.ts). */
@@ -168,7 +182,8 @@ export const callerTokenEnv = {
   CALLER_TOKEN_PUBLIC_KEY_PREVIOUS: Type.Optional(
     Type.String({
       minLength: 40,
-      description: "while the gateway's key is replaced: the public key it replaces, still accepted (docs/operations.md)",
+      description:
+        "while the gateway's key is replaced: the public key it replaces, still accepted (docs/operations.md)",
     }),
   ),
 } satisfies TProperties;

@@ -144,4 +144,31 @@ export const platformMigrations: Record<string, Migration> = {
       await db.schema.dropTable('task_leases').execute();
     },
   },
+  // An event stays in the outbox, marked published with where JetStream stored it, for
+  // OUTBOX_RETENTION_MS after the stream acknowledged it: a NATS 2.9 server acknowledges before
+  // its disk has the message, so a cluster-wide power cut can lose the stream's last events; the
+  // relay finds them missing (bus/outbox.ts, `recoverLost`) and publishes them again.
+  '0006_platform_outbox_retention': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('outbox')
+        .addColumn('published_at', 'timestamptz')
+        .addColumn('stream', 'text')
+        .addColumn('stream_seq', 'bigint')
+        .execute();
+      await sql`create index outbox_unpublished on outbox (seq) where published_at is null`.execute(db);
+      await sql`create index outbox_published on outbox (published_at) where published_at is not null`.execute(db);
+    },
+    async down(db: Kysely<any>) {
+      await sql`delete from outbox where published_at is not null`.execute(db);
+      await db.schema.dropIndex('outbox_published').execute();
+      await db.schema.dropIndex('outbox_unpublished').execute();
+      await db.schema
+        .alterTable('outbox')
+        .dropColumn('published_at')
+        .dropColumn('stream')
+        .dropColumn('stream_seq')
+        .execute();
+    },
+  },
 };

@@ -3,7 +3,10 @@ import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-/** Events waiting for the relay (bus/outbox.ts); a row leaves once JetStream has it. */
+/**
+ * Events waiting for the relay (bus/outbox.ts), and those published in the last
+ * OUTBOX_RETENTION_MS with where the stream stored them, so a lost tail can be published again.
+ */
 export interface OutboxTable {
   /** bigserial: pg returns it as a string. */
   seq: Generated<string>;
@@ -13,6 +16,10 @@ export interface OutboxTable {
   created_at: Timestamp;
   attempts: Generated<number>;
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  published_at: NullableTimestamp;
+  stream: ColumnType<string | null, string | null | undefined, string | null>;
+  /** bigint: pg returns it as a string. */
+  stream_seq: ColumnType<string | null, string | number | null | undefined, string | number | null>;
 }
 
 /** Events a durable consumer has handled (bus/consumer.ts), so a redelivery has no second effect. */
