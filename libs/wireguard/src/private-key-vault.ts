@@ -3,7 +3,7 @@
  * `v1:<iv>:<tag>:<ciphertext>` (base64 each). Pass the device id as `aad`: the ciphertext is then
  * bound to that row, and one copied onto another device fails to open instead of handing over a key.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 const ALGORITHM = 'aes-256-gcm';
@@ -68,4 +68,58 @@ function vaultKey(encryptionKey: string): Buffer {
 /** Buffer.from(…, 'base64') skips bad characters silently; a sealed value must not be "repaired". */
 function strictBase64(text: string): Buffer | null {
   return BASE64.test(text) ? Buffer.from(text, 'base64') : null;
+}
+
+/**
+ * A sealing key's name, kept beside what it sealed: 12 characters of SHA-256 over the key. It says
+ * which key opens a row (during a rotation there are two) and tells nothing about the key itself.
+ */
+export function sealingKeyId(encryptionKey: string): string {
+  return createHash('sha256').update(vaultKey(encryptionKey)).digest('base64url').slice(0, 12);
+}
+
+/** A private key sealed, and the id of the key that sealed it (stored together). */
+export type SealedPrivateKey = { sealed: string; keyId: string };
+
+/**
+ * The sealing keys a process holds: it seals with the current one and opens a row with the key the
+ * row names. During a rotation the previous key is held too, so rows not yet re-sealed still open;
+ * a row that names no key (sealed before rows named theirs) is tried with each key, and AES-GCM's
+ * tag says which one sealed it.
+ */
+export class SealingKeys {
+  readonly currentId: string;
+  private readonly keys: Map<string, string>;
+
+  constructor(current: string, previous?: string) {
+    this.currentId = sealingKeyId(current);
+    this.keys = new Map([[this.currentId, current]]);
+    if (previous !== undefined) {
+      const previousId = sealingKeyId(previous);
+      if (previousId === this.currentId) throw new PrivateKeyVaultError('the previous sealing key is the current one');
+      this.keys.set(previousId, previous);
+    }
+  }
+
+  seal(privateKey: string, aad?: string): SealedPrivateKey {
+    return { sealed: encryptPrivateKey(privateKey, this.keys.get(this.currentId)!, aad), keyId: this.currentId };
+  }
+
+  /** The private key, or PrivateKeyVaultError when no key held opens it. */
+  open(sealed: string, keyId: string | null, aad?: string): string {
+    if (keyId !== null) {
+      const key = this.keys.get(keyId);
+      if (key === undefined) throw new PrivateKeyVaultError('sealed by a key this process does not hold');
+      return decryptPrivateKey(sealed, key, aad);
+    }
+    let failure: unknown;
+    for (const key of this.keys.values()) {
+      try {
+        return decryptPrivateKey(sealed, key, aad);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
+  }
 }

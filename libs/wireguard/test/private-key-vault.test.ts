@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PrivateKeyVaultError, decryptPrivateKey, encryptPrivateKey, generateKeyPair } from '../src/index.ts';
+import {
+  PrivateKeyVaultError,
+  SealingKeys,
+  decryptPrivateKey,
+  encryptPrivateKey,
+  generateKeyPair,
+  sealingKeyId,
+} from '../src/index.ts';
 
 const vaultKey = randomBytes(32).toString('base64');
 const otherVaultKey = randomBytes(32).toString('base64');
@@ -104,5 +111,34 @@ describe('private key vault', () => {
 
   it('refuses to seal an empty private key', () => {
     expect(() => encryptPrivateKey('', vaultKey)).toThrow(PrivateKeyVaultError);
+  });
+});
+
+describe('sealing keys during a rotation', () => {
+  it('names each key by an id that is stable and says nothing of the key', () => {
+    expect(sealingKeyId(vaultKey)).toBe(sealingKeyId(vaultKey));
+    expect(sealingKeyId(vaultKey)).not.toBe(sealingKeyId(otherVaultKey));
+    expect(sealingKeyId(vaultKey)).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(vaultKey).not.toContain(sealingKeyId(vaultKey));
+  });
+
+  it('seals with the current key and opens rows of either key by the id they carry', () => {
+    const before = new SealingKeys(otherVaultKey).seal(privateKey, deviceId);
+    const during = new SealingKeys(vaultKey, otherVaultKey);
+    const after = during.seal(privateKey, deviceId);
+    expect(after.keyId).toBe(sealingKeyId(vaultKey));
+    expect(decryptPrivateKey(after.sealed, vaultKey, deviceId)).toBe(privateKey);
+    expect(during.open(before.sealed, before.keyId, deviceId)).toBe(privateKey);
+    expect(during.open(after.sealed, after.keyId, deviceId)).toBe(privateKey);
+    // A row sealed before rows named their key: whichever key opens it.
+    expect(during.open(before.sealed, null, deviceId)).toBe(privateKey);
+  });
+
+  it('refuses a row of a key it no longer holds, and a previous key equal to the current one', () => {
+    const before = new SealingKeys(otherVaultKey).seal(privateKey, deviceId);
+    const afterwards = new SealingKeys(vaultKey);
+    expect(() => afterwards.open(before.sealed, before.keyId, deviceId)).toThrow(/does not hold/);
+    expect(() => afterwards.open(before.sealed, null, deviceId)).toThrow(/could not be decrypted/);
+    expect(() => new SealingKeys(vaultKey, vaultKey)).toThrow(PrivateKeyVaultError);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SealingKeys } from '@qw/wireguard';
 import { exportProvisioningDataRpc, provisioningEvents, requireUserId } from '@qw/contracts';
 import { endpoint } from '@qw/platform/bus';
 import { userVerifiedConsumer } from './consumers/user-verified.consumer.ts';
@@ -25,6 +26,8 @@ import { nodeGauges } from './nodes/node-metrics.ts';
 
 export type ProvisioningSettings = {
   PRIVATE_KEY_ENCRYPTION_KEY: string;
+  /** During a rotation of the sealing key: the key rows not yet re-sealed still open with. */
+  PRIVATE_KEY_ENCRYPTION_KEY_PREVIOUS?: string | undefined;
   VPN_DNS: string;
   MAIL_URL?: string | undefined;
   MAIL_FROM: string;
@@ -69,12 +72,12 @@ export function provisioningService(
       });
     const renderers: Record<string, MailRenderer> = {};
     const mailQueue = new MailQueue({ db, mailer, logger, renderers });
-    const vaultKey = settings.PRIVATE_KEY_ENCRYPTION_KEY;
+    const vault = new SealingKeys(settings.PRIVATE_KEY_ENCRYPTION_KEY, settings.PRIVATE_KEY_ENCRYPTION_KEY_PREVIOUS);
     const clock = settings.PROVISIONING_TEST_CLOCK && settings.NODE_ENV !== 'production' ? testClock(db) : realClock;
-    const devices = new DevicesService({ db, rpc, mailQueue, logger, vaultKey });
-    const orgDevices = new OrgDevicesService({ db, rpc, mailQueue, logger, vaultKey });
-    const keys = new KeysService({ db, mailQueue, logger, vaultKey, clock });
-    const configDelivery = new ConfigDelivery({ db, rpc, vaultKey, dns });
+    const devices = new DevicesService({ db, rpc, mailQueue, logger, vault });
+    const orgDevices = new OrgDevicesService({ db, rpc, mailQueue, logger, vault });
+    const keys = new KeysService({ db, mailQueue, logger, vault, clock });
+    const configDelivery = new ConfigDelivery({ db, rpc, vault, dns });
     renderers[configMailKind] = (payload) => configDelivery.renderConfigMail(payload);
     parts = { devices, orgDevices, keys, configDelivery, mailQueue, clock };
     return parts;

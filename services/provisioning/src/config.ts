@@ -12,6 +12,12 @@ export const ProvisioningConfigSchema = Type.Object({
     minLength: 43,
     description: '32 bytes, base64: seals device private keys at rest (AES-256-GCM)',
   }),
+  PRIVATE_KEY_ENCRYPTION_KEY_PREVIOUS: Type.Optional(
+    Type.String({
+      minLength: 43,
+      description: 'while the sealing key is replaced: the key it replaces, which opens rows not yet re-sealed',
+    }),
+  ),
   VPN_DNS: Type.String({
     default: '1.1.1.1,2606:4700:4700::1111',
     description: 'resolvers written into device configs',

@@ -32,6 +32,8 @@ export interface DevicesTable {
   is_active: Generated<boolean>;
   public_key: string | null;
   private_key_sealed: string | null;
+  /** The id of the key that sealed `private_key_sealed` (null: sealed before rows named their key). */
+  private_key_sealed_by: ColumnType<string | null, string | null | undefined, string | null>;
   client_keys: Generated<boolean>;
   node_id: string | null;
   ipv4: string | null;

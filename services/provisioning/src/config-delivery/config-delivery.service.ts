@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { AppError, mailAddressRpc, type Caller, type Platform } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import { mailNotYet, type MailMessage } from '@qw/platform/mailer';
-import { configFileName, configQrPng, decryptPrivateKey, deviceAddressCidrs, renderClientConfig } from '@qw/wireguard';
+import { configFileName, configQrPng, deviceAddressCidrs, renderClientConfig, type SealingKeys } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { deviceNotFound } from '../devices/device-access.ts';
 import { deviceFor } from '../devices/device-for.ts';
@@ -15,7 +15,7 @@ import { deviceConfigMail } from './device-config-mail.ts';
 export type ConfigDeliveryDeps = {
   db: Kysely<ProvisioningDatabase>;
   rpc: RpcClient;
-  vaultKey: string;
+  vault: SealingKeys;
   dns: string[];
 };
 
@@ -129,7 +129,7 @@ export class ConfigDelivery {
   private render(device: Device, node: Node): string {
     return renderClientConfig({
       deviceName: device.name,
-      privateKey: decryptPrivateKey(device.private_key_sealed!, this.deps.vaultKey, device.id),
+      privateKey: this.deps.vault.open(device.private_key_sealed!, device.private_key_sealed_by, device.id),
       addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
       dns: this.deps.dns,
       serverPublicKey: node.public_key,

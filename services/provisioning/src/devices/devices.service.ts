@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SealingKeys } from '@qw/wireguard';
 import type { Logger } from 'pino';
 import {
   AppError,
@@ -46,7 +47,7 @@ export type DevicesDeps = {
   rpc: RpcClient;
   mailQueue: { wake(): Promise<unknown> };
   logger: Logger;
-  vaultKey: string;
+  vault: SealingKeys;
 };
 
 /** The columns a suspension or an activation changes. */
@@ -174,7 +175,7 @@ export class DevicesService {
             publicKey,
             plan,
             actorId: userId,
-            vaultKey: this.deps.vaultKey,
+            vault: this.deps.vault,
           });
         }),
       async () => ({ userId, orgId: null }),
@@ -259,6 +260,7 @@ export class DevicesService {
           after = await updateDevice(tx, device.id, {
             public_key: null,
             private_key_sealed: null,
+            private_key_sealed_by: null,
             client_keys: false,
             key_created_at: null,
           });

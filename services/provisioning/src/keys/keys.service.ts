@@ -10,7 +10,7 @@ import {
   type KeyRotationDays,
 } from '@qw/contracts';
 import { takeRateLimited } from '@qw/platform/limits';
-import { encryptPrivateKey, generateKeyPair } from '@qw/wireguard';
+import { generateKeyPair, type SealingKeys } from '@qw/wireguard';
 import { validPublicKey } from '../devices/device-rules.ts';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 import type { Clock } from '../clock.ts';
@@ -29,7 +29,7 @@ export type KeysDeps = {
   db: Kysely<ProvisioningDatabase>;
   mailQueue: { wake(): Promise<unknown> };
   logger: Logger;
-  vaultKey: string;
+  vault: SealingKeys;
   /** Provisioning's time: scheduled rotations and grace periods read it (a test clock in tests). */
   clock: Clock;
 };
@@ -64,9 +64,11 @@ export class KeysService {
       // A schedule counts from the newest key; a key made in the browser ends it (the service could
       // not make the next one).
       const days = keys.privateKey === null ? null : (device.key_rotation_days as KeyRotationDays | null);
+      const sealed = keys.privateKey ? this.deps.vault.seal(keys.privateKey, device.id) : null;
       const after = await updateDevice(tx, device.id, {
         public_key: keys.publicKey,
-        private_key_sealed: keys.privateKey ? encryptPrivateKey(keys.privateKey, this.deps.vaultKey, device.id) : null,
+        private_key_sealed: sealed?.sealed ?? null,
+        private_key_sealed_by: sealed?.keyId ?? null,
         client_keys: keys.privateKey === null,
         key_created_at: new Date(),
         key_rotation_days: days,
@@ -171,9 +173,11 @@ export class KeysService {
       expires_at: new Date(now.getTime() + keyRotationGraceHours * 3600_000),
     });
     const keys = generateKeyPair();
+    const sealed = this.deps.vault.seal(keys.privateKey, device.id);
     const after = await updateDevice(tx, device.id, {
       public_key: keys.publicKey,
-      private_key_sealed: encryptPrivateKey(keys.privateKey, this.deps.vaultKey, device.id),
+      private_key_sealed: sealed.sealed,
+      private_key_sealed_by: sealed.keyId,
       client_keys: false,
       key_created_at: now,
       ipv4: address.ipv4,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SealingKeys } from '@qw/wireguard';
 import type { Logger } from 'pino';
 import {
   activePlanRpc,
@@ -50,7 +51,7 @@ export type OrgDevicesDeps = {
   rpc: RpcClient;
   mailQueue: { wake(): Promise<unknown> };
   logger: Logger;
-  vaultKey: string;
+  vault: SealingKeys;
 };
 
 /** An organization's devices: its list with the quota, the business Overview, and adding one. */
@@ -158,7 +159,7 @@ export class OrgDevicesService {
         publicKey,
         plan,
         actorId: userId,
-        vaultKey: this.deps.vaultKey,
+        vault: this.deps.vault,
       });
     };
     // Identity's and billing's events of a change answered a moment ago may be on their way: a

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '@qw/contracts';
-import { encryptPrivateKey, generateKeyPair } from '@qw/wireguard';
+import { generateKeyPair, type SealingKeys } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { queueConfigMail } from '../device-events/config-mail-job.ts';
 import { recordCreated } from '../device-events/device-events.ts';
@@ -19,7 +19,7 @@ export type NewDevice = {
   publicKey: string | undefined;
   plan: string;
   actorId: string;
-  vaultKey: string;
+  vault: SealingKeys;
 };
 
 /**
@@ -37,6 +37,7 @@ export async function placeDevice(
   const id = randomUUID();
   if (input.publicKey) await requireUnusedPublicKey(tx, input.publicKey, id);
   const keys = input.publicKey ? { publicKey: input.publicKey, privateKey: null } : generateKeyPair();
+  const sealed = keys.privateKey ? input.vault.seal(keys.privateKey, id) : null;
   const device = await tx
     .insertInto('devices')
     .values({
@@ -46,7 +47,8 @@ export async function placeDevice(
       name: input.name,
       platform: input.platform,
       public_key: keys.publicKey,
-      private_key_sealed: keys.privateKey ? encryptPrivateKey(keys.privateKey, input.vaultKey, id) : null,
+      private_key_sealed: sealed?.sealed ?? null,
+      private_key_sealed_by: sealed?.keyId ?? null,
       client_keys: keys.privateKey === null,
       node_id: node.id,
       ipv4: address.ipv4,
