@@ -15,7 +15,7 @@ import { startMetricsSampler, type ServiceGauge } from './bus/sampled-metrics.ts
 import { createHttpApp, type HttpApp } from './http/index.ts';
 import { createLogger } from './logger/index.ts';
 import { pruneRateEvents } from './limits/rate-limits.ts';
-import { LeasedTasks, LeasedWorker, type PeriodicTask } from './tasks/leased-tasks.ts';
+import { LeasedTasks, LeasedWorker, pruneTaskRuns, type PeriodicTask } from './tasks/leased-tasks.ts';
 
 export { LeasedTasks, LeasedWorker, defaultLeaseMs, type PeriodicTask, type TaskRule } from './tasks/leased-tasks.ts';
 
@@ -305,6 +305,7 @@ export async function startService<DB extends PlatformTables>(
         everyMs: 15 * 60_000,
         run: async () => void (await pruneRateEvents(platform)),
       },
+      { name: 'task-runs-prune', everyMs: 3600_000, run: async () => void (await pruneTaskRuns(platform)) },
     ];
     if (consumers.length > 0) {
       const durables = consumers.map((running) => running.durableName);

@@ -3,7 +3,7 @@ import { createTestDatabase, eventually, type TestDatabase } from '@qw/testkit';
 import { connectDatabase, migrateToLatest, sql, type Database } from '../src/db/index.ts';
 import type { PlatformTables } from '../src/db/platform-tables.ts';
 import { createLogger } from '../src/logger/index.ts';
-import { LeasedTasks, LeasedWorker, type PeriodicTask } from '../src/tasks/leased-tasks.ts';
+import { LeasedTasks, LeasedWorker, pruneTaskRuns, type PeriodicTask } from '../src/tasks/leased-tasks.ts';
 
 const logger = createLogger({ service: 'leases', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const everyMs = 200;
@@ -139,5 +139,14 @@ describe('periodic tasks under a lease', () => {
     await second.stop();
     await first.stop();
     expect(running.size).toBe(0);
+  });
+
+  it('forgets periods run more than a week ago', async () => {
+    const db = pools[0]!.db;
+    await sql`insert into task_runs (task, period, holder, started_at, finished_at)
+              values ('old', 1, 'gone', now() - interval '8 days', now() - interval '8 days'),
+                     ('old', 2, 'gone', now() - interval '6 days', now() - interval '6 days')`.execute(db);
+    expect(await pruneTaskRuns(db)).toBe(1);
+    expect((await runsOf('old')).map((run) => run.period)).toEqual(['2']);
   });
 });

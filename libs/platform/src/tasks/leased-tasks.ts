@@ -372,3 +372,15 @@ export class LeasedWorker {
     });
   }
 }
+
+/** How long `task_runs` keeps a period's row: a week of history, to read when a task last ran. */
+export const taskRunsRetentionMs = 7 * 24 * 3600_000;
+
+/** Forgets the periods run before the retention; answers how many rows went. */
+export async function pruneTaskRuns(db: Kysely<PlatformTables>): Promise<number> {
+  const result =
+    await sql`delete from task_runs where started_at < now() - ${taskRunsRetentionMs} * interval '1 millisecond'`.execute(
+      db,
+    );
+  return Number(result.numAffectedRows ?? 0);
+}
