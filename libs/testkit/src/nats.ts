@@ -45,6 +45,8 @@ export async function freePort(): Promise<number> {
 
 export type PrivateNats = {
   url: string;
+  /** Where the server keeps JetStream's files (a test may damage them while it is down). */
+  storeDir: string;
   stop(): Promise<void>;
   restart(downMs?: number): Promise<void>;
   kill(): Promise<void>;
@@ -75,6 +77,7 @@ export async function startPrivateNats(
   await server.start();
   return {
     url: `nats://127.0.0.1:${port}`,
+    storeDir,
     start: () => server.start(),
     kill: () => server.halt('SIGKILL'),
     restart: (downMs = 500) => server.restart('SIGTERM', downMs),
