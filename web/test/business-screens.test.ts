@@ -75,6 +75,21 @@ describe('business screens at 390 and 1280 px (fake API)', () => {
       for (const screen of businessScreens) {
         await visit(page, screen.path, screen.heading);
         await page.getByText(screen.ready).first().waitFor();
+        if (screen.name === 'business-overview') {
+          // The team lead's summary: seats, devices of the plan, invitations, the latest activity.
+          await page.getByRole('heading', { name: 'Your team' }).waitFor();
+          await expect
+            .poll(() => page.getByRole('list', { name: 'Latest activity' }).getByRole('listitem').count())
+            .toBe(5);
+          await page
+            .getByRole('group', { name: 'Plan and seats' })
+            .getByText(/ of 10 seats/)
+            .waitFor();
+          await page
+            .getByRole('group', { name: 'Devices of the plan' })
+            .getByText(/ of 10 devices/)
+            .waitFor();
+        }
         // Every tab is on screen (they wrap at 390 px rather than hide).
         for (const tab of ['Overview', 'Devices', 'Users', 'Activity', 'Account', 'Billing']) {
           const box = await page
@@ -94,6 +109,10 @@ describe('business screens at 390 and 1280 px (fake API)', () => {
 
     it(`a member's screens, a person without an organization, /support and /invite, ${width} px`, async () => {
       const member = await open('member', width);
+      // A member's Overview has the tiles, without the team lead's summary.
+      await visit(member.page, '/app/business/overview', 'Overview');
+      await member.page.getByText('VPN Status').waitFor();
+      await expect(member.page.getByRole('heading', { name: 'Your team' }).count()).resolves.toBe(0);
       // A member is offered no tab, button or link they could not use.
       await visit(member.page, '/app/business/account', 'Account');
       await member.page.getByRole('link', { name: 'Manage Devices' }).waitFor();

@@ -1,9 +1,14 @@
 import { OrgOverviewTiles } from '../../features/devices/components/overview-tiles';
 import '../../features/devices/devices.css';
 import { WithSelectedOrg } from '../../features/organizations/components/org-selection';
+import { managesOrg } from '../../features/organizations/components/organization-account';
+import { TeamSummary } from '../../features/organizations/components/team-summary';
 import { ButtonLink, PageTitle } from '../../ui';
 
-/** Spec §2 business Overview: Devices, Connected and VPN Status of the chosen organization. */
+/**
+ * Spec §2 business Overview: Devices, Connected and VPN Status of the chosen organization; for its
+ * owners and admins, what a team lead checks below them (issue #26).
+ */
 export default function BusinessOverviewRoute() {
   return (
     <div className="console-screen">
@@ -20,6 +25,7 @@ export default function BusinessOverviewRoute() {
                 Manage devices
               </ButtonLink>
             </p>
+            {managesOrg(org) && <TeamSummary key={`team-${org.id}`} org={org} />}
           </>
         )}
       </WithSelectedOrg>

@@ -130,3 +130,28 @@ export function memberControls(input: {
   const lastOwner = target.role === 'owner' && owners <= 1 && viewerRole === 'owner';
   return { roles, remove, note: lastOwner ? 'The only owner: make someone else an owner first.' : null };
 }
+
+/**
+ * The seats of the plan as the team lead reads them: members and still-open invitations (both count
+ * against the cap, spec §9) of the cap, e.g. "4 of 10 seats (1 invited)"; just the members without a cap.
+ */
+export function seatsText(org: { member_count: number; user_cap: number | null }, openInvitations: number): string {
+  const invited = openInvitations > 0 ? ` (${openInvitations} invited)` : '';
+  if (org.user_cap === null) return `${org.member_count} members${invited}`;
+  return `${org.member_count + openInvitations} of ${org.user_cap} seats${invited}`;
+}
+
+/** The organization's devices against its plan's limit: "7 of 10 devices", or the count without one. */
+export function teamDevicesText(quota: { devices: number; device_cap: number | null }): string {
+  return quota.device_cap === null ? `${quota.devices} devices` : `${quota.devices} of ${quota.device_cap} devices`;
+}
+
+/** The people who have as many organization devices as one person may (spec §9: 5), by name. */
+export function membersAtDeviceLimit(
+  quota: { per_assignee: number; by_assignee: Readonly<Record<string, number>> },
+  users: readonly { user_id: string; full_name?: string | null; email: string }[],
+): string[] {
+  return users
+    .filter((u) => (quota.by_assignee[u.user_id] ?? 0) >= quota.per_assignee)
+    .map((u) => u.full_name?.trim() || u.email);
+}
