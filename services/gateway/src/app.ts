@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import jwt from '@fastify/jwt';
+import jwt, { type TokenOrHeader } from '@fastify/jwt';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
@@ -11,6 +11,7 @@ import { registerHealthRoutes } from './health/health.routes.ts';
 import { registerWebApp, spaFallback } from './web-app.ts';
 import { accessTokenAudience, checkOrigin, identifyCaller } from './auth/caller.ts';
 import { AuthorityCache } from './auth/authority-cache.ts';
+import { accessTokenSecrets } from './auth/access-token-secrets.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { registerAccountRoutes } from './account/account.routes.ts';
 import { registerContactRoutes } from './contact/contact.routes.ts';
@@ -65,9 +66,16 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   await app.register(cookie);
+  const secrets = accessTokenSecrets(config.JWT_SECRET, config.JWT_SECRET_PREVIOUS);
   await app.register(jwt, {
-    secret: config.JWT_SECRET,
-    sign: { algorithm: 'HS256', aud: accessTokenAudience },
+    secret: {
+      private: secrets.signing,
+      public: async (_request: unknown, token: TokenOrHeader) =>
+        secrets.verifying('header' in token ? token.header.kid : token.kid),
+    },
+    // The key is chosen by the token's header (its `kid`), which the key callback sees only so.
+    decode: { complete: true },
+    sign: { algorithm: 'HS256', aud: accessTokenAudience, kid: secrets.kid },
     verify: { algorithms: ['HS256'], allowedAud: accessTokenAudience },
   });
   app.decorateRequest('caller', null as never);

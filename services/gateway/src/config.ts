@@ -20,6 +20,12 @@ export const GatewayConfigSchema = Type.Object({
     description: 'the backend services /api/health requires',
   }),
   JWT_SECRET: Type.String({ minLength: 32, description: 'signs access tokens; generated into var/ for development' }),
+  JWT_SECRET_PREVIOUS: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description: 'while JWT_SECRET is replaced: the secret it replaces, which still verifies the tokens it signed',
+    }),
+  ),
   ADDRESS_HASH_KEY: Type.String({
     minLength: 32,
     description: 'keys the HMAC that replaces client addresses in rate limits',

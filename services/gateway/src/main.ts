@@ -4,6 +4,7 @@ import {
   loadConfig,
   loadConfigOrExit,
   onShutdown,
+  previousDiffers,
   productionRequiresOneOf,
   RpcClient,
 } from '@qw/platform';
@@ -11,7 +12,10 @@ import { buildGateway, buildOperationsApp } from './app.ts';
 import { GatewayConfigSchema } from './config.ts';
 
 const config = loadConfigOrExit('gateway', () =>
-  loadConfig(GatewayConfigSchema, process.env, [productionRequiresOneOf('NATS_CREDS', 'NATS_PASSWORD')]),
+  loadConfig(GatewayConfigSchema, process.env, [
+    productionRequiresOneOf('NATS_CREDS', 'NATS_PASSWORD'),
+    previousDiffers('JWT_SECRET_PREVIOUS', 'JWT_SECRET'),
+  ]),
 );
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 try {

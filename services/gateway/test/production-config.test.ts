@@ -51,4 +51,33 @@ describe('production refuses what development allows', () => {
     expect(gateway.code).toBe(78);
     expect(gateway.output).toContain('NATS_CREDS or NATS_PASSWORD must be set in production');
   });
+
+  it('a rotation half done does not start: a previous key equal to the current one', async () => {
+    const gateway = await exitOf('services/gateway/src/main.ts', {
+      NATS_URL: 'nats://127.0.0.1:1',
+      JWT_SECRET: 'j'.repeat(40),
+      JWT_SECRET_PREVIOUS: 'j'.repeat(40),
+      ADDRESS_HASH_KEY: 'a'.repeat(40),
+      CALLER_TOKEN_PRIVATE_KEY: testCallerKeys.privateKey,
+    });
+    expect(gateway.code).toBe(78);
+    expect(gateway.output).toContain('JWT_SECRET_PREVIOUS is the same as JWT_SECRET');
+    const telemetry = await exitOf('services/telemetry/src/main.ts', {
+      ...service,
+      CALLER_TOKEN_PUBLIC_KEY_PREVIOUS: testCallerKeys.publicKey,
+    });
+    expect(telemetry.code).toBe(78);
+    expect(telemetry.output).toContain('CALLER_TOKEN_PUBLIC_KEY_PREVIOUS is the same as CALLER_TOKEN_PUBLIC_KEY');
+    const sealingKey = Buffer.alloc(32, 7).toString('base64');
+    const provisioning = await exitOf('services/provisioning/src/main.ts', {
+      ...service,
+      MAIL_URL: 'smtp://127.0.0.1:1',
+      PRIVATE_KEY_ENCRYPTION_KEY: sealingKey,
+      PRIVATE_KEY_ENCRYPTION_KEY_PREVIOUS: sealingKey,
+    });
+    expect(provisioning.code).toBe(78);
+    expect(provisioning.output).toContain(
+      'PRIVATE_KEY_ENCRYPTION_KEY_PREVIOUS is the same as PRIVATE_KEY_ENCRYPTION_KEY',
+    );
+  });
 });
