@@ -235,6 +235,9 @@ describe.skipIf(problem !== null)('privacy audit', () => {
         addresses: device.addresses,
         status: 'active',
         server: 'lab-privacy-1',
+        // What telemetry keeps of it: the handshake, and the network cut to /24 (never the address).
+        last_handshake_at: expect.any(String),
+        connected_from: expect.stringMatching(/\.0\/24$/),
       }),
     ]);
     expect(data.subscriptions).toEqual([expect.objectContaining({ plan: 'personal', status: 'active' })]);

@@ -103,7 +103,9 @@ export function provisioningService(
           dns,
           clock,
         }),
-        endpoint(exportProvisioningDataRpc, (_data, caller) => exportDevices(context.db, requireUserId(caller))),
+        endpoint(exportProvisioningDataRpc, (_data, caller) =>
+          exportDevices(context.db, context.rpc, requireUserId(caller)),
+        ),
       ];
     },
     consumers: (context) => [

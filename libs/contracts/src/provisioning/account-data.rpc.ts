@@ -5,7 +5,8 @@ const Uuid = Type.String({ format: 'uuid' });
 
 /**
  * What provisioning holds about the caller, for their export: every device of theirs (personal and
- * in organizations) with its public key and tunnel addresses. Never a private or preshared key.
+ * in organizations) with its public key and tunnel addresses, and what telemetry keeps of it (asked
+ * by provisioning, which has checked whose devices they are). Never a private or preshared key.
  */
 export const ProvisioningAccountDataSchema = Type.Object({
   devices: Type.Array(
@@ -21,6 +22,12 @@ export const ProvisioningAccountDataSchema = Type.Object({
         addresses: Type.Array(Type.String()),
         server: Type.Union([Type.String(), Type.Null()]),
         key_created_at: Type.Union([Type.String(), Type.Null()]),
+        /** From telemetry: the newest handshake a node saw, and the network it came from (cut to /24 or /48). */
+        last_handshake_at: Type.Union([Type.String(), Type.Null()]),
+        connected_from: Type.Union([Type.String(), Type.Null()]),
+        /** From telemetry: bytes the device received through the tunnel, and sent, in the last 24 hours. */
+        received_bytes_24h: Type.Integer(),
+        sent_bytes_24h: Type.Integer(),
       },
       { additionalProperties: false },
     ),

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { ProvisioningAccountData } from '@qw/contracts';
+import { latestTelemetryRpc, type ProvisioningAccountData } from '@qw/contracts';
+import type { RpcClient } from '@qw/platform/bus';
 import { deviceAddressCidrs } from '@qw/wireguard';
 import type { ProvisioningDatabase } from '../database.ts';
 import { recordRemoved } from '../device-events/device-events.ts';
@@ -11,7 +12,7 @@ type Db = Kysely<ProvisioningDatabase>;
  * Every device of the person, for their export: what they named it, where it connects, its public
  * key and addresses. The sealed private key is never read here.
  */
-export async function exportDevices(db: Db, userId: string): Promise<ProvisioningAccountData> {
+export async function exportDevices(db: Db, rpc: RpcClient, userId: string): Promise<ProvisioningAccountData> {
   const devices = await db
     .selectFrom('devices')
     .select([
@@ -31,6 +32,11 @@ export async function exportDevices(db: Db, userId: string): Promise<Provisionin
     .where('user_id', '=', userId)
     .orderBy('created_at')
     .execute();
+  const latest =
+    devices.length === 0
+      ? []
+      : (await rpc.request(latestTelemetryRpc, { device_ids: devices.map((d) => d.id) })).devices;
+  const telemetryOf = new Map(latest.map((row) => [row.device_id, row]));
   const nodes = await nodesById(
     db,
     devices.map((device) => device.node_id),
@@ -47,6 +53,10 @@ export async function exportDevices(db: Db, userId: string): Promise<Provisionin
       addresses: device.ipv4 && device.ipv6 ? deviceAddressCidrs(device.ipv4, device.ipv6) : [],
       server: device.node_id ? (nodes.get(device.node_id)?.name ?? null) : null,
       key_created_at: device.key_created_at ? new Date(device.key_created_at).toISOString() : null,
+      last_handshake_at: telemetryOf.get(device.id)?.latest_handshake ?? null,
+      connected_from: telemetryOf.get(device.id)?.endpoint ?? null,
+      received_bytes_24h: telemetryOf.get(device.id)?.tx_bytes_24h ?? 0,
+      sent_bytes_24h: telemetryOf.get(device.id)?.rx_bytes_24h ?? 0,
     })),
   };
 }
