@@ -6,6 +6,7 @@ import type { Client, Stack } from '../../services/gateway/test/support/stack.ts
 import { startStack } from '../../services/gateway/test/support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from '../../services/gateway/test/support/products.ts';
 import { registerTestNode } from '../../services/gateway/test/support/nodes.ts';
+import { ownOrganization } from '../../services/gateway/test/support/organizations.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
 import { newPage, pathOf, screenshot, signInThroughPage } from './support/real-stack.ts';
@@ -15,7 +16,9 @@ import { newPage, pathOf, screenshot, signInThroughPage } from './support/real-s
  * "Your data" downloads a JSON file with the account and its devices (no private key); Delete asks
  * for the password, says so when it is wrong, then deletes: the page lands on "Your account has
  * been deleted", the mail goes out, and the password no longer signs in. Axe finds nothing serious
- * on the card, the dialog or the last page. Photos in test-results/screenshots/account-leaving-*.png.
+ * on the card, the dialog or the last page. On the business Account page, the only owner of an
+ * organization with a running plan is told what to do first and keeps the account. Photos in
+ * test-results/screenshots/account-leaving-*.png.
  */
 let stack: Stack;
 let browser: Browser;
@@ -97,6 +100,38 @@ describe('leaving from the Account page', () => {
         await page.getByLabel('Password').fill(password);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await expect.poll(() => page.getByText('Invalid email or password.').count()).toBe(1);
+        expect(errors).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 90_000);
+  }
+
+  for (const width of [1280, 390]) {
+    it(`tells the only owner of a paid organization what to do first at ${width} px`, async () => {
+      const email = `lead-${width}@example.com`;
+      const lead = await customerWithPlan(stack, email, 'business10', password);
+      await ownOrganization(lead);
+      const { page, errors, close } = await newPage(browser, { width });
+      try {
+        await signInThroughPage(page, stack.publicUrl, email, password);
+        await page.goto(`${stack.publicUrl}/app/business/account`);
+        const card = page.getByRole('region', { name: 'Your data', exact: true });
+        await card.waitFor();
+        await card.getByRole('button', { name: 'Delete account…' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+        await dialog.getByLabel('Password', { exact: true }).fill(password);
+        await dialog.getByRole('button', { name: 'Delete my account' }).click();
+        const refusal = dialog.getByRole('alert');
+        await expect
+          .poll(() => refusal.innerText())
+          .toMatch(
+            /^You are the only owner of .+, and its plan is still active\. Cancel its plan before deleting your account\.$/,
+          );
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await screenshot(page, 'account-leaving-last-owner');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        expect((await lead.call('GET', '/api/me')).statusCode).toBe(200);
         expect(errors).toEqual([]);
       } finally {
         await close();
