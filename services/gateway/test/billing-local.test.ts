@@ -168,6 +168,31 @@ describe('checkout with the local test provider', () => {
     ).toBe(401);
   });
 
+  it('a Business claim names its organization as the buyer chose; a name that is no name is refused and claims nothing', async () => {
+    const sessionId = await buy('business10', 'quill@example.com');
+    const client = new Client(stack.app);
+    await client.call('POST', '/api/auth/signup', { email: 'quill@example.com', password });
+    const claim = (orgName: string) =>
+      client.call('POST', '/api/checkout/claim', {
+        session_id: sessionId,
+        email: 'quill@example.com',
+        org_name: orgName,
+      });
+    for (const bad of ['   ', 'x'.repeat(101)]) {
+      const refused = await claim(bad);
+      expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(refused.data.error).toMatchObject({ code: 'validation_failed', details: { field: 'org_name' } });
+    }
+    const unclaimed = await sql<{
+      status: string;
+    }>`select status from checkout_sessions where id = ${sessionId}`.execute(billingDb());
+    expect(unclaimed.rows[0]!.status).not.toBe('claimed');
+    const claimed = await claim('  Quill   & Co ');
+    expect(claimed.statusCode).toBe(200);
+    const orgs = await client.call('GET', '/api/orgs');
+    expect(orgs.data.organizations.map((org: { name: string }) => org.name)).toEqual(['Quill & Co']);
+  });
+
   it('limits checkout creation to 10 an hour per client address, with a clear 429 that writes nothing', async () => {
     const client = new Client(stack.app, '192.0.2.55');
     for (let i = 0; i < 10; i++)

@@ -76,6 +76,11 @@ export const ClaimRequestSchema = Type.Object({
    * Active again); without it a Business plan makes a new organization.
    */
   org_id: Type.Optional(Uuid),
+  /**
+   * The new organization's name, chosen by the buyer on the page after the payment (a Business
+   * plan); without it, the name given at an in-app checkout, else one made from the buyer's name.
+   */
+  org_name: Type.Optional(Type.String({ maxLength: 200 })),
 });
 export const ClaimResultSchema = Type.Object({
   subscription_id: Uuid,

@@ -193,7 +193,7 @@ export class CheckoutService {
   async claim(
     caller: Caller,
     claimer: Claimer,
-    input: { session_id: string; email: string; org_id?: string | undefined },
+    input: { session_id: string; email: string; org_id?: string | undefined; org_name?: string | undefined },
     orgRole: OrganizationRole | null = null,
   ) {
     const userId = requireUserId(caller);
@@ -228,6 +228,9 @@ export class CheckoutService {
           'Confirm your email address first: open the link we sent to it, then add this purchase to your account.',
         );
       const plan = findPlan(session.plan_code);
+      const chosenName = input.org_name === undefined ? null : normalizeOrganizationName(input.org_name);
+      const nameProblem = chosenName === null ? null : organizationNameProblem(chosenName);
+      if (nameProblem) throw new AppError('validation_failed', nameProblem, { field: 'org_name' });
       if (input.org_id) {
         const running = await tx
           .selectFrom('subscriptions')
@@ -268,7 +271,9 @@ export class CheckoutService {
         accountType: session.account_type === 'business' ? 'business' : 'personal',
         seats: session.quantity,
         orgId,
-        ...(orgId && !input.org_id && session.org_name ? { orgName: session.org_name } : {}),
+        ...(orgId && !input.org_id && (chosenName || session.org_name)
+          ? { orgName: chosenName || session.org_name || undefined }
+          : {}),
         invoice: paidBefore
           ? {
               invoiceId: paidBefore.id,

@@ -1,4 +1,4 @@
-import { checkoutQuantity, findPlan } from '@qw/contracts';
+import { checkoutQuantity, findPlan, normalizeOrganizationName, organizationNameProblem } from '@qw/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isApiError } from '../../../lib/api-client';
@@ -64,7 +64,7 @@ export function isPasswordProblem(error: unknown): boolean {
  * What the page has to say (the spec's alerts, shown in the page with role=alert): about a field
  * (marked invalid, the message beside it) or about the purchase as a whole.
  */
-type Notice = { text: string; field: 'email' | 'password' | null };
+type Notice = { text: string; field: 'email' | 'password' | 'org_name' | null };
 
 export function verifyFailureText(error: unknown): string {
   if (isApiError(error) && error.status === 0) return postCheckoutTexts.verifyNetworkError;
@@ -99,6 +99,8 @@ export function PostCheckout() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  /** A Business purchase's organization, named here (empty: a name made from the buyer's, to change later). */
+  const [orgName, setOrgName] = useState('');
   const [busy, setBusy] = useState(false);
   const [mfaToken, setMfaToken] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -143,11 +145,14 @@ export function PostCheckout() {
           plan_code: data?.plan_code ?? '',
           account_type: data?.account_type ?? 'personal',
           quantity: data?.quantity ?? checkoutQuantity,
+          ...(data?.account_type === 'business' && normalizeOrganizationName(orgName)
+            ? { org_name: normalizeOrganizationName(orgName) }
+            : {}),
         });
       } catch (failure) {
         setNotice({
           text: serverMessage(failure) ?? postCheckoutTexts.claimFailed(isApiError(failure) ? failure.status : 0),
-          field: null,
+          field: isApiError(failure) && failure.details?.field === 'org_name' ? 'org_name' : null,
         });
         stopSignedIn();
         return;
@@ -170,6 +175,12 @@ export function PostCheckout() {
       // Spec §5: one alert for either missing value. A missing password is that field's error; a missing
       // email keeps the spec's alert and gets its own words beside the email box.
       setNotice({ text: postCheckoutTexts.missingPassword, field: password ? 'email' : 'password' });
+      return;
+    }
+    const named = normalizeOrganizationName(orgName);
+    const nameProblem = data?.account_type === 'business' && named ? organizationNameProblem(named) : null;
+    if (nameProblem) {
+      setNotice({ text: nameProblem, field: 'org_name' });
       return;
     }
     setNotice(null);
@@ -214,7 +225,7 @@ export function PostCheckout() {
   return (
     <Card className="focus-card">
       <h1>{postCheckoutTexts.title}</h1>
-      {notice && notice.field !== 'password' && (
+      {notice && notice.field !== 'password' && notice.field !== 'org_name' && (
         <Alert tone="error" assertive>
           {notice.text}
         </Alert>
@@ -297,6 +308,26 @@ export function PostCheckout() {
                 }}
               />
             </Field>
+            {data?.account_type === 'business' && (
+              <Field
+                id="post-checkout-org-name"
+                label="Organization name"
+                hint="What your team sees. Leave it empty to choose later; you can rename it any time."
+                error={fieldError('org_name')}
+                announceError
+              >
+                <Input
+                  name="organization"
+                  autoComplete="organization"
+                  maxLength={100}
+                  value={orgName}
+                  onChange={(event) => {
+                    setOrgName(event.target.value);
+                    if (notice?.field === 'org_name') setNotice(null);
+                  }}
+                />
+              </Field>
+            )}
             <Button type="submit" block busy={busy} busyText="Creating account…">
               Create account
             </Button>
