@@ -64,7 +64,7 @@ up: install
 
 # Three NATS servers in one cluster and two replicas of every service (docker-compose.yml, profile cluster).
 up-cluster: install
-	NATS_CONFIG=nats-cluster.conf docker compose --env-file $$(npx tsx scripts/compose-env.ts) --profile cluster up --build
+	NATS_STREAM_REPLICAS=3 NATS_CONFIG=nats-cluster.conf docker compose --env-file $$(npx tsx scripts/compose-env.ts) --profile cluster up --build
 
 clean:
 	rm -rf node_modules */*/node_modules web/dist var test-results
