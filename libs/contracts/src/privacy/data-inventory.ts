@@ -62,7 +62,8 @@ export const inventoryTables: readonly InventoryTable[] = [
     personal: [
       { column: 'envelope', holds: 'the event; the same data as its stream (below)', kinds: ['tunnel_address'] },
     ],
-    retention: 'Deleted as soon as the event is published (normally within milliseconds).',
+    retention:
+      'Kept 5 minutes after the event is published (OUTBOX_RETENTION_MS), to publish it again if a restart of every NATS server lost it; then deleted.',
   },
   {
     service: 'every',
