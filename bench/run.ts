@@ -5,6 +5,7 @@ import { runAnalyticsBench } from './analytics.bench.ts';
 import { runAdminBench } from './admin.bench.ts';
 import { runReplicasBench } from './replicas.bench.ts';
 import { runBusIdentitiesBench } from './bus-identities.bench.ts';
+import { runNatsFailoverBench } from './nats-failover.bench.ts';
 
 const only = process.argv[2];
 
@@ -111,6 +112,15 @@ if (!only || only === 'identities') {
   const result = await runBusIdentitiesBench(50);
   console.log(
     `  ${result.runs} nodes: issued → connected p50 ${result.issueToConnectedP50Ms.toFixed(1)} ms, max ${result.issueToConnectedMaxMs.toFixed(1)} ms; revoke → open connection closed p50 ${result.revokeToClosedP50Ms.toFixed(1)} ms, max ${result.revokeToClosedMaxMs.toFixed(1)} ms`,
+  );
+}
+if (!only || only === 'failover') {
+  console.log(
+    'failover seen by a client of a three-server NATS cluster (network namespaces), a server killed with SIGKILL',
+  );
+  const result = await runNatsFailoverBench(Number(process.env.BENCH_FAILOVER_RUNS ?? 5));
+  console.log(
+    `  ${result.runs} kills each: RPC when the asker's server dies, ask → answer p50 ${result.rpcP50Ms.toFixed(0)} ms, max ${result.rpcMaxMs.toFixed(0)} ms (steady ${result.steadyRpcMs.toFixed(1)} ms); JetStream publish to an R3 stream when its leader dies, publish → ack p50 ${result.publishP50Ms.toFixed(0)} ms, max ${result.publishMaxMs.toFixed(0)} ms (steady ${result.steadyPublishMs.toFixed(1)} ms)`,
   );
 }
 process.exit(0);
