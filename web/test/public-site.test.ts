@@ -178,8 +178,18 @@ describe('/ (home)', () => {
 describe('/pricing', () => {
   const expected = {
     personal: [
-      { name: 'Personal', devices: 'Unlimited devices', price: '$7.99/month', badge: null },
-      { name: 'Gaming', devices: 'Unlimited devices', price: '$11.99/month', badge: 'Most Popular' },
+      {
+        name: 'Personal',
+        devices: 'Unlimited devices (fair use: up to 100 per account)',
+        price: '$7.99/month',
+        badge: null,
+      },
+      {
+        name: 'Gaming',
+        devices: 'Unlimited devices (fair use: up to 100 per account)',
+        price: '$11.99/month',
+        badge: 'Most Popular',
+      },
     ],
     business: [
       { name: 'Business 10', devices: '10 devices', price: '$50.00/month', badge: null },

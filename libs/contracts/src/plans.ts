@@ -1,7 +1,15 @@
+import { fairUseDeviceCeiling } from './devices.ts';
+
 /** The plan catalog of spec §3 and §9, the one source for web, billing and provisioning. */
 export const planCodes = ['personal', 'gaming', 'business10', 'business50', 'business250'] as const;
 export type PlanCode = (typeof planCodes)[number];
 export type AccountType = 'personal' | 'business';
+
+/**
+ * How "unlimited devices" is sold wherever a plan is offered (issue #26): with its fair-use
+ * ceiling, so nobody learns of the ceiling only after paying.
+ */
+export const unlimitedDevicesText = `Unlimited devices (fair use: up to ${fairUseDeviceCeiling} per account)`;
 
 export type Plan = {
   code: PlanCode;
@@ -33,7 +41,7 @@ export const plans: readonly Plan[] = [
     accountType: 'personal',
     priceId: 'price_personal_monthly',
     features: [
-      'Unlimited devices',
+      unlimitedDevicesText,
       'Strict no-logs policy',
       'WireGuard config file and QR code',
       'Servers in North America, Europe and Asia',
@@ -52,7 +60,7 @@ export const plans: readonly Plan[] = [
     accountType: 'personal',
     priceId: 'price_gaming_monthly',
     features: [
-      'Unlimited devices',
+      unlimitedDevicesText,
       'Gaming-optimised low-latency routes',
       'DDoS protection',
       'Strict no-logs policy',

@@ -1,11 +1,11 @@
-import { formatUsd, type Plan } from '@qw/contracts';
+import { formatUsd, unlimitedDevicesText, type Plan } from '@qw/contracts';
 import { Link } from 'react-router-dom';
 import { Badge, Card } from '../../../ui';
 import { CheckoutButton } from './checkout-button';
 import './checkout.css';
 
 function deviceCount(plan: Plan): string {
-  return plan.devices === null ? 'Unlimited devices' : `${plan.devices} devices`;
+  return plan.devices === null ? unlimitedDevicesText : `${plan.devices} devices`;
 }
 
 /**

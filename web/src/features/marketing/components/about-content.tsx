@@ -71,7 +71,7 @@ export function AboutContent() {
         <ul>
           <li>WireGuard only: one modern protocol, no legacy fallbacks.</li>
           <li>No app of ours required: the official WireGuard app and a config file or QR code are enough.</li>
-          <li>Unlimited devices on Personal and Gaming.</li>
+          <li>Unlimited devices on Personal and Gaming (fair use: up to 100 per account).</li>
           <li>Gaming-optimised low-latency routes.</li>
           <li>Business pricing you can read on the page, by device quota.</li>
         </ul>

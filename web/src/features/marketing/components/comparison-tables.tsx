@@ -1,4 +1,4 @@
-import { findPlan, formatUsd, planDisplayName } from '@qw/contracts';
+import { findPlan, formatUsd, planDisplayName, unlimitedDevicesText } from '@qw/contracts';
 import { Table, type TableColumn } from '../../../ui';
 import {
   competitors,
@@ -53,7 +53,7 @@ const providerRows: readonly ProviderRow[] = [
     id: 'quietwire',
     name: 'Quietwire Personal',
     priceCents: findPlan('personal')?.priceCents ?? 0,
-    devices: 'Unlimited devices',
+    devices: unlimitedDevicesText,
     logsPolicy: 'Strict no-logs',
     gamingNote: `Gaming plan (${formatUsd(findPlan('gaming')?.priceCents ?? 0)}/month): low-latency routes, typically 10-30% lower ping`,
     own: true,

@@ -47,7 +47,7 @@ function WhyCard() {
           <strong>Strict no-logs policy.</strong> We don’t record the sites you visit or what you send.
         </li>
         <li>
-          <strong>Unlimited devices</strong> on Personal and Gaming.
+          <strong>Unlimited devices</strong> on Personal and Gaming (fair use: up to 100 per account).
         </li>
         <li>
           <strong>Low-latency gaming routes</strong> and DDoS protection.
