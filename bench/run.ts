@@ -104,7 +104,7 @@ if (!only || only === 'replicas') {
   });
   for (const run of result.runs)
     console.log(
-      `  ${run.replicas} replica(s): ${run.requests} devices created in ${run.seconds.toFixed(1)} s by ${result.concurrency} callers at once: ${run.perSecond} requests/s, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`,
+      `  ${run.replicas} replica(s): ${run.requests} devices created on ${result.nodes} nodes in ${run.seconds.toFixed(1)} s by ${result.concurrency} callers at once: ${run.perSecond} requests/s, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`,
     );
 }
 if (!only || only === 'identities') {
