@@ -15,7 +15,7 @@ import { StripePlanChanges } from './providers/stripe-plan-changes.ts';
 import type { PaymentProvider } from './providers/payment-provider.ts';
 import { RefundsService } from './refunds/refunds.service.ts';
 import { billingEndpoints } from './rpc/billing.rpc.ts';
-import { exportBillingData } from './accounts/account-data.ts';
+import { cancelDueAtProvider, exportBillingData } from './accounts/account-data.ts';
 import { userDeletedConsumer } from './consumers/user-deleted.consumer.ts';
 
 export type BillingSettings = {
@@ -95,7 +95,15 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
         endpoint(exportBillingDataRpc, (_data, caller) => exportBillingData(context.db, requireUserId(caller))),
       ];
     },
-    consumers: () => [userDeletedConsumer(provider)],
+    consumers: (context) => [
+      {
+        ...userDeletedConsumer,
+        afterCommit: () =>
+          void cancelDueAtProvider(context.db, provider, context.logger).catch((error: unknown) =>
+            context.logger.warn({ err: error }, 'cancelling at the provider failed; retried'),
+          ),
+      },
+    ],
     tasks: (context) => {
       const { subscriptions, refunds, webhooks } = servicesFor(context);
       return [
@@ -115,6 +123,12 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
           everyMs: 60_000,
           rule: 'each-period',
           run: async () => void (await subscriptions.renewDue()),
+        },
+        // Deleted accounts' plans the provider did not cancel yet (down, or a crash after the commit).
+        {
+          name: 'cancel-deleted-accounts-plans',
+          everyMs: settings.refundRetryEveryMs ?? 60_000,
+          run: async () => void (await cancelDueAtProvider(context.db, provider, context.logger)),
         },
         {
           name: 'retry-pending-refunds',

@@ -39,6 +39,8 @@ export interface SubscriptionsTable {
   /** The card it renews with, as the provider reports it (brand, last four digits). */
   card_brand: ColumnType<string | null, string | null | undefined, string | null>;
   card_last4: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its account was deleted: still to be cancelled at the provider (retried until it answers). */
+  provider_cancel_due: Generated<boolean>;
   created_at: Timestamp;
 }
 export interface CheckoutSessionsTable {

@@ -7,7 +7,7 @@ import { RpcClient } from '@qw/platform';
 import { billingService } from '@qw/billing';
 import { eventually } from '@qw/testkit';
 import { signInAgain, verifyEmail } from './support/products.ts';
-import { Client, startStack, type Stack } from './support/stack.ts';
+import { Client, signUp, startStack, type Stack } from './support/stack.ts';
 
 /**
  * A stand-in for Stripe's API on loopback: it records each request and answers like Stripe,
@@ -20,6 +20,8 @@ const recorded: Recorded[] = [];
 const refundsMade: Recorded[] = [];
 const canceledAtStripe = new Set<string>();
 const replays = new Map<string, unknown>();
+/** While set, the stand-in answers every subscription cancellation with a 500, as Stripe down would. */
+let cancellationsFail = false;
 let standIn: Server;
 let standInUrl: string;
 let sessionCount = 0;
@@ -249,6 +251,11 @@ beforeAll(async () => {
         idempotencyKey: typeof key === 'string' ? key : undefined,
       };
       recorded.push(call);
+      if (cancellationsFail && call.method === 'DELETE' && path.startsWith('/v1/subscriptions/')) {
+        response.writeHead(500, { 'content-type': 'application/json', 'request-id': 'req_test' });
+        response.end(JSON.stringify({ error: { type: 'api_error', message: 'down in the stand-in' } }));
+        return;
+      }
       const replayKey = call.idempotencyKey && `${call.method} ${path} ${call.idempotencyKey}`;
       const json = (replayKey && replays.get(replayKey)) || answer(call);
       if (replayKey && json) replays.set(replayKey, json);
@@ -609,6 +616,40 @@ describe('Stripe', () => {
     await eventually(async () => (await count(sql<{ n: number }>`select count(*)::int as n from outbox`)) === 0);
     expect(await published('billing.refund.issued')).toBe(issuedBefore + 1);
     expect((await lastPublished('billing.refund.issued')).refundId).toBe(pending.id);
+  });
+
+  it('a deleted account ends its plan here at once and at Stripe as soon as Stripe answers, once', async () => {
+    // Signed up and signed in first, so the claim adds the plan to this session's account.
+    const account = await signUp(stack, 'ivy@leaving.example.org', '198.51.100.211');
+    const { subscriptionId, client } = await paidAndClaimed('sub_11', 'in_11', 'ivy@leaving.example.org', account);
+    const record = (id: string) =>
+      billingDb().selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    cancellationsFail = true;
+    const canceledBefore = await published('billing.subscription.canceled');
+    try {
+      expect((await client.call('POST', '/api/me/delete', { password: 'correct horse battery' })).statusCode).toBe(200);
+      await eventually(async () => (await record(subscriptionId)).status === 'canceled');
+      await eventually(() => recorded.some((r) => r.method === 'DELETE' && r.path === '/v1/subscriptions/sub_11'));
+      // Stripe is down: the cancellation waits, marked, and the address is gone already.
+      expect(await record(subscriptionId)).toMatchObject({ status: 'canceled', provider_cancel_due: true });
+      const customers = await billingDb()
+        .selectFrom('customers')
+        .select('email')
+        .where('email', '=', 'ivy@leaving.example.org')
+        .execute();
+      expect(customers).toEqual([]);
+    } finally {
+      cancellationsFail = false;
+    }
+    await eventually(async () => (await record(subscriptionId)).provider_cancel_due === false, 10_000);
+    expect(canceledAtStripe.has('sub_11')).toBe(true);
+    const keys = new Set(
+      recorded
+        .filter((r) => r.method === 'DELETE' && r.path === '/v1/subscriptions/sub_11')
+        .map((r) => r.idempotencyKey),
+    );
+    expect([...keys]).toEqual([`delete-account-${subscriptionId}`]);
+    expect(await published('billing.subscription.canceled')).toBe(canceledBefore + 1);
   });
 
   it('answers not_found for every test-provider call while Stripe takes the payments', async () => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
 import { invoiceNumberText, type BillingAccountData } from '@qw/contracts';
 import type { BillingDatabase } from '../database.ts';
 import { clockNow } from '../clock.ts';
@@ -41,13 +42,14 @@ export async function exportBillingData(db: Db, userId: string): Promise<Billing
 }
 
 /**
- * A deleted account's part in billing: its own plans end now (at the provider, then in the
- * ledger, whose `subscription.canceled` ends the entitlements), and the addresses and card digits
- * billing kept are erased. Payments stay as tax records, under the account's id only. A plan an
+ * A deleted account's part in billing: its own plans end now in the ledger (whose
+ * `subscription.canceled` ends the entitlements) and are marked to be cancelled at the provider
+ * (`cancelDueAtProvider`, after the commit and retried), and the addresses and card digits billing
+ * kept are erased. Payments stay as tax records, under the account's id only. A plan an
  * organization pays for is the organization's: identity refused the deletion while the person was
  * its last owner, so it goes on for the others.
  */
-export async function forgetAccount(tx: Db, provider: PaymentProvider, userId: string): Promise<void> {
+export async function forgetAccount(tx: Db, userId: string): Promise<void> {
   const owned = await tx
     .selectFrom('subscriptions')
     .selectAll()
@@ -57,12 +59,6 @@ export async function forgetAccount(tx: Db, provider: PaymentProvider, userId: s
     .forUpdate()
     .execute();
   for (const sub of owned) {
-    // Idempotent at the provider: a redelivered event asks again harmlessly.
-    if (sub.provider_subscription_id)
-      await provider.cancelNow({
-        providerSubscriptionId: sub.provider_subscription_id,
-        idempotencyKey: `delete-account-${sub.id}`,
-      });
     const now = await clockNow(tx, sub.test_clock_id);
     const lastSeen = sub.provider_updated_at ? new Date(sub.provider_updated_at) : now;
     await applySubscriptionState(tx, sub, {
@@ -72,6 +68,8 @@ export async function forgetAccount(tx: Db, provider: PaymentProvider, userId: s
       cancelAtPeriodEnd: false,
       observedAt: lastSeen > now ? lastSeen : now,
     });
+    if (sub.provider_subscription_id)
+      await tx.updateTable('subscriptions').set({ provider_cancel_due: true }).where('id', '=', sub.id).execute();
   }
   const customers = tx.selectFrom('customers').select('id').where('user_id', '=', userId);
   await tx.updateTable('customers').set({ email: '' }).where('user_id', '=', userId).execute();
@@ -95,4 +93,35 @@ export async function forgetAccount(tx: Db, provider: PaymentProvider, userId: s
     .where('user_id', '=', userId)
     .where('org_id', 'is', null)
     .execute();
+}
+
+/**
+ * Cancels at the provider the plans of deleted accounts still marked, each with its own
+ * idempotency key (a repeat is harmless); one that fails stays marked for the next pass.
+ */
+export async function cancelDueAtProvider(db: Db, provider: PaymentProvider, logger: Logger): Promise<number> {
+  const due = await db
+    .selectFrom('subscriptions')
+    .select(['id', 'provider_subscription_id'])
+    .where('provider_cancel_due', '=', true)
+    .limit(100)
+    .execute();
+  let cancelled = 0;
+  for (const sub of due) {
+    try {
+      if (sub.provider_subscription_id)
+        await provider.cancelNow({
+          providerSubscriptionId: sub.provider_subscription_id,
+          idempotencyKey: `delete-account-${sub.id}`,
+        });
+      await db.updateTable('subscriptions').set({ provider_cancel_due: false }).where('id', '=', sub.id).execute();
+      cancelled++;
+    } catch (error) {
+      logger.warn(
+        { err: error, subscriptionId: sub.id },
+        "a deleted account's plan is not cancelled at the provider yet; retried",
+      );
+    }
+  }
+  return cancelled;
 }
