@@ -88,6 +88,15 @@ describe('admin console: Overview', () => {
     const first = api.fleet.traffic[0]!;
     expect(rows[0]).toEqual([`${first.hour.slice(0, 10)} ${first.hour.slice(11, 13)}:00 UTC`, '50.0 MB', '20.0 MB']);
     await expect(page.getByRole('link', { name: /^Servers: / }).getAttribute('href')).resolves.toBe('/admin/servers');
+    // Issue #26: the Devices figure says what it is made of, in the Servers and Telemetry pages' words.
+    const fleet = api.fleet.devices;
+    const placed = fleet.filter((device) => device.is_active && device.has_keys).length;
+    const suspended = fleet.filter((device) => !device.is_active).length;
+    const keyless = fleet.filter((device) => device.is_active && !device.has_keys).length;
+    expect(placed + suspended + keyless).toBe(40);
+    await expect(
+      page.locator('a.qw-stat-tile', { hasText: 'Devices' }).first().locator('.qw-stat-tile__hint').innerText(),
+    ).resolves.toBe(`Every device: ${placed} placed on servers, ${suspended} suspended, ${keyless} without a key`);
     await page.locator('a.qw-stat-tile', { hasText: 'Every device' }).click();
     await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
     await finish(opened);
@@ -348,6 +357,10 @@ describe('admin console: Telemetry', () => {
 
     const devices = section(page, 'Latest per device');
     await expect.poll(async () => (await rowsOf(devices)).length).toBe(25);
+    // Issue #26: what the rows count, so they are not read as the Overview's devices.
+    await expect(
+      devices.getByText('One row per device with a key that a node has reported on.', { exact: false }).isVisible(),
+    ).resolves.toBe(true);
     const first = (await rowsOf(devices))[0]!;
     // Newest first: the fleet's first placed device, device-01 on fra-1.
     expect(first.slice(0, 2)).toEqual(['device-01', 'fra-1']);
@@ -413,8 +426,15 @@ describe('admin console: Servers', () => {
       ['Memory', '38%'],
       ['Disk', '51%'],
       ['Peers placed', '18'],
+      ['Retiring keys', '2'],
       ['Connected', '11'],
     ]);
+    // Issue #26: the page's peers, labelled so they reconcile with the Overview's devices.
+    await expect(page.locator('.admin-servers__total').innerText()).resolves.toBe(
+      '42 peers on 3 servers: 40 devices placed and 2 keys in their 24 h rotation grace.',
+    );
+    await expect(fra.getByText('(active devices with a key)').isVisible()).resolves.toBe(true);
+    await expect(fra.getByText('(in their 24 h rotation grace)').isVisible()).resolves.toBe(true);
     await expect(fra.locator('code').innerText()).resolves.toBe('ssh root@203.0.113.10');
     await expect(fra.innerText()).resolves.toMatch(/Frankfurt/);
     await expect(fra.getByText('primary', { exact: true }).isVisible()).resolves.toBe(true);
@@ -433,6 +453,7 @@ describe('admin console: Servers', () => {
     await expect(sgp.getByText('No recent metrics.', { exact: true }).isVisible()).resolves.toBe(true);
     expect(await figures(sgp)).toEqual([
       ['Peers placed', '8'],
+      ['Retiring keys', '0'],
       ['Connected', '0'],
     ]);
     await expect(sgp.locator('code').innerText()).resolves.toBe('ssh admin@192.0.2.44');

@@ -97,9 +97,9 @@ describe('serverCard', () => {
     last_seen_at: new Date('2026-11-24T10:00:00.000Z'),
   };
 
-  it('shows the peers placed, those connected and the metrics telemetry has', () => {
+  it('shows the peers placed, the retiring keys, those connected and the metrics telemetry has', () => {
     const metrics = { cpu_percent: 5 } as never;
-    expect(serverCard(node, 4, { connected: 2, metrics })).toEqual({
+    expect(serverCard(node, { placed: 4, retiring: 1 }, { connected: 2, metrics })).toEqual({
       id: 'n-1',
       name: 'fra-1',
       ip: '203.0.113.7',
@@ -109,6 +109,7 @@ describe('serverCard', () => {
       tags: ['gaming'],
       draining: false,
       peers_placed: 4,
+      peers_retiring: 1,
       peers_connected: 2,
       last_seen_at: '2026-11-24T10:00:00.000Z',
       metrics,
@@ -116,7 +117,7 @@ describe('serverCard', () => {
   });
 
   it('shows nothing connected and no metrics when telemetry has none, and never seen as null', () => {
-    const card = serverCard({ ...node, last_seen_at: null }, 0, undefined);
+    const card = serverCard({ ...node, last_seen_at: null }, { placed: 0, retiring: 0 }, undefined);
     expect(card.peers_placed).toBe(0);
     expect(card.peers_connected).toBe(0);
     expect(card.metrics).toBeNull();

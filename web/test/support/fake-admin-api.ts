@@ -152,6 +152,12 @@ export async function installFakeAdminApi(page: Page, fleet: AdminFleet = demoFl
         users: fleet.users.length,
         organizations: fleet.organizations.length,
         devices: fleet.devices.length,
+        devices_breakdown: {
+          placed: fleet.devices.filter((device) => device.is_active && device.has_keys).length,
+          suspended: fleet.devices.filter((device) => !device.is_active).length,
+          without_key: fleet.devices.filter((device) => device.is_active && !device.has_keys).length,
+          peers_retiring: fleet.servers.reduce((sum, server) => sum + server.peers_retiring, 0),
+        },
         active_devices: fleet.devices.filter((device) => device.is_connected).length,
         traffic: fleet.traffic,
       },
@@ -399,6 +405,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       tags: ['eu', 'primary'],
       draining: false,
       peers_placed: 18,
+      peers_retiring: 2,
       peers_connected: 11,
       last_seen_at: new Date(now - 20_000).toISOString(),
       metrics: {
@@ -423,6 +430,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       tags: ['us'],
       draining: true,
       peers_placed: 14,
+      peers_retiring: 0,
       peers_connected: 5,
       last_seen_at: new Date(now - 40_000).toISOString(),
       metrics: {
@@ -447,6 +455,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       tags: [],
       draining: false,
       peers_placed: 8,
+      peers_retiring: 0,
       peers_connected: 0,
       last_seen_at: new Date(now - 3_600_000).toISOString(),
       metrics: null,

@@ -35,10 +35,25 @@ const page = <T extends TSchema>(row: T) =>
 
 /** One hour of the last 24 (1440 minutes, spec §9), oldest first, hours without traffic as 0. */
 export const TrafficHourSchema = Type.Object({ hour: When, rx_bytes: Bytes, tx_bytes: Bytes });
+/**
+ * What the Devices tile's figure is made of, so it reconciles with the Servers page: every device is
+ * exactly one of placed (active with a key: a peer on its node), suspended, or active without a key
+ * (its keys revoked, waiting for "Request key"). `peers_retiring` are the previous keys of scheduled
+ * rotations still on their nodes for the grace period: the Servers page counts them as peers too.
+ */
+export const AdminDeviceBreakdownSchema = Type.Object({
+  placed: Count,
+  suspended: Count,
+  without_key: Count,
+  peers_retiring: Count,
+});
+export type AdminDeviceBreakdown = Static<typeof AdminDeviceBreakdownSchema>;
 export const AdminOverviewSchema = Type.Object({
   users: Count,
   organizations: Count,
+  /** Every device, suspended and keyless ones included. */
   devices: Count,
+  devices_breakdown: AdminDeviceBreakdownSchema,
   /** Devices connected now (latest handshake within the connected window). */
   active_devices: Count,
   traffic: Type.Array(TrafficHourSchema, { minItems: 24, maxItems: 24 }),
@@ -374,7 +389,10 @@ export const AdminServerSchema = Type.Object({
   tags: Type.Array(Type.String()),
   /** Takes no new devices; those placed stay. */
   draining: Type.Boolean(),
+  /** Active devices with a key placed here. */
   peers_placed: Count,
+  /** Previous keys of scheduled rotations, still on this node for their grace period. */
+  peers_retiring: Count,
   peers_connected: Count,
   last_seen_at: NullableWhen,
   metrics: Type.Union([ServerMetricsSchema, Type.Null()]),

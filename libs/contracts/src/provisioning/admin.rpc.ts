@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { defineRpc } from '../rpc.ts';
 import {
   AdminDeviceActionSchema,
+  AdminDeviceBreakdownSchema,
   AdminDeviceSchema,
   AdminDevicesQuerySchema,
   AdminServerSchema,
@@ -36,11 +37,15 @@ export const adminDevicesRpc = defineRpc(
   AdminDevicesQuerySchema,
   AdminDevicePageSchema,
 );
-/** The overview's Devices tile. */
+/** The overview's Devices tile and what it is made of. */
 export const adminDeviceCountRpc = defineRpc(
   'provisioning.rpc.admin-device-count',
   Type.Object({}),
-  Type.Object({ devices: Type.Integer({ minimum: 0 }), active: Type.Integer({ minimum: 0 }) }),
+  Type.Object({
+    devices: Type.Integer({ minimum: 0 }),
+    active: Type.Integer({ minimum: 0 }),
+    breakdown: AdminDeviceBreakdownSchema,
+  }),
 );
 /** Spec §7 admin device action: activate, suspend or revoke_keys; audited. */
 export const adminDeviceActionRpc = defineRpc(

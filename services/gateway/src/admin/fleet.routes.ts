@@ -38,6 +38,7 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
       users: people.users,
       organizations: people.organizations,
       devices: devices.devices,
+      devices_breakdown: devices.breakdown,
       active_devices: traffic.active_devices,
       traffic: traffic.traffic,
     });

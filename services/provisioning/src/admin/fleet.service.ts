@@ -16,7 +16,7 @@ import type { RpcClient } from '@qw/platform/bus';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import { serverCard } from '../nodes/node-rules.ts';
-import { nodesById, nodesByName, peersPlaced } from '../nodes/nodes.repository.ts';
+import { nodesById, nodesByName, peersPlaced, peersRetiring } from '../nodes/nodes.repository.ts';
 import { drainNode } from '../nodes/nodes.service.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -191,11 +191,27 @@ export class FleetAdmin {
   /** The overview's Devices tile (and how many of them are active). */
   async deviceCount(caller: Caller) {
     requireAdmin(caller);
-    const row = await (this.deps.readDb ?? this.deps.db)
-      .selectFrom('devices')
-      .select([(eb) => eb.fn.countAll<string>().as('n'), sql<string>`count(*) filter (where is_active)`.as('active')])
-      .executeTakeFirstOrThrow();
-    return { devices: Number(row.n), active: Number(row.active) };
+    // One statement, so the parts add up to the whole even while devices change.
+    const row = await sql<{ n: string; active: string; placed: string; suspended: string; retiring: string }>`
+      select count(*) as n,
+             count(*) filter (where is_active) as active,
+             count(*) filter (where is_active and public_key is not null) as placed,
+             count(*) filter (where not is_active) as suspended,
+             (select count(*) from retiring_keys) as retiring
+        from devices`
+      .execute(this.deps.readDb ?? this.deps.db)
+      .then((result) => result.rows[0]!);
+    const placed = Number(row.placed);
+    return {
+      devices: Number(row.n),
+      active: Number(row.active),
+      breakdown: {
+        placed,
+        suspended: Number(row.suspended),
+        without_key: Number(row.active) - placed,
+        peers_retiring: Number(row.retiring),
+      },
+    };
   }
 
   /** Spec §7 `POST /api/admin-device`: the action, then the device as the list shows it. */
@@ -225,12 +241,15 @@ export class FleetAdmin {
   private async serverViews(caller: Caller, nodes: Node[]): Promise<AdminServer[]> {
     if (nodes.length === 0) return [];
     const ids = nodes.map((n) => n.id);
-    const [placed, stats] = await Promise.all([
+    const [placed, retiring, stats] = await Promise.all([
       peersPlaced(this.deps.db, ids),
+      peersRetiring(this.deps.db, ids),
       this.deps.rpc.request(adminNodeStatsRpc, { node_ids: ids }, caller),
     ]);
     const statsOf = new Map(stats.nodes.map((s) => [s.node_id, s]));
-    return nodes.map((node) => serverCard(node, placed.get(node.id) ?? 0, statsOf.get(node.id)));
+    return nodes.map((node) =>
+      serverCard(node, { placed: placed.get(node.id) ?? 0, retiring: retiring.get(node.id) ?? 0 }, statsOf.get(node.id)),
+    );
   }
 
   /**

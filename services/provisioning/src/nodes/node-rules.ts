@@ -70,12 +70,13 @@ export type NodeFacts = {
 };
 
 /**
- * A node as the console's Servers page shows it: its peers placed (what it should carry), those
- * connected now and its latest metrics as telemetry has them (none: nothing connected, no metrics).
+ * A node as the console's Servers page shows it: its peers placed (active devices with a key), the
+ * previous keys it keeps for a rotation's grace period, those connected now and its latest metrics
+ * as telemetry has them (none: nothing connected, no metrics).
  */
 export function serverCard(
   node: NodeFacts,
-  peersPlaced: number,
+  peers: { placed: number; retiring: number },
   stats: { connected: number; metrics: AdminServer['metrics'] } | undefined,
 ): AdminServer {
   return {
@@ -87,7 +88,8 @@ export function serverCard(
     region: node.region,
     tags: node.tags,
     draining: node.draining,
-    peers_placed: peersPlaced,
+    peers_placed: peers.placed,
+    peers_retiring: peers.retiring,
     peers_connected: stats?.connected ?? 0,
     last_seen_at: node.last_seen_at ? new Date(node.last_seen_at).toISOString() : null,
     metrics: stats?.metrics ?? null,

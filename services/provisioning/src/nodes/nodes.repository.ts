@@ -88,6 +88,21 @@ export async function peersPlaced(db: Db, nodeIds: string[]): Promise<Map<string
   return new Map(rows.map((row) => [row.node_id!, Number(row.n)]));
 }
 
+/**
+ * Keys each node still carries for a scheduled rotation's grace period (their devices' new keys
+ * are counted in `peersPlaced`): the node's peers are the sum of both.
+ */
+export async function peersRetiring(db: Db, nodeIds: string[]): Promise<Map<string, number>> {
+  if (nodeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('retiring_keys')
+    .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('node_id', 'in', nodeIds)
+    .groupBy('node_id')
+    .execute();
+  return new Map(rows.map((row) => [row.node_id, Number(row.n)]));
+}
+
 export function nodesByName(db: Db): Promise<Node[]> {
   return db.selectFrom('nodes').selectAll().orderBy('name').execute();
 }

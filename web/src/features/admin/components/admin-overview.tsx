@@ -40,7 +40,7 @@ export function AdminOverviewPanel() {
           to="/admin/accounts"
           hint="Business customers"
         />
-        <StatTile label="Devices" value={value((d) => d.devices)} to="/admin/devices" hint="Every device" />
+        <StatTile label="Devices" value={value((d) => d.devices)} to="/admin/devices" hint={devicesHint(data)} />
         <StatTile
           label="Active Devices"
           value={value((d) => d.active_devices)}
@@ -76,6 +76,16 @@ export function AdminOverviewPanel() {
       </p>
     </>
   );
+}
+
+/**
+ * What the Devices figure is made of, in the words the Telemetry and Servers pages use, so the
+ * three figures can be told apart: the placed ones are the Servers page's "Peers placed" summed.
+ */
+export function devicesHint(data: AdminOverview | undefined): string {
+  if (!data) return 'Every device';
+  const { placed, suspended, without_key } = data.devices_breakdown;
+  return `Every device: ${formatCount(placed)} placed on servers, ${formatCount(suspended)} suspended, ${formatCount(without_key)} without a key`;
 }
 
 const trafficColumns: TableColumn<TrafficHour>[] = [

@@ -1,4 +1,5 @@
 import './admin.css';
+import { connectedWindowSeconds, keyRotationGraceHours } from '@qw/contracts';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
@@ -55,6 +56,9 @@ export function AdminServersPanel() {
       {list.length === 0 ? (
         <p className="admin-server__no-metrics">No server has registered yet.</p>
       ) : (
+        <p className="qw-small qw-muted admin-servers__total">{peersTotalText(list)}</p>
+      )}
+      {list.length > 0 && (
         <ul className="admin-servers">
           {list.map((server) => (
             <ServerCard
@@ -83,6 +87,17 @@ export function AdminServersPanel() {
       </Modal>
     </>
   );
+}
+
+/**
+ * The fleet's peers in one sentence: what the nodes carry is the placed devices (the Overview's
+ * "placed on servers") plus the previous keys still in a rotation's grace period.
+ */
+export function peersTotalText(servers: AdminServer[]): string {
+  const placed = servers.reduce((sum, server) => sum + server.peers_placed, 0);
+  const retiring = servers.reduce((sum, server) => sum + server.peers_retiring, 0);
+  const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+  return `${plural(placed + retiring, 'peer', 'peers')} on ${plural(servers.length, 'server', 'servers')}: ${plural(placed, 'device placed', 'devices placed')} and ${plural(retiring, 'key', 'keys')} in their ${keyRotationGraceHours} h rotation grace.`;
 }
 
 function ServerCard({
@@ -136,8 +151,17 @@ function ServerCard({
         <p className="admin-server__no-metrics">{noRecentMetricsText}</p>
       )}
       <dl className="admin-server__peers">
-        <Metric term="Peers placed" value={formatCount(server.peers_placed)} />
-        <Metric term="Connected" value={formatCount(server.peers_connected)} />
+        <Metric term="Peers placed" value={formatCount(server.peers_placed)} hint="active devices with a key" />
+        <Metric
+          term="Retiring keys"
+          value={formatCount(server.peers_retiring)}
+          hint={`in their ${keyRotationGraceHours} h rotation grace`}
+        />
+        <Metric
+          term="Connected"
+          value={formatCount(server.peers_connected)}
+          hint={`handshake in the last ${connectedWindowSeconds / 60} min`}
+        />
       </dl>
       <SshCommand command={sshCommand(server)} />
       <div className="admin-server__actions">

@@ -105,6 +105,10 @@ const nodeColumns: TableColumn<AdminNodeSummary>[] = [
   },
 ];
 
+/** What the device rows count, so they are not read as the Overview's devices or the Servers' peers. */
+export const telemetryRowsText =
+  'One row per device with a key that a node has reported on. Devices never seen by a node and devices without a key have no row; suspended devices keep theirs.';
+
 /** Spec §2 Telemetry: the latest telemetry per device, paged and sorted on the server, and a summary per node. */
 export function AdminTelemetryPanel() {
   const [node, setNode] = useState('');
@@ -158,6 +162,7 @@ export function AdminTelemetryPanel() {
         <h2 id="admin-telemetry-devices" className="admin-section__title">
           Latest per device
         </h2>
+        <p className="qw-small qw-muted">{telemetryRowsText}</p>
         <div className="admin-filters">
           <FilterSelect
             label="Node"
