@@ -248,7 +248,11 @@ export class FleetAdmin {
     ]);
     const statsOf = new Map(stats.nodes.map((s) => [s.node_id, s]));
     return nodes.map((node) =>
-      serverCard(node, { placed: placed.get(node.id) ?? 0, retiring: retiring.get(node.id) ?? 0 }, statsOf.get(node.id)),
+      serverCard(
+        node,
+        { placed: placed.get(node.id) ?? 0, retiring: retiring.get(node.id) ?? 0 },
+        statsOf.get(node.id),
+      ),
     );
   }
 
