@@ -94,6 +94,20 @@ export const inventoryTables: readonly InventoryTable[] = [
   },
   {
     service: 'every',
+    table: 'task_leases',
+    purpose: 'Which replica runs each periodic task now, and until when its lease lasts.',
+    personal: [],
+    retention: 'One row per task, kept.',
+  },
+  {
+    service: 'every',
+    table: 'task_runs',
+    purpose: 'Each period a periodic task was run in, by which replica, and how it ended (so no period runs twice).',
+    personal: [],
+    retention: 'Kept 7 days (task-runs-prune).',
+  },
+  {
+    service: 'every',
     table: 'kysely_migration',
     purpose: 'Which schema migrations ran.',
     personal: [],
@@ -497,6 +511,7 @@ export const inventoryLogFields: readonly InventoryLogField[] = [
   { field: 'mail', holds: 'which kind of mail failed' },
   { field: 'kind', holds: 'which kind of mail job' },
   { field: 'jobId', holds: "a mail job's id" },
+  { field: 'worker', holds: 'which background worker (by name) took or lost its lease on this replica' },
   { field: 'attempt', holds: 'which attempt' },
   { field: 'attempts', holds: 'how many attempts' },
   { field: 'consumer', holds: 'which event consumer' },
