@@ -76,13 +76,15 @@ export async function startStack(options: {
   standby?: string;
   /** A PgBouncer (`host:port`) in front of the stack's server, which the services' queries go through. */
   pooler?: string;
+  /** The bus to run on (a NATS cluster, startNatsCluster) instead of a server of the stack's own; `stop` stops it. */
+  testBus?: TestBus;
 }): Promise<Stack> {
   const port = options.listen ? await freePort() : undefined;
   const publicUrl = port ? `http://127.0.0.1:${port}` : 'http://localhost:8080';
   const webDist = options.listen ? mkdtempSync(join(tmpdir(), 'qw-web-dist-')) : undefined;
   if (webDist) await withWebBuild((dist) => cpSync(dist, webDist, { recursive: true }));
   const database = options.database ?? (await createTestDatabase(options.label, options.server));
-  const testBus = await startTestBus();
+  const testBus = options.testBus ?? (await startTestBus());
   const smtp = await startSmtpCapture();
   const services: Record<string, RunningService<any>> = {};
   services.identity = await launchService(
