@@ -221,7 +221,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
   },
   billing: {
     serves: rpcsServedBy('billing'),
-    calls: [identity.getMeRpc, identity.membershipRpc],
+    // An organization's members and devices, counted before a Business downgrade (issue #26).
+    calls: [identity.getMeRpc, identity.membershipRpc, identity.getOrganizationRpc, provisioning.orgDeviceOverviewRpc],
     publishes: eventsOf('billing'),
     declares: ['billing'],
     // A deleted account: its plans end and the addresses billing kept are forgotten.

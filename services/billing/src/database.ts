@@ -87,6 +87,10 @@ export interface InvoicesTable {
   /** The card that paid it, as the provider reports it (brand, last four digits), when known. */
   card_brand: ColumnType<string | null, string | null | undefined, string | null>;
   card_last4: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why it was charged: checkout, renewal or plan_change; null on invoices recorded before issue #26. */
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A plan change's invoice: the plan it moved from. */
+  from_plan_code: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 export interface RefundsTable {

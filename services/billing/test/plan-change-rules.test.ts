@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { findPlan, type Plan } from '@qw/contracts';
-import { decidePlanChange, prorationCents, type PlanChangeSubject } from '../src/subscriptions/plan-change-rules.ts';
+import {
+  decidePlanChange,
+  downgradeUsageRefusal,
+  prorationCents,
+  type PlanChangeSubject,
+} from '../src/subscriptions/plan-change-rules.ts';
 import { monthlyCentsFromPrice } from '../src/webhooks/stripe-rules.ts';
 
 const at = (iso: string) => new Date(iso);
@@ -143,5 +148,27 @@ describe("a Stripe price's monthly amount", () => {
     expect(monthlyCentsFromPrice({ unit_amount: null, recurring: monthly.recurring }, 1, 'personal')).toBe(799);
     expect(monthlyCentsFromPrice(undefined, undefined, 'business50')).toBe(20000);
     expect(monthlyCentsFromPrice(undefined, undefined, 'unknown')).toBe(0);
+  });
+});
+
+describe('a Business downgrade below what the organization uses (issue #26)', () => {
+  const business10 = findPlan('business10');
+  if (!business10) throw new Error('business10 is in the catalog');
+
+  it('is allowed at or under the plan’s members and devices', () => {
+    expect(downgradeUsageRefusal(business10, { members: 10, devices: 10 })).toBeNull();
+    expect(downgradeUsageRefusal(business10, { members: 1, devices: 0 })).toBeNull();
+  });
+
+  it('is refused over either, saying what to remove first', () => {
+    expect(downgradeUsageRefusal(business10, { members: 12, devices: 14 })).toEqual({
+      kind: 'refused',
+      code: 'conflict',
+      message:
+        'Business 10 allows 10 members and 10 devices; this organization has 12 members and 14 devices. Remove 2 members and 4 devices first, then change the plan.',
+    });
+    expect(downgradeUsageRefusal(business10, { members: 3, devices: 11 })?.message).toBe(
+      'Business 10 allows 10 members and 10 devices; this organization has 3 members and 11 devices. Remove 1 device first, then change the plan.',
+    );
   });
 });

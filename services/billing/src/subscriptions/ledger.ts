@@ -177,6 +177,8 @@ export type InvoiceFacts = {
   providerPaymentId: string | null;
   /** Why it was charged (the receipt says so): the first payment, a renewal, an upgrade's proration. */
   reason?: 'checkout' | 'renewal' | 'plan_change' | undefined;
+  /** A plan change's invoice: the plan it moved from (its receipt says "Upgrade from … to …"). */
+  fromPlanCode?: string | null | undefined;
   /** The card that paid, as the provider reports it; without it the subscription's card. */
   card?: CardFacts | null | undefined;
 };
@@ -233,6 +235,8 @@ export async function recordInvoicePaid(tx: Tx, sub: Subscription, facts: Invoic
       provider_payment_id: facts.providerPaymentId,
       card_brand: card.brand,
       card_last4: card.last4,
+      reason: facts.reason ?? null,
+      from_plan_code: facts.reason === 'plan_change' ? (facts.fromPlanCode ?? null) : null,
     })
     .returning('number')
     .executeTakeFirstOrThrow();
@@ -307,6 +311,8 @@ export async function recordInvoiceFailed(
         provider_payment_id: null,
         card_brand: card.brand,
         card_last4: card.last4,
+        reason: facts.reason ?? null,
+        from_plan_code: facts.reason === 'plan_change' ? (facts.fromPlanCode ?? null) : null,
       })
       .execute();
   } else {

@@ -97,3 +97,38 @@ export function decidePlanChange(sub: PlanChangeSubject, target: Plan, now: Date
       : 0;
   return { kind: 'upgrade', planCode: target.code, monthlyCents: target.priceCents, chargedCents };
 }
+
+/** What an organization uses now, as identity (members) and provisioning (devices) count it. */
+export type OrganizationUsage = { members: number; devices: number };
+
+const countOf = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A Business downgrade (issue #26) is refused while the organization has more members or devices
+ * than the cheaper plan allows: the renewal would leave people without a place and devices over
+ * the cap. The message says what to remove first.
+ */
+export function downgradeUsageRefusal(
+  target: Plan,
+  usage: OrganizationUsage,
+): Extract<PlanChangeDecision, { kind: 'refused' }> | null {
+  const over: string[] = [];
+  if (target.userCap !== null && usage.members > target.userCap)
+    over.push(countOf(usage.members - target.userCap, 'member', 'members'));
+  if (target.devices !== null && usage.devices > target.devices)
+    over.push(countOf(usage.devices - target.devices, 'device', 'devices'));
+  if (over.length === 0) return null;
+  return {
+    kind: 'refused',
+    code: 'conflict',
+    message: `${target.name} allows ${countOf(target.userCap ?? 0, 'member', 'members')} and ${countOf(
+      target.devices ?? 0,
+      'device',
+      'devices',
+    )}; this organization has ${countOf(usage.members, 'member', 'members')} and ${countOf(
+      usage.devices,
+      'device',
+      'devices',
+    )}. Remove ${over.join(' and ')} first, then change the plan.`,
+  };
+}

@@ -4,6 +4,8 @@ import type Stripe from 'stripe';
 import {
   AppError,
   findPlan,
+  getOrganizationRpc,
+  orgDeviceOverviewRpc,
   requireUserId,
   type Caller,
   type Plan,
@@ -18,7 +20,12 @@ import { clockNow } from '../clock.ts';
 import type { StripePlanChanges } from '../providers/stripe-plan-changes.ts';
 import { applyStripeInvoice, applyStripeSubscription } from '../webhooks/stripe-ledger.ts';
 import { applySubscriptionState, monthlyCentsOf, publishSubscriptionUpdated, recordInvoicePaid } from './ledger.ts';
-import { decidePlanChange, type PlanChangeDecision, type PlanChangeSubject } from './plan-change-rules.ts';
+import {
+  decidePlanChange,
+  downgradeUsageRefusal,
+  type PlanChangeDecision,
+  type PlanChangeSubject,
+} from './plan-change-rules.ts';
 import { accountActionCheck } from './account-limits.ts';
 import { refuseUnlessSubscriptionOwner } from './organization-billing.ts';
 import { renewOwed, subscriptionView } from './subscriptions.service.ts';
@@ -73,6 +80,7 @@ export class PlanChangesService {
 
   async change(caller: Caller, input: { subscription_id: string; plan_code: string }): Promise<PlanChange> {
     const { target, sub } = await this.targetAndSubscription(caller, input);
+    await this.refuseDowngradeBelowUsage(caller, sub, target);
     await takeRateLimits(this.deps.db, [accountActionCheck('change-plan', requireUserId(caller))]);
     const change =
       sub.provider === 'stripe' ? await this.changeAtStripe(sub.id, target) : await this.changeHere(sub.id, target);
@@ -81,6 +89,21 @@ export class PlanChangesService {
       'plan changed',
     );
     return change;
+  }
+
+  /**
+   * An organization's move to a cheaper Business plan, refused while it has more members or
+   * devices than that plan allows (identity and provisioning count them, asked as the caller).
+   */
+  private async refuseDowngradeBelowUsage(caller: Caller, sub: Subscription, target: Plan): Promise<void> {
+    const current = findPlan(sub.plan_code);
+    if (!sub.org_id || !current || target.accountType !== 'business' || target.priceCents >= current.priceCents) return;
+    const [organization, devices] = await Promise.all([
+      this.deps.rpc.request(getOrganizationRpc, { org_id: sub.org_id }, caller),
+      this.deps.rpc.request(orgDeviceOverviewRpc, { org_id: sub.org_id }, caller),
+    ]);
+    const refusal = downgradeUsageRefusal(target, { members: organization.member_count, devices: devices.devices });
+    if (refusal) throw new AppError(refusal.code, refusal.message);
   }
 
   /** The plan asked for (refused when unknown) and the subscription, if the caller may change it. */
@@ -119,6 +142,7 @@ export class PlanChangesService {
     const now = sub.provider === 'test' ? await clockNow(this.deps.db, sub.test_clock_id, realNow) : realNow;
     const decision = decidePlanChange(subjectOf(sub), target, now);
     refuseUnlessAllowed(decision);
+    await this.refuseDowngradeBelowUsage(caller, sub, target);
     const renewsOn =
       decision.kind === 'downgrade' ? target : decision.kind === 'call_off' ? findPlan(sub.plan_code) : null;
     return {
@@ -245,6 +269,7 @@ export class PlanChangesService {
               paidAt: now,
               providerPaymentId: null,
               reason: 'plan_change',
+              fromPlanCode: sub.plan_code,
             });
           }
           await publishSubscriptionUpdated(tx, id, now);

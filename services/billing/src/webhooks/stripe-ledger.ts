@@ -129,6 +129,9 @@ export async function applyStripeInvoice(
     last?.price?.id ?? idOf(last?.pricing?.price_details?.price),
     invoice.parent?.subscription_details?.metadata?.plan_code ?? invoice.metadata?.plan_code,
   );
+  // The first line of a proration invoice is the old price's credit: the plan it moved from.
+  const fromPlan =
+    lines.length > 1 ? planFromPrice(line?.price?.id ?? idOf(line?.pricing?.price_details?.price), null) : 'unknown';
   const sub = await subscriptionForProviderId(tx, {
     provider: 'stripe',
     providerSubscriptionId: subscriptionId,
@@ -142,6 +145,7 @@ export async function applyStripeInvoice(
     currency: invoice.currency,
     card: stripeCardOf(invoice),
     reason: reasonOf(invoice.billing_reason),
+    fromPlanCode: fromPlan === 'unknown' || fromPlan === planCode ? null : fromPlan,
     periodStart: fromUnix(line?.period?.start) ?? observedAt,
     periodEnd: fromUnix(line?.period?.end) ?? observedAt,
   };

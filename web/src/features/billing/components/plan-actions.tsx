@@ -4,6 +4,7 @@ import {
   organizationNameProblem,
   planDisplayName,
   plans,
+  unlimitedDevicesText,
   type BillingOverview,
   type Plan,
 } from '@qw/contracts';
@@ -24,6 +25,9 @@ const businessPlans = plans.filter((plan) => plan.accountType === 'business');
 const checkoutFailedMessage = 'We couldn’t start checkout. Please try again in a moment.';
 
 const perMonth = (plan: Plan) => `${formatUsd(plan.priceCents)}/month`;
+/** What a plan holds, as it is sold: its devices (and members, for a Business plan). */
+const planHolds = (plan: Plan) =>
+  plan.devices === null ? unlimitedDevicesText : `${plan.devices} devices, up to ${plan.userCap} members`;
 
 /** What a previewed change does, in one sentence for the page and the confirmation. */
 export function previewText(preview: PlanChangePreview, current: Subscription): string {
@@ -76,6 +80,7 @@ function PlanRadios({
           />
           <span className="billing-option__name">{plan.name}</span>
           <span className="billing-option__price">{perMonth(plan)}</span>
+          <span className="billing-option__holds qw-small qw-muted">{planHolds(plan)}</span>
           {current === plan.code && <Badge tone="success">Current plan</Badge>}
           {pending === plan.code && <Badge tone="warning">From {formatDate(pendingFrom)}</Badge>}
         </label>
@@ -84,12 +89,21 @@ function PlanRadios({
   );
 }
 
-/** Change between Personal and Gaming, with the charge shown before it is confirmed. */
-function ChangePlanCard({ subscription, preselect }: { subscription: Subscription; preselect: string | null }) {
+/**
+ * Change between Personal and Gaming, or (an organization's owners) between the Business plans,
+ * with the charge shown before it is confirmed.
+ */
+function ChangePlanCard({
+  subscription,
+  preselect,
+  options = personalPlans,
+}: {
+  subscription: Subscription;
+  preselect: string | null;
+  options?: readonly Plan[];
+}) {
   const initial =
-    preselect && personalPlans.some((plan) => plan.code === preselect)
-      ? preselect
-      : (subscription.pending_plan ?? null);
+    preselect && options.some((plan) => plan.code === preselect) ? preselect : (subscription.pending_plan ?? null);
   const [selected, setSelected] = useState<string | null>(initial);
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -131,6 +145,7 @@ function ChangePlanCard({ subscription, preselect }: { subscription: Subscriptio
       <p className="qw-muted qw-small">
         An upgrade starts now and charges the difference for the rest of this period; a downgrade starts at your next
         renewal.
+        {options === businessPlans && ' A smaller plan must hold the members and devices the organization has now.'}
       </p>
       {result && (
         <div data-testid="plan-change-result">
@@ -139,7 +154,7 @@ function ChangePlanCard({ subscription, preselect }: { subscription: Subscriptio
       )}
       <PlanRadios
         name="change-plan"
-        options={personalPlans}
+        options={options}
         selected={selected}
         onSelect={(code) => {
           setResult(null);
@@ -364,8 +379,9 @@ export function PersonalPlanActions({
 }
 
 /**
- * The business Billing page (issue #15): an organization whose plan ended is paid again by one of
- * its owners with a new Business plan; the same organization becomes Active again.
+ * The business Billing page: its owners move between Business 10, 50 and 250 with the charge
+ * shown first (issue #26), resume a plan set to end, and pay again for a plan that ended (issue
+ * #15); the same organization becomes Active again. Admins read the plan and are told who acts.
  */
 export function OrganizationPlanActions({
   orgId,
@@ -380,14 +396,37 @@ export function OrganizationPlanActions({
   subscription: Subscription | null | undefined;
   loading: boolean;
 }) {
+  if (loading || subscription === undefined) return null;
+  if (subscription && subscription.status !== 'canceled') {
+    if (!isOwner) return null;
+    if (subscription.cancel_at_period_end) return <ResumeCard subscription={subscription} />;
+    if (subscription.status === 'active')
+      return (
+        <ChangePlanCard key={subscription.id} subscription={subscription} preselect={null} options={businessPlans} />
+      );
+    return null;
+  }
+  return <OrganizationRenewCard orgId={orgId} orgName={orgName} isOwner={isOwner} subscription={subscription} />;
+}
+
+/** An organization whose plan ended (or never began): its owners choose a Business plan and pay. */
+function OrganizationRenewCard({
+  orgId,
+  orgName,
+  isOwner,
+  subscription,
+}: {
+  orgId: string;
+  orgName: string;
+  isOwner: boolean;
+  subscription: Subscription | null;
+}) {
   const [planCode, setPlanCode] = useState<string>(
     businessPlans.find((plan) => plan.code === subscription?.plan)?.code ?? 'business10',
   );
   const checkout = useStartAppCheckout();
   const [error, setError] = useState<string | null>(null);
   const selectId = useId();
-  if (loading || subscription === undefined) return null;
-  if (subscription && subscription.status !== 'canceled') return null;
   return (
     <Card as="section" aria-labelledby="org-renew-title" className="billing-plan-card">
       <h2 id="org-renew-title" className="qw-card__title">
