@@ -96,14 +96,31 @@ describe('plans inside the app', () => {
     await expect
       .poll(() => page.locator('table tbody tr td').allInnerTexts())
       .toEqual([
+        expect.stringMatching(
+          /^Upgrade from Personal to Gaming, prorated for \d{1,2} [A-Z][a-z]{2} – \d{1,2} [A-Z][a-z]{2}$/,
+        ),
         '$4.00',
         'paid',
         expect.stringMatching(/^QW-\d{6}$/),
+        'Personal plan, first month',
         '$7.99',
         'paid',
         expect.stringMatching(/^QW-\d{6}$/),
       ]);
     await expect.poll(() => card.innerText()).toMatch(/Gaming\s+\$11\.99\/month\s+Current plan/);
+
+    // The upgrade's receipt says what the charge is (issue #26).
+    await page
+      .getByRole('link', { name: /^Receipt QW-\d{6}$/ })
+      .first()
+      .click();
+    await page.waitForURL((url) => url.pathname.startsWith('/billing/invoices/'));
+    await expect
+      .poll(() => page.getByTestId('receipt-line').innerText())
+      .toMatch(/^Upgrade from Personal to Gaming, prorated for \d{1,2} [A-Z][a-z]{2} – \d{1,2} [A-Z][a-z]{2}$/);
+    await expect(page.getByTestId('receipt-total').innerText()).resolves.toBe('$4.00');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'receipt-upgrade');
     expect(errors).toEqual([]);
     await close();
   }, 120_000);
@@ -276,4 +293,59 @@ describe('plans inside the app', () => {
     expect(errors).toEqual([]);
     await close();
   }, 120_000);
+
+  for (const width of [1280, 390])
+    it(`an owner moves between Business plans from business Billing with the charge shown first (issue #26, ${width} px)`, async () => {
+      const email = uniqueEmail(`bea${width}`);
+      const token = await customer(email, 'business10');
+      await expect
+        .poll(async () => (await apiCall(stack, 'GET', '/api/me', undefined, token)).data.org_member, {
+          timeout: 10_000,
+        })
+        .toBe(true);
+      const { page, errors, close } = await newPage(browser, { width });
+      await signInThroughPage(page, base(), email, password, `?next=${encodeURIComponent('/app/business/billing')}`);
+      await page.waitForURL(`${base()}/app/business/billing`);
+      const card = page.locator('section', { has: page.getByRole('heading', { name: 'Change plan' }) });
+      await expect
+        .poll(() => card.innerText())
+        .toMatch(/Business 10\s+\$50\.00\/month\s+Current plan\s+10 devices, up to 10 members/);
+      await card.getByRole('radio', { name: /Business 50/ }).check();
+      // Bought a moment ago: (200.00 − 50.00) for the whole month left.
+      await expect
+        .poll(() => page.getByTestId('plan-change-preview').innerText())
+        .toMatch(
+          /^Charged now: \$150\.00 for the rest of this period on Business 50\. Then \$200\.00 a month from \d{4}-\d{2}-\d{2}\.$/,
+        );
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, 'business-change-plan');
+      await card.getByRole('button', { name: 'Change to Business 50' }).click();
+      const modal = page.locator('dialog.qw-modal');
+      await expect.poll(() => modal.innerText()).toContain('Charged now: $150.00');
+      await modal.getByRole('button', { name: 'Change to Business 50' }).click();
+      await expect
+        .poll(() => page.getByTestId('plan-change-result').innerText())
+        .toBe('You’re now on Business 50. $150.00 was charged for the rest of this period.');
+      await expect.poll(() => page.getByTestId('current-plan').innerText()).toMatch(/Business 50/);
+      await expect
+        .poll(() => page.locator('table tbody tr td').first().innerText())
+        .toMatch(
+          /^Upgrade from Business 10 to Business 50, prorated for \d{1,2} [A-Z][a-z]{2} – \d{1,2} [A-Z][a-z]{2}$/,
+        );
+
+      // Back down to Business 10: nothing now, from the renewal (one member, no devices: it fits).
+      await card.getByRole('radio', { name: /Business 10/ }).check();
+      await expect
+        .poll(() => page.getByTestId('plan-change-preview').innerText())
+        .toMatch(
+          /^Nothing is charged now\. You keep Business 50 until \d{4}-\d{2}-\d{2}; then Business 10 renews at \$50\.00 a month\.$/,
+        );
+      await screenshot(page, 'business-downgrade-preview');
+      expect(errors).toEqual([]);
+      await close();
+    }, 120_000);
 });

@@ -38,5 +38,39 @@ export function cardBrandName(code: string | null | undefined): string | null {
   return names[code.toLowerCase()] ?? code;
 }
 
+/** '24 Nov': a day as a receipt's description writes it (UTC, like the periods billing records). */
+export function receiptDayText(value: string | Date): string {
+  return new Date(value).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+}
+
+/** What billing records about why an invoice was made (null: recorded before issue #26). */
+export type InvoiceDescriptionFacts = {
+  reason: string | null;
+  plan_name: string;
+  /** A plan change's invoice: the plan it moved from, with its monthly price. */
+  from: { name: string; priceCents: number } | null;
+  /** The new plan's monthly price (an upgrade costs more). */
+  price_cents: number;
+  period_start: string | Date;
+  period_end: string | Date;
+};
+
+/**
+ * What an invoice is for, on its receipt and in the invoice list (issue #26): "Upgrade from
+ * Personal to Gaming, prorated for 24 Nov – 24 Dec", "Gaming plan, first month", "Gaming plan,
+ * monthly renewal"; an invoice recorded before billing kept the reason reads as its plan alone.
+ */
+export function invoiceDescriptionText(facts: InvoiceDescriptionFacts): string {
+  const period = `${receiptDayText(facts.period_start)} – ${receiptDayText(facts.period_end)}`;
+  if (facts.reason === 'plan_change') {
+    if (!facts.from) return `Change to ${facts.plan_name}, prorated for ${period}`;
+    const kind = facts.price_cents > facts.from.priceCents ? 'Upgrade' : 'Change';
+    return `${kind} from ${facts.from.name} to ${facts.plan_name}, prorated for ${period}`;
+  }
+  if (facts.reason === 'checkout') return `${facts.plan_name} plan, first month`;
+  if (facts.reason === 'renewal') return `${facts.plan_name} plan, monthly renewal`;
+  return `${facts.plan_name} plan`;
+}
+
 /** Who sells: the top of every receipt. */
 export const receiptSeller = { name: 'Quietwire', description: 'WireGuard VPN subscriptions' } as const;

@@ -183,6 +183,7 @@ describe('GET /api/billing/invoices/:id', () => {
       status: 'paid',
       plan_code: 'personal',
       plan_name: 'Personal',
+      description: 'Personal plan, first month',
       amount_cents: 799,
       currency: 'USD',
       buyer_email: 'ivy@example.com',

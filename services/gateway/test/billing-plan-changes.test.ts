@@ -147,6 +147,17 @@ describe('plan changes', () => {
     expect(after[2]!.period_start).toEqual(invoices[0]!.period_end);
     const billing = await purchase.client.call('GET', '/api/billing');
     expect(billing.data.subscription).toMatchObject({ plan: 'gaming', pending_plan: null });
+    // Each invoice says what it is for (issue #26), newest first; the upgrade's receipt too.
+    expect(billing.data.invoices.map((i: { description: string }) => i.description)).toEqual([
+      'Gaming plan, monthly renewal',
+      'Upgrade from Personal to Gaming, prorated for 11 Apr – 1 May',
+      'Personal plan, first month',
+    ]);
+    const receipt = await purchase.client.call('GET', `/api/billing/invoices/${billing.data.invoices[1].id}`);
+    expect(receipt.data).toMatchObject({
+      description: 'Upgrade from Personal to Gaming, prorated for 11 Apr – 1 May',
+      amount_cents: 267,
+    });
   });
 
   it('a downgrade waits for the renewal, which charges the new price and says when it took effect', async () => {

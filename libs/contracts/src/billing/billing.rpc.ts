@@ -42,6 +42,8 @@ export const InvoiceViewSchema = Type.Object({
   paid_at: Type.Union([Type.String(), Type.Null()]),
   /** Its number as customers see it (QW-000123); a receipt at /billing/invoices/{id}. */
   number: Type.Optional(Type.String()),
+  /** What it is for ("Upgrade from Personal to Gaming, prorated for 24 Nov – 24 Dec"), issue #26. */
+  description: Type.Optional(Type.String()),
 });
 export const BillingOverviewSchema = Type.Object({
   subscription: Type.Union([SubscriptionViewSchema, Type.Null()]),
@@ -110,6 +112,8 @@ export const ReceiptSchema = Type.Object({
   status: Type.String(),
   plan_code: Type.String(),
   plan_name: Type.String(),
+  /** What it is for, as the invoice list says it (issue #26). */
+  description: Type.String(),
   amount_cents: Type.Integer(),
   currency: Type.String(),
   period_start: Type.String(),

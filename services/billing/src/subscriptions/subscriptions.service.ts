@@ -4,6 +4,7 @@ import {
   AppError,
   cardText,
   entitlingStatuses,
+  invoiceDescriptionText,
   invoiceNumberText,
   findPlan,
   type ActivePlan,
@@ -33,6 +34,26 @@ import { accountActionCheck } from './account-limits.ts';
 export type BillingOwner = { userId: string } | { orgId: string };
 
 const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
+
+/** What an invoice is for, from why billing recorded it (issue #26). */
+function describeInvoice(invoice: {
+  reason: string | null;
+  plan_code: string;
+  from_plan_code: string | null;
+  period_start: Date | string;
+  period_end: Date | string;
+}): string {
+  const plan = findPlan(invoice.plan_code);
+  const from = invoice.from_plan_code ? findPlan(invoice.from_plan_code) : undefined;
+  return invoiceDescriptionText({
+    reason: invoice.reason,
+    plan_name: plan?.name ?? invoice.plan_code,
+    price_cents: plan?.priceCents ?? 0,
+    from: from ? { name: from.name, priceCents: from.priceCents } : null,
+    period_start: invoice.period_start,
+    period_end: invoice.period_end,
+  });
+}
 
 /** A subscription as the Billing page (and a plan change's answer) shows it. */
 export function subscriptionView(sub: Subscription): SubscriptionView {
@@ -183,6 +204,7 @@ export class SubscriptionsService {
         period_end: iso(invoice.period_end)!,
         paid_at: iso(invoice.paid_at),
         number: invoiceNumberText(invoice.number),
+        description: describeInvoice(invoice),
       })),
     };
   }
@@ -220,6 +242,7 @@ export class SubscriptionsService {
       status: invoice.status,
       plan_code: invoice.plan_code,
       plan_name: findPlan(invoice.plan_code)?.name ?? invoice.plan_code,
+      description: describeInvoice(invoice),
       amount_cents: invoice.amount_cents,
       currency: invoice.currency,
       period_start: iso(invoice.period_start)!,

@@ -8,7 +8,8 @@ type Invoice = BillingOverview['invoices'][number];
 
 /**
  * Spec §2: Period (start – end), Amount (USD), Status; in the server's order, period_start descending.
- * Issue #15 adds Receipt: the invoice's number, linking to its printable receipt.
+ * Issue #15 adds Receipt: the invoice's number, linking to its printable receipt; issue #26
+ * Description: what the charge is for (a first month, a renewal, a prorated upgrade).
  */
 const columns: readonly TableColumn<Invoice>[] = [
   {
@@ -17,6 +18,7 @@ const columns: readonly TableColumn<Invoice>[] = [
     cell: (invoice) => formatPeriod(invoice.period_start, invoice.period_end),
     rowHeader: true,
   },
+  { key: 'description', header: 'Description', cell: (invoice) => invoice.description ?? '—' },
   {
     key: 'amount',
     header: 'Amount',

@@ -80,9 +80,9 @@ function PlanRadios({
           />
           <span className="billing-option__name">{plan.name}</span>
           <span className="billing-option__price">{perMonth(plan)}</span>
-          <span className="billing-option__holds qw-small qw-muted">{planHolds(plan)}</span>
           {current === plan.code && <Badge tone="success">Current plan</Badge>}
           {pending === plan.code && <Badge tone="warning">From {formatDate(pendingFrom)}</Badge>}
+          <span className="billing-option__holds qw-small qw-muted">{planHolds(plan)}</span>
         </label>
       ))}
     </div>

@@ -8,7 +8,8 @@ import './receipt.css';
 
 /**
  * A printable receipt (issue #15): the seller, the buyer's address, the number and date, the plan
- * and its period, the amount in USD, the card, and any refund. Print keeps only this card.
+ * and its period, what the charge is for (issue #26: an upgrade names both plans and the days it
+ * is prorated for), the amount in USD, the card, and any refund. Print keeps only this card.
  */
 export function ReceiptView({ invoiceId, backPath }: { invoiceId: string; backPath: string | null }) {
   const receipt = useReceipt(invoiceId);
@@ -67,8 +68,8 @@ function ReceiptBody({ receipt }: { receipt: Receipt }) {
         <caption className="qw-visually-hidden">Amounts</caption>
         <tbody>
           <tr>
-            <th scope="row">
-              Quietwire {receipt.plan_name}, {formatPeriod(receipt.period_start, receipt.period_end)}
+            <th scope="row" data-testid="receipt-line">
+              {receipt.description}
             </th>
             <td>{formatAmount(receipt.amount_cents, receipt.currency)}</td>
           </tr>
