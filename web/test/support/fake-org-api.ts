@@ -30,7 +30,16 @@ type Device = {
   rx_bytes: number;
   tx_bytes: number;
 };
-type Org = { id: string; name: string; plan: string; is_active: boolean; created_at: string; people: Person[] };
+type Org = {
+  id: string;
+  name: string;
+  plan: string;
+  is_active: boolean;
+  created_at: string;
+  people: Person[];
+  /** Why an operator suspended it (issue #26); absent: none did. */
+  suspension_reason?: string;
+};
 
 const ids = {
   owner: '00000000-0000-4000-8000-000000000001',
@@ -182,6 +191,7 @@ export class FakeOrgApi {
       created_at: org.created_at,
       role: this.roleIn(org) ?? 'member',
       member_count: org.people.length,
+      ...(org.suspension_reason === undefined ? {} : { suspension_reason: org.suspension_reason }),
     };
   }
 
