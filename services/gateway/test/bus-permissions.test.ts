@@ -318,7 +318,8 @@ describe('NATS allow-lists, enumerated', () => {
       for (const verb of ['CREATE', 'UPDATE'])
         publish.set(`$JS.API.STREAM.${verb}.${ns.stream(owner)}`, access.declares.includes(owner));
       publish.set(`$JS.API.STREAM.DELETE.${ns.stream(owner)}`, false);
-      publish.set(`$JS.API.STREAM.MSG.GET.${ns.stream(owner)}`, false);
+      // The owner reads its own events back by sequence (the outbox's replay after a lossy restart); nobody else.
+      publish.set(`$JS.API.STREAM.MSG.GET.${ns.stream(owner)}`, access.declares.includes(owner));
     }
     const subscribe = new Map<string, boolean>();
     for (const { subject, contract } of rpcSubjects) subscribe.set(subject, lists(access.serves, contract));
