@@ -69,7 +69,7 @@ describe('admin console: Overview', () => {
     const { page, api } = opened;
     const tiles: [string, string, string][] = [
       ['Users', '60', '/admin/accounts'],
-      ['Organizations', '30', '/admin/accounts'],
+      ['Organizations', '30', '/admin/accounts/organizations'],
       ['Devices', '40', '/admin/devices'],
       ['Active Devices', String(api.fleet.devices.filter((device) => device.is_connected).length), '/admin/telemetry'],
     ];
@@ -154,12 +154,22 @@ describe('admin console: Accounts', () => {
   it('filters organizations, and suspends and reactivates one after a confirmation', async () => {
     const opened = await openConsole('/admin/accounts', 'Accounts');
     const { page, api } = opened;
+    // Issue #26: each list is on its own tab, with its own address.
+    await expect(section(page, 'Organizations').count()).resolves.toBe(0);
+    await page.getByRole('navigation', { name: 'Accounts' }).getByRole('link', { name: 'Organizations' }).click();
+    await page.waitForURL('**/admin/accounts/organizations');
+    await expect(section(page, 'Users').count()).resolves.toBe(0);
     const orgs = section(page, 'Organizations');
     await expect.poll(async () => (await rowsOf(orgs)).length).toBe(25);
     await orgs.getByRole('combobox', { name: 'Status' }).selectOption('Suspended');
     await expect.poll(async () => (await rowsOf(orgs)).map((row) => row[0])).toEqual(['Org 02 Ltd']);
     expect(api.requestsTo('/api/admin/organizations').at(-1)?.query).toMatchObject({ status: 'Suspended', page: '1' });
-    expect((await rowsOf(orgs))[0]?.slice(0, 4)).toEqual(['Org 02 Ltd', 'Business 50', '3', 'SuspendedBy an operator']);
+    expect((await rowsOf(orgs))[0]?.slice(0, 4)).toEqual([
+      'Org 02 Ltd',
+      'Business 50',
+      '3',
+      'SuspendedBy an operator: Unpaid invoices since October.',
+    ]);
 
     await orgs.getByRole('button', { name: 'Reactivate Org 02 Ltd' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reactivate Org 02 Ltd?' });
@@ -179,11 +189,28 @@ describe('admin console: Accounts', () => {
     await page.getByRole('dialog', { name: 'Suspend Org 05 Ltd?' }).getByRole('button', { name: 'Cancel' }).click();
     expect(api.requestsTo('/api/admin/organizations/:id/suspend')).toHaveLength(0);
     await orgs.getByRole('button', { name: 'Suspend Org 05 Ltd' }).click();
-    await page.getByRole('dialog', { name: 'Suspend Org 05 Ltd?' }).getByRole('button', { name: 'Suspend' }).click();
-    await expect.poll(async () => (await rowsOf(orgs))[0]?.[3]).toBe('SuspendedBy an operator');
+    // Issue #26: a suspension asks why; without a reason nothing is sent and the field says so.
+    const suspendDialog = page.getByRole('dialog', { name: 'Suspend Org 05 Ltd?' });
+    await suspendDialog.getByRole('button', { name: 'Suspend' }).click();
+    await suspendDialog.getByText('Say why: the members of this organization read it.').waitFor();
+    await expect(suspendDialog.getByRole('textbox', { name: 'Reason' }).getAttribute('aria-invalid')).resolves.toBe(
+      'true',
+    );
+    expect(api.requestsTo('/api/admin/organizations/:id/suspend')).toHaveLength(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await suspendDialog.getByRole('textbox', { name: 'Reason' }).fill('  Chargebacks on three cards.  ');
+    await suspendDialog.getByRole('button', { name: 'Suspend' }).click();
+    await expect
+      .poll(async () => (await rowsOf(orgs))[0]?.[3])
+      .toBe('SuspendedBy an operator: Chargebacks on three cards.');
     expect(api.requestsTo('/api/admin/organizations/:id/suspend')).toHaveLength(1);
+    expect(api.requestsTo('/api/admin/organizations/:id/suspend')[0]?.body).toEqual({
+      reason: 'Chargebacks on three cards.',
+    });
 
     // Both changes are in the audit, newest first.
+    await page.getByRole('navigation', { name: 'Accounts' }).getByRole('link', { name: 'Audit' }).click();
+    await page.waitForURL('**/admin/accounts/audit');
     const audit = section(page, 'Audit');
     await expect
       .poll(async () => (await rowsOf(audit)).slice(0, 2).map((row) => `${row[2]} ${row[3]}`))
@@ -192,8 +219,14 @@ describe('admin console: Accounts', () => {
   });
 
   it('adds and removes admin emails; a configured one cannot be removed', async () => {
-    const opened = await openConsole('/admin/accounts', 'Accounts');
+    const opened = await openConsole('/admin/accounts/admins', 'Accounts');
     const { page, api } = opened;
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Accounts' })
+        .getByRole('link', { name: 'Admin emails' })
+        .getAttribute('aria-current'),
+    ).resolves.toBe('page');
     const emails = section(page, 'Admin emails');
     await expect
       .poll(async () => (await rowsOf(emails)).map((row) => row[0]))

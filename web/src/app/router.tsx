@@ -105,6 +105,7 @@ export function createRouter() {
                 { index: true, lazy: screen(() => import('./routes/admin-overview.route')) },
                 { path: 'overview', lazy: screen(() => import('./routes/admin-overview.route')) },
                 { path: 'accounts', lazy: screen(() => import('./routes/admin-accounts.route')) },
+                { path: 'accounts/:tab', lazy: screen(() => import('./routes/admin-accounts.route')) },
                 { path: 'devices', lazy: screen(() => import('./routes/admin-devices.route')) },
                 { path: 'telemetry', lazy: screen(() => import('./routes/admin-telemetry.route')) },
                 { path: 'servers', lazy: screen(() => import('./routes/admin-servers.route')) },

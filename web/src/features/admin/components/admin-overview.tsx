@@ -37,7 +37,7 @@ export function AdminOverviewPanel() {
         <StatTile
           label="Organizations"
           value={value((d) => d.organizations)}
-          to="/admin/accounts"
+          to="/admin/accounts/organizations"
           hint="Business customers"
         />
         <StatTile label="Devices" value={value((d) => d.devices)} to="/admin/devices" hint={devicesHint(data)} />
