@@ -76,19 +76,37 @@ async function completeStream(
     if (isNotFound(error)) return false;
     throw error;
   }
-  const current = info.config.subjects ?? [];
-  const missing = config.subjects.filter((subject) => !current.includes(subject));
-  const maxAge = config.max_age ?? info.config.max_age;
-  if (missing.length > 0 || info.config.max_age !== maxAge || info.config.num_replicas !== config.num_replicas) {
-    // A cluster copies the stream to the servers it adds (or drops the copies) while it serves.
-    await bus.jsm.streams.update(config.name, {
-      ...info.config,
-      subjects: [...new Set([...current, ...config.subjects])].sort(),
-      max_age: maxAge,
-      num_replicas: config.num_replicas,
-    });
+  const wanted = { ...config, max_age: config.max_age ?? info.config.max_age };
+  if (!streamHas(info.config, wanted)) {
+    try {
+      // A cluster copies the stream to the servers it adds (or drops the copies) while it serves.
+      await bus.jsm.streams.update(config.name, {
+        ...info.config,
+        subjects: [...new Set([...(info.config.subjects ?? []), ...config.subjects])].sort(),
+        max_age: wanted.max_age,
+        num_replicas: config.num_replicas,
+      });
+    } catch (error) {
+      // Replicas starting at once update the same stream together, and the server may time one
+      // out while another's change of replicas is under way: the stream that results is what counts.
+      const now = await bus.jsm.streams.info(config.name).catch(() => undefined);
+      if (!now || !streamHas(now.config, wanted)) throw error;
+    }
   }
   return true;
+}
+
+/** True when a stream's settings hold every subject, the age limit and the replicas wanted. */
+function streamHas(
+  current: { subjects?: string[]; max_age: number; num_replicas: number },
+  wanted: { subjects: string[]; max_age: number; num_replicas: number },
+): boolean {
+  const subjects = current.subjects ?? [];
+  return (
+    wanted.subjects.every((subject) => subjects.includes(subject)) &&
+    current.max_age === wanted.max_age &&
+    current.num_replicas === wanted.num_replicas
+  );
 }
 
 /** The stream that keeps poison messages, so they can be counted and looked at. */
