@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Debian packages the tests and `make dev` use: Chromium for browser tests, wireguard-go and
-# wireguard-tools for real tunnels, iproute2 for network namespaces. Installs only what is missing.
+# wireguard-tools for real tunnels, iproute2 for network namespaces, socat for the NATS cluster
+# test's relays into its namespaces, PgBouncer for the pooling test. Installs only what is missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null || need+=(chromium)
@@ -8,6 +9,8 @@ command -v wg >/dev/null || need+=(wireguard-tools)
 command -v wireguard-go >/dev/null || need+=(wireguard-go)
 command -v ip >/dev/null || need+=(iproute2)
 command -v ping >/dev/null || need+=(iputils-ping)
+command -v socat >/dev/null || need+=(socat)
+command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || need+=(pgbouncer)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "packages: missing ${need[*]}; install them with apt-get (root needed)" >&2; exit 1
