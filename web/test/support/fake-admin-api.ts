@@ -186,17 +186,18 @@ export async function installFakeAdminApi(page: Page, fleet: AdminFleet = demoFl
         ),
       ];
     },
-    [`POST ${suspendOrganizationRoute.url}`]: ([id]) => {
+    [`POST ${suspendOrganizationRoute.url}`]: ([id], _, body) => {
       const org = fleet.organizations.find((candidate) => candidate.id === id);
       if (!org) return [404, { error: { code: 'not_found', message: 'Organization not found.' } }];
-      Object.assign(org, { status: 'Suspended', suspended_by_operator: true });
-      audit('organization.suspended', org.name);
+      const reason = (body as { reason: string }).reason;
+      Object.assign(org, { status: 'Suspended', suspended_by_operator: true, suspension_reason: reason });
+      audit('organization.suspended', org.name, { reason });
       return [200, org];
     },
     [`POST ${reactivateOrganizationRoute.url}`]: ([id]) => {
       const org = fleet.organizations.find((candidate) => candidate.id === id);
       if (!org) return [404, { error: { code: 'not_found', message: 'Organization not found.' } }];
-      Object.assign(org, { status: 'Active', suspended_by_operator: false });
+      Object.assign(org, { status: 'Active', suspended_by_operator: false, suspension_reason: null });
       audit('organization.reactivated', org.name);
       return [200, org];
     },
@@ -486,6 +487,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       members: 2 + (index % 8),
       status: suspended ? 'Suspended' : 'Active',
       suspended_by_operator: suspended,
+      suspension_reason: suspended ? 'Unpaid invoices since October.' : null,
       created_at: day(index * 2),
     };
   });

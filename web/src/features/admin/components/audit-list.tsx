@@ -3,23 +3,17 @@ import { useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { Table, type TableColumn } from '../../../ui';
 import { type AdminAuditEntry, useAudit } from '../api/get-audit';
-import { auditKindText } from '../format';
+import { operatorAuditSentence } from '../utils/operator-audit-sentences';
 import { LoadFailure, Pager } from './list-controls';
 
-/** A few words for an entry's details ('reason: …'), whatever keys the server sends. */
-function detailsText(details: Record<string, unknown>): string {
-  const parts = Object.entries(details)
-    .filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object')
-    .map(([key, value]) => `${key.replaceAll('_', ' ')}: ${String(value)}`);
-  return parts.length > 0 ? parts.join(', ') : '—';
-}
-
+// Issue #26: each entry reads as a sentence naming the operator, the action and its target.
 const columns: TableColumn<AdminAuditEntry>[] = [
-  { key: 'at', header: 'When', rowHeader: true, cell: (entry) => formatDateTime(entry.at) },
-  { key: 'actor', header: 'Operator', cell: (entry) => <span className="admin-break">{entry.actor_email}</span> },
-  { key: 'kind', header: 'Action', cell: (entry) => auditKindText(entry.kind) },
-  { key: 'target', header: 'Target', cell: (entry) => <span className="admin-break">{entry.target}</span> },
-  { key: 'details', header: 'Details', cell: (entry) => detailsText(entry.details) },
+  { key: 'at', header: 'When', rowHeader: true, className: 'admin-nowrap', cell: (entry) => formatDateTime(entry.at) },
+  {
+    key: 'sentence',
+    header: 'What happened',
+    cell: (entry) => <span className="admin-break">{operatorAuditSentence(entry)}</span>,
+  },
 ];
 
 /**

@@ -1,0 +1,44 @@
+import { auditKindText } from '../format';
+
+/** What the operators' audit needs of an entry to say it in a sentence. */
+export type OperatorAuditEntry = {
+  actor_email: string;
+  kind: string;
+  target: string;
+  details: Record<string, unknown>;
+};
+
+const quoted = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+
+/**
+ * Issue #26: an entry of the operators' audit as a sentence ("ops@… suspended Acme: “Chargebacks.”"),
+ * naming who did what to what; a kind this page does not know yet still reads as its name and target.
+ */
+export function operatorAuditSentence(entry: OperatorAuditEntry): string {
+  const who = entry.actor_email;
+  const what = entry.target;
+  switch (entry.kind) {
+    case 'admin_email.added':
+      return `${who} made ${what} an admin.`;
+    case 'admin_email.removed':
+      return `${who} removed ${what} from the admins.`;
+    case 'organization.suspended': {
+      const reason = quoted(entry.details.reason);
+      return reason ? `${who} suspended ${what}: “${reason}”` : `${who} suspended ${what}.`;
+    }
+    case 'organization.reactivated':
+      return `${who} lifted the suspension of ${what}.`;
+    case 'device.activated':
+      return `${who} switched the device ${what} back on.`;
+    case 'device.suspended':
+      return `${who} suspended the device ${what}.`;
+    case 'device.keys_revoked':
+      return `${who} revoked the keys of the device ${what}.`;
+    case 'node.drained':
+      return `${who} drained the server ${what}: it takes no new devices.`;
+    case 'node.undrained':
+      return `${who} opened the server ${what} to new devices again.`;
+    default:
+      return `${who}: ${auditKindText(entry.kind)}, ${what}.`;
+  }
+}
