@@ -36,7 +36,7 @@ import {
   Namespace,
   RpcClient,
 } from '@qw/platform';
-import { eventually, startTestBus, type TestBus } from '@qw/testkit';
+import { eventually, natsClusterProblem, startNatsCluster, startTestBus, type TestBus } from '@qw/testkit';
 import { startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
@@ -262,192 +262,201 @@ describe('NATS permissions', () => {
  * exactly what the declaration does not give that user. On a server of its own with no service
  * running, so what is allowed through has nobody to reach.
  */
-describe('NATS allow-lists, enumerated', () => {
-  const ns = new Namespace('');
-  const nodes = ['node-a', 'node-b'];
-  const users: Array<{ user: string; access: BusAccess }> = [
-    ...(Object.keys(busAccess) as BusPrincipal[]).map((principal) => ({
-      user: principal,
-      access: busAccess[principal],
-    })),
-    ...nodes.map((node) => ({ user: nodeUser(node), access: nodeBusAccess(node) })),
-  ];
-  const filled = (subject: string): Array<{ subject: string; node?: string }> =>
-    isTemplate(subject) ? nodes.map((node) => ({ subject: fillSubject(subject, { node }), node })) : [{ subject }];
-  const rpcSubjects = rpcCatalog.flatMap((contract) => filled(contract.subject).map((s) => ({ ...s, contract })));
-  const eventSubjects = eventCatalog.flatMap((event) => filled(event.subject).map((s) => s.subject));
-  const durables = [
-    ...new Set(
-      users.flatMap(({ access }) => [
-        ...Object.entries(access.consumes).flatMap(([owner, names]) => names.map((name) => `${owner}/${name}`)),
-        ...(access.uses ?? []),
-      ]),
-    ),
-  ].map((pair) => pair.split('/') as [string, string]);
-  const streams = [...new Set(users.flatMap(({ access }) => [...access.declares, ...Object.keys(access.consumes)]))];
+/** Each bus the allow-lists are checked on: one server, and a cluster of three where this machine can run one. */
+const clusterProblem = await natsClusterProblem();
+if (clusterProblem) console.info(`bus-permissions on a cluster: skipped because ${clusterProblem}`);
+const buses = [
+  { name: 'one server', problem: null, start: (): Promise<TestBus> => startTestBus() },
+  { name: 'a three-server cluster', problem: clusterProblem, start: (): Promise<TestBus> => startNatsCluster() },
+];
 
-  const lists = (contracts: readonly RpcContract[], contract: RpcContract) =>
-    contracts.some((listed) => listed.subject === contract.subject);
+for (const on of buses)
+  describe.skipIf(on.problem !== null)(`NATS allow-lists, enumerated, on ${on.name}`, () => {
+    const ns = new Namespace('');
+    const nodes = ['node-a', 'node-b'];
+    const users: Array<{ user: string; access: BusAccess }> = [
+      ...(Object.keys(busAccess) as BusPrincipal[]).map((principal) => ({
+        user: principal,
+        access: busAccess[principal],
+      })),
+      ...nodes.map((node) => ({ user: nodeUser(node), access: nodeBusAccess(node) })),
+    ];
+    const filled = (subject: string): Array<{ subject: string; node?: string }> =>
+      isTemplate(subject) ? nodes.map((node) => ({ subject: fillSubject(subject, { node }), node })) : [{ subject }];
+    const rpcSubjects = rpcCatalog.flatMap((contract) => filled(contract.subject).map((s) => ({ ...s, contract })));
+    const eventSubjects = eventCatalog.flatMap((event) => filled(event.subject).map((s) => s.subject));
+    const durables = [
+      ...new Set(
+        users.flatMap(({ access }) => [
+          ...Object.entries(access.consumes).flatMap(([owner, names]) => names.map((name) => `${owner}/${name}`)),
+          ...(access.uses ?? []),
+        ]),
+      ),
+    ].map((pair) => pair.split('/') as [string, string]);
+    const streams = [...new Set(users.flatMap(({ access }) => [...access.declares, ...Object.keys(access.consumes)]))];
 
-  /** What the declaration gives a user, read from it directly (not from the generated permissions). */
-  function expected(access: BusAccess) {
-    const consumes = (owner: string, name: string) => access.consumes[owner]?.includes(name) ?? false;
-    const uses = (owner: string, name: string) => access.uses?.includes(`${owner}/${name}`) ?? false;
-    const makes = (owner: string) => access.makesConsumersOn?.includes(owner) ?? false;
-    const publish = new Map<string, boolean>();
-    for (const { subject, node, contract } of rpcSubjects)
-      publish.set(subject, lists(access.calls, contract) && (node === undefined || access.node === node));
-    for (const subject of eventSubjects)
-      publish.set(
-        subject,
-        access.publishes.some((allowed) => subjectParams(allowed, subject) !== null),
-      );
-    for (const [owner, name] of durables) {
-      const stream = ns.stream(owner);
-      const durable = ns.durable(name);
-      publish.set(`$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`, consumes(owner, name) || uses(owner, name));
-      publish.set(`$JS.ACK.${stream}.${durable}.1.1.1.1.1`, consumes(owner, name) || uses(owner, name));
-      publish.set(
-        `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
-        consumes(owner, name) || uses(owner, name) || makes(owner),
-      );
-      publish.set(`$JS.API.CONSUMER.CREATE.${stream}.${durable}.${owner}.x`, consumes(owner, name) || makes(owner));
-      publish.set(`$JS.API.CONSUMER.DELETE.${stream}.${durable}`, false);
-    }
-    for (const owner of streams) {
-      for (const verb of ['CREATE', 'UPDATE'])
-        publish.set(`$JS.API.STREAM.${verb}.${ns.stream(owner)}`, access.declares.includes(owner));
-      publish.set(`$JS.API.STREAM.DELETE.${ns.stream(owner)}`, false);
-      // The owner reads its own events back by sequence (the outbox's replay after a lossy restart); nobody else.
-      publish.set(`$JS.API.STREAM.MSG.GET.${ns.stream(owner)}`, access.declares.includes(owner));
-    }
-    const subscribe = new Map<string, boolean>();
-    for (const { subject, contract } of rpcSubjects) subscribe.set(subject, lists(access.serves, contract));
-    for (const subject of eventSubjects) subscribe.set(subject, false);
-    for (const other of users) subscribe.set(`${inboxPrefixOf(other.user)}.x`, false);
-    return { publish, subscribe };
-  }
+    const lists = (contracts: readonly RpcContract[], contract: RpcContract) =>
+      contracts.some((listed) => listed.subject === contract.subject);
 
-  let bus: TestBus;
-  beforeAll(async () => {
-    bus = await startTestBus();
-    for (const node of nodes) await bus.addNode(node);
-  }, 30_000);
-  afterAll(async () => {
-    await bus?.stop();
-  });
-
-  /** The subjects the server refused to this user, among those tried. */
-  async function refusals(user: string, publish: string[], subscribe: string[]) {
-    const nc = await connect({
-      servers: bus.url,
-      authenticator: credsAuthenticator(new TextEncoder().encode(bus.credentials(user).creds)),
-      inboxPrefix: inboxPrefixOf(user),
-      reconnect: false,
-      tls: { caFile: bus.caFile },
-    });
-    const refused = { publish: new Set<string>(), subscribe: new Set<string>() };
-    void (async () => {
-      for await (const status of nc.status()) {
-        const message = String((status as { error?: Error }).error?.message ?? '');
-        const match = /Permissions Violation for (Publish|Subscription) to "([^"]+)"/.exec(message);
-        if (match) refused[match[1] === 'Publish' ? 'publish' : 'subscribe'].add(match[2]!);
+    /** What the declaration gives a user, read from it directly (not from the generated permissions). */
+    function expected(access: BusAccess) {
+      const consumes = (owner: string, name: string) => access.consumes[owner]?.includes(name) ?? false;
+      const uses = (owner: string, name: string) => access.uses?.includes(`${owner}/${name}`) ?? false;
+      const makes = (owner: string) => access.makesConsumersOn?.includes(owner) ?? false;
+      const publish = new Map<string, boolean>();
+      for (const { subject, node, contract } of rpcSubjects)
+        publish.set(subject, lists(access.calls, contract) && (node === undefined || access.node === node));
+      for (const subject of eventSubjects)
+        publish.set(
+          subject,
+          access.publishes.some((allowed) => subjectParams(allowed, subject) !== null),
+        );
+      for (const [owner, name] of durables) {
+        const stream = ns.stream(owner);
+        const durable = ns.durable(name);
+        publish.set(`$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`, consumes(owner, name) || uses(owner, name));
+        publish.set(`$JS.ACK.${stream}.${durable}.1.1.1.1.1`, consumes(owner, name) || uses(owner, name));
+        publish.set(
+          `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
+          consumes(owner, name) || uses(owner, name) || makes(owner),
+        );
+        publish.set(`$JS.API.CONSUMER.CREATE.${stream}.${durable}.${owner}.x`, consumes(owner, name) || makes(owner));
+        publish.set(`$JS.API.CONSUMER.DELETE.${stream}.${durable}`, false);
       }
-    })();
-    try {
-      for (const subject of publish) nc.publish(subject);
-      for (const subject of subscribe) nc.subscribe(subject, { callback: () => undefined });
-      // The server answers in order: every refusal is in before the flush's answer; a beat for the status loop.
-      await nc.flush();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    } finally {
-      await nc.close();
+      for (const owner of streams) {
+        for (const verb of ['CREATE', 'UPDATE'])
+          publish.set(`$JS.API.STREAM.${verb}.${ns.stream(owner)}`, access.declares.includes(owner));
+        publish.set(`$JS.API.STREAM.DELETE.${ns.stream(owner)}`, false);
+        // The owner reads its own events back by sequence (the outbox's replay after a lossy restart); nobody else.
+        publish.set(`$JS.API.STREAM.MSG.GET.${ns.stream(owner)}`, access.declares.includes(owner));
+      }
+      const subscribe = new Map<string, boolean>();
+      for (const { subject, contract } of rpcSubjects) subscribe.set(subject, lists(access.serves, contract));
+      for (const subject of eventSubjects) subscribe.set(subject, false);
+      for (const other of users) subscribe.set(`${inboxPrefixOf(other.user)}.x`, false);
+      return { publish, subscribe };
     }
-    return refused;
-  }
 
-  const refusedIn = (map: Map<string, boolean>) =>
-    [...map]
-      .filter(([, allowed]) => !allowed)
-      .map(([subject]) => subject)
-      .sort();
+    let bus: TestBus;
+    beforeAll(async () => {
+      bus = await on.start();
+      for (const node of nodes) await bus.addNode(node);
+    }, 90_000);
+    afterAll(async () => {
+      await bus?.stop();
+    });
 
-  it.each(users.map(({ user }) => user))('gives %s exactly what its declaration lists', async (user) => {
-    const { access } = users.find((u) => u.user === user)!;
-    const want = expected(access);
-    const got = await refusals(user, [...want.publish.keys()], [...want.subscribe.keys()]);
-    // Allowed means tried and not refused; each list must be refused exactly where the declaration says.
-    expect([...got.publish].sort()).toEqual(refusedIn(want.publish));
-    const ownInbox = `${inboxPrefixOf(user)}.x`;
-    expect([...got.subscribe].sort()).toEqual(refusedIn(want.subscribe).filter((s) => s !== ownInbox));
-  });
-
-  it('opens an internal RPC only to the services that ask it, and a node consumer only to its node', () => {
-    const askers = (contract: RpcContract) =>
-      users.filter(({ access }) => lists(access.calls, contract)).map(({ user }) => user);
-    expect(askers(latestTelemetryRpc)).toEqual(['provisioning']);
-    const nodeA = expected(nodeBusAccess('node-a'));
-    for (const { user, access } of users) {
-      const mayPull = expected(access).publish.get(
-        `$JS.API.CONSUMER.MSG.NEXT.PROVISIONING.${nodeConsumerName('node-a')}`,
-      );
-      expect(mayPull, user).toBe(user === nodeUser('node-a'));
-    }
-    expect(nodeA.publish.get(fillSubject(registerNodeRpc.subject, { node: 'node-b' }))).toBe(false);
-  });
-
-  /**
-   * node-b's user was issued after the server started (beforeAll) and had exactly its
-   * declaration above; here it is revoked while connected. The server is the same process
-   * throughout: its id (new at every start) does not change and the admin's connection stays up.
-   */
-  it('revokes a node user issued at run time: its connection is closed and it is refused, no server restarted', async () => {
-    const connectWith = (creds: string) =>
-      connect({
+    /** The subjects the server refused to this user, among those tried. */
+    async function refusals(user: string, publish: string[], subscribe: string[]) {
+      const nc = await connect({
         servers: bus.url,
-        authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+        authenticator: credsAuthenticator(new TextEncoder().encode(bus.credentials(user).creds)),
+        inboxPrefix: inboxPrefixOf(user),
         reconnect: false,
-        timeout: 2000,
         tls: { caFile: bus.caFile },
       });
-    const admin = await connectWith(bus.admin.creds);
-    const serverId = admin.info?.server_id;
-    const revoked = bus.credentials(nodeUser('node-b'));
-    const nodeB = await connectWith(revoked.creds);
-    const nodeA = await connectWith(bus.credentials(nodeUser('node-a')).creds);
-    const bClosed = nodeB.closed();
-    try {
-      await bus.revoke(nodeUser('node-b'));
-      const reason = await Promise.race([
-        bClosed,
-        new Promise((resolve) => setTimeout(() => resolve('still open 5 s after the server applied it'), 5000)),
-      ]);
-      expect(String((reason as Error | undefined)?.message ?? reason)).toMatch(/revoked/i);
-      await expect(connectWith(revoked.creds)).rejects.toThrow(/Authorization Violation/i);
-      // Only that user: another node keeps its connection and its rights.
-      expect(nodeA.isClosed()).toBe(false);
-      await nodeA.flush();
-
-      // Issued again, the node has a new key and exactly its permissions once more.
-      await bus.addNode('node-b');
-      const reissued = bus.credentials(nodeUser('node-b'));
-      expect(reissued.publicKey).not.toBe(revoked.publicKey);
-      const want = expected(nodeBusAccess('node-b'));
-      const got = await refusals(nodeUser('node-b'), [...want.publish.keys()], [...want.subscribe.keys()]);
-      expect([...got.publish].sort()).toEqual(refusedIn(want.publish));
-      const ownInbox = `${inboxPrefixOf(nodeUser('node-b'))}.x`;
-      expect([...got.subscribe].sort()).toEqual(refusedIn(want.subscribe).filter((s) => s !== ownInbox));
-
-      expect(admin.isClosed()).toBe(false);
-      await admin.flush();
-      const later = await connectWith(bus.admin.creds);
-      expect(later.info?.server_id).toBe(serverId);
-      await later.close();
-    } finally {
-      await Promise.all([admin, nodeA, nodeB].map((nc) => (nc.isClosed() ? undefined : nc.close())));
+      const refused = { publish: new Set<string>(), subscribe: new Set<string>() };
+      void (async () => {
+        for await (const status of nc.status()) {
+          const message = String((status as { error?: Error }).error?.message ?? '');
+          const match = /Permissions Violation for (Publish|Subscription) to "([^"]+)"/.exec(message);
+          if (match) refused[match[1] === 'Publish' ? 'publish' : 'subscribe'].add(match[2]!);
+        }
+      })();
+      try {
+        for (const subject of publish) nc.publish(subject);
+        for (const subject of subscribe) nc.subscribe(subject, { callback: () => undefined });
+        // The server answers in order: every refusal is in before the flush's answer; a beat for the status loop.
+        await nc.flush();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      } finally {
+        await nc.close();
+      }
+      return refused;
     }
+
+    const refusedIn = (map: Map<string, boolean>) =>
+      [...map]
+        .filter(([, allowed]) => !allowed)
+        .map(([subject]) => subject)
+        .sort();
+
+    it.each(users.map(({ user }) => user))('gives %s exactly what its declaration lists', async (user) => {
+      const { access } = users.find((u) => u.user === user)!;
+      const want = expected(access);
+      const got = await refusals(user, [...want.publish.keys()], [...want.subscribe.keys()]);
+      // Allowed means tried and not refused; each list must be refused exactly where the declaration says.
+      expect([...got.publish].sort()).toEqual(refusedIn(want.publish));
+      const ownInbox = `${inboxPrefixOf(user)}.x`;
+      expect([...got.subscribe].sort()).toEqual(refusedIn(want.subscribe).filter((s) => s !== ownInbox));
+    });
+
+    it('opens an internal RPC only to the services that ask it, and a node consumer only to its node', () => {
+      const askers = (contract: RpcContract) =>
+        users.filter(({ access }) => lists(access.calls, contract)).map(({ user }) => user);
+      expect(askers(latestTelemetryRpc)).toEqual(['provisioning']);
+      const nodeA = expected(nodeBusAccess('node-a'));
+      for (const { user, access } of users) {
+        const mayPull = expected(access).publish.get(
+          `$JS.API.CONSUMER.MSG.NEXT.PROVISIONING.${nodeConsumerName('node-a')}`,
+        );
+        expect(mayPull, user).toBe(user === nodeUser('node-a'));
+      }
+      expect(nodeA.publish.get(fillSubject(registerNodeRpc.subject, { node: 'node-b' }))).toBe(false);
+    });
+
+    /**
+     * node-b's user was issued after the server started (beforeAll) and had exactly its
+     * declaration above; here it is revoked while connected. The server is the same process
+     * throughout: its id (new at every start) does not change and the admin's connection stays up.
+     */
+    it('revokes a node user issued at run time: its connection is closed and it is refused, no server restarted', async () => {
+      const connectWith = (creds: string) =>
+        connect({
+          servers: bus.url,
+          authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+          reconnect: false,
+          timeout: 2000,
+          tls: { caFile: bus.caFile },
+        });
+      const admin = await connectWith(bus.admin.creds);
+      const serverId = admin.info?.server_id;
+      const revoked = bus.credentials(nodeUser('node-b'));
+      const nodeB = await connectWith(revoked.creds);
+      const nodeA = await connectWith(bus.credentials(nodeUser('node-a')).creds);
+      const bClosed = nodeB.closed();
+      try {
+        await bus.revoke(nodeUser('node-b'));
+        const reason = await Promise.race([
+          bClosed,
+          new Promise((resolve) => setTimeout(() => resolve('still open 5 s after the server applied it'), 5000)),
+        ]);
+        expect(String((reason as Error | undefined)?.message ?? reason)).toMatch(/revoked/i);
+        await expect(connectWith(revoked.creds)).rejects.toThrow(/Authorization Violation/i);
+        // Only that user: another node keeps its connection and its rights.
+        expect(nodeA.isClosed()).toBe(false);
+        await nodeA.flush();
+
+        // Issued again, the node has a new key and exactly its permissions once more.
+        await bus.addNode('node-b');
+        const reissued = bus.credentials(nodeUser('node-b'));
+        expect(reissued.publicKey).not.toBe(revoked.publicKey);
+        const want = expected(nodeBusAccess('node-b'));
+        const got = await refusals(nodeUser('node-b'), [...want.publish.keys()], [...want.subscribe.keys()]);
+        expect([...got.publish].sort()).toEqual(refusedIn(want.publish));
+        const ownInbox = `${inboxPrefixOf(nodeUser('node-b'))}.x`;
+        expect([...got.subscribe].sort()).toEqual(refusedIn(want.subscribe).filter((s) => s !== ownInbox));
+
+        expect(admin.isClosed()).toBe(false);
+        await admin.flush();
+        const later = await connectWith(bus.admin.creds);
+        expect(later.info?.server_id).toBe(serverId);
+        await later.close();
+      } finally {
+        await Promise.all([admin, nodeA, nodeB].map((nc) => (nc.isClosed() ? undefined : nc.close())));
+      }
+    });
   });
-});
 
 /**
  * The services check the asker again: the inbox an answer goes to names the user that may read
