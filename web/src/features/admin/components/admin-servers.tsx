@@ -3,7 +3,7 @@ import { connectedWindowSeconds, keyRotationGraceHours } from '@qw/contracts';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
-import { Alert, Badge, Button, Modal, Skeleton, useToast } from '../../../ui';
+import { Alert, Badge, Button, CopyButton, Modal, Skeleton } from '../../../ui';
 import { useDrainServer } from '../api/drain-server';
 import { type AdminServer, useServers } from '../api/get-servers';
 import { formatCount, formatCpu, formatLoad, formatUsedPercent, recentMetrics, sshCommand } from '../format';
@@ -191,23 +191,15 @@ function Metric({ term, value, hint }: { term: string; value: string; hint?: str
   );
 }
 
-/** The SSH command, selectable as text and copied with one button. */
+/**
+ * The SSH command, selectable as text and copied with one button, which says "Copied" where it was
+ * pressed (issue #26) rather than in a toast far from it.
+ */
 function SshCommand({ command }: { command: string }) {
-  const toast = useToast();
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(command);
-      toast('SSH command copied');
-    } catch {
-      toast('Copying is blocked here: select the command and copy it by hand.');
-    }
-  }
   return (
     <div className="admin-ssh">
       <code className="qw-mono admin-ssh__command">{command}</code>
-      <Button variant="secondary" size="small" onClick={() => void copy()} aria-label={`Copy ${command}`}>
-        Copy
-      </Button>
+      <CopyButton text={command} label={`Copy ${command}`} />
     </div>
   );
 }
