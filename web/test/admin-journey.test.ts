@@ -106,14 +106,14 @@ describe('the operator console on the real stack', () => {
     await owner.page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
     const own = owner.page.locator('tbody tr', { has: owner.page.locator(`input[value="${deviceName}"]`) });
     await expect.poll(() => own.count(), { timeout: 15_000 }).toBe(1);
-    // The page's own table (not stacked into cards at this width): the cell under its Active header.
+    // The page's own table (not stacked into cards at this width): the cell under its Status header.
     const headers = await owner.page.locator('table thead th').allInnerTexts();
-    const activeColumn = headers.findIndex((header) => /^Active\b/.test(header.trim()));
-    expect(activeColumn, headers.join(' | ')).toBeGreaterThanOrEqual(0);
-    // Suspended by the operator: the row says by whom, and its person cannot lift it (issue #20).
+    const statusColumn = headers.findIndex((header) => /^Status\b/.test(header.trim()));
+    expect(statusColumn, headers.join(' | ')).toBeGreaterThanOrEqual(0);
+    // Suspended by the operator: the row says so and by whom, and its person cannot lift it (issues #20, #26).
     await expect
-      .poll(() => own.locator(':scope > th, :scope > td').nth(activeColumn).innerText())
-      .toBe('No\nSuspended by Quietwire support: contact support');
+      .poll(() => own.locator(':scope > th, :scope > td').nth(statusColumn).innerText())
+      .toBe('Suspended\nSuspended by Quietwire support: contact support');
     const activate = own.getByRole('button', { name: 'Activate', exact: true });
     await activate.waitFor();
     expect(await activate.isDisabled()).toBe(true);
