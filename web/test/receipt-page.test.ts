@@ -75,6 +75,53 @@ describe('the printable receipt', () => {
     }
   });
 
+  for (const width of [1280, 390])
+    it(`billing details set on Billing appear on the receipt (issue #26, ${width} px)`, async () => {
+      const customer = uniqueEmail(`details${width}`);
+      await personalCustomerViaApi(stack, customer);
+      const { page, errors, close } = await newPage(browser, { width });
+      try {
+        await signInThroughPage(page, stack.publicUrl, customer);
+        await page.goto(`${stack.publicUrl}/app/personal/billing`);
+        const card = page.getByTestId('billing-details');
+        await card.getByLabel('Company name').waitFor();
+        await card.getByLabel('Company name').fill('Vera Design');
+        await card.getByLabel('Address').fill('Hauptstraße 1\n10115 Berlin');
+        await card.getByLabel('VAT ID').fill('12');
+        await card.getByRole('button', { name: 'Save billing details' }).click();
+        // A VAT ID without its country is refused at the field, saying what one looks like.
+        await expect.poll(() => card.innerText()).toContain('A VAT ID starts with its country’s two letters');
+        await card.getByLabel('VAT ID').fill('de 123 456 789');
+        await card.getByRole('button', { name: 'Save billing details' }).click();
+        await expect
+          .poll(() => page.getByTestId('billing-details-result').innerText())
+          .toBe('Saved. Every receipt shows these details, earlier ones too.');
+        await expect.poll(() => card.getByLabel('VAT ID').inputValue()).toBe('DE123456789');
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await screenshot(page, 'billing-details');
+
+        await page
+          .getByRole('link', { name: /^Receipt QW-\d{6}$/ })
+          .first()
+          .click();
+        await page.waitForURL((url) => url.pathname.startsWith('/billing/invoices/'));
+        await page.getByTestId('receipt-company').waitFor();
+        expect(await page.getByTestId('receipt-company').innerText()).toBe('Vera Design');
+        expect(await page.getByTestId('receipt-address').innerText()).toBe('Hauptstraße 1\n10115 Berlin');
+        expect(await page.getByTestId('receipt-vat-id').innerText()).toBe('DE123456789');
+        expect(await page.getByTestId('receipt-line').innerText()).toBe('Personal plan, first month');
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow).toBeLessThanOrEqual(0);
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await screenshot(page, 'receipt-billing-details');
+        expect(errors).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
   it('a signed-out page load logs no failed refresh: 204, no console error', async () => {
     const { page, errors, close } = await newPage(browser);
     const consoleErrors: string[] = [];

@@ -132,6 +132,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       billing.adminUserPlansRpc,
       billing.appCheckoutRpc,
       billing.billingOverviewRpc,
+      billing.billingDetailsRpc,
+      billing.setBillingDetailsRpc,
       billing.changePlanRpc,
       billing.claimCheckoutRpc,
       billing.createCheckoutRpc,

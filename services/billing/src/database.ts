@@ -128,6 +128,17 @@ export interface TestClocksTable {
   created_at: Timestamp;
 }
 
+/** Billing details for invoices (issue #26): a person's (user_id) or an organization's (org_id). */
+export interface BillingDetailsTable {
+  id: string;
+  user_id: string | null;
+  org_id: string | null;
+  company_name: string;
+  address: string;
+  vat_id: string;
+  updated_at: Timestamp;
+}
+
 /** The platform's tables (outbox, inbox, rate events, mail jobs) come with `PlatformTables`. */
 export interface BillingDatabase extends PlatformTables {
   customers: CustomersTable;
@@ -137,6 +148,7 @@ export interface BillingDatabase extends PlatformTables {
   refunds: RefundsTable;
   webhook_events: WebhookEventsTable;
   test_clocks: TestClocksTable;
+  billing_details: BillingDetailsTable;
 }
 
 export type Subscription = Selectable<SubscriptionsTable>;

@@ -314,6 +314,32 @@ const matrix: Record<string, Row> = {
       configLink: 'token',
     },
   },
+  // An organization's billing details (issue #26): its owners and admins read them, its owners set them.
+  'GET /api/billing/details': {
+    request: () => ({ url: `/api/billing/details?org_id=${orgId}` }),
+    expect: {
+      ...all('hidden'),
+      orgOwner: 'ok',
+      orgAdmin: 'ok',
+      orgMember: 'forbidden',
+      anonymous: 'signin',
+      configLink: 'token',
+    },
+  },
+  'POST /api/billing/details': {
+    request: () => ({
+      url: `/api/billing/details?org_id=${orgId}`,
+      body: { company_name: 'Matrix Ltd', address: '1 Test Street', vat_id: 'DE123456789' },
+    }),
+    expect: {
+      ...all('hidden'),
+      orgOwner: 'ok',
+      orgAdmin: 'forbidden',
+      orgMember: 'forbidden',
+      anonymous: 'signin',
+      configLink: 'token',
+    },
+  },
   // An organization's receipt: its owners and admins; to its member and anyone else it does not exist.
   'GET /api/billing/invoices/:id': {
     request: () => ({ url: `/api/billing/invoices/${orgInvoiceId}` }),

@@ -126,6 +126,13 @@ export const ReceiptSchema = Type.Object({
   org_id: Type.Union([Uuid, Type.Null()]),
   /** 'Visa ending in 4242', when the provider said. */
   card: Type.Union([Type.String(), Type.Null()]),
+  /** The buyer's billing details as they are now (issue #26); null when none were set. */
+  billing_details: Type.Optional(
+    Type.Union([
+      Type.Object({ company_name: Type.String(), address: Type.String(), vat_id: Type.String() }),
+      Type.Null(),
+    ]),
+  ),
   refunds: Type.Array(
     Type.Object({
       id: Uuid,
@@ -136,6 +143,27 @@ export const ReceiptSchema = Type.Object({
   ),
 });
 export type Receipt = Static<typeof ReceiptSchema>;
+
+/**
+ * Billing details for invoices (issue #26): company name, address and VAT ID, each optional (an
+ * empty string: none). A person sets their own; an organization's owners set its (admins read).
+ */
+export const BillingDetailsSchema = Type.Object({
+  company_name: Type.String({ maxLength: 200 }),
+  address: Type.String({ maxLength: 500 }),
+  vat_id: Type.String({ maxLength: 32 }),
+});
+export type BillingDetails = Static<typeof BillingDetailsSchema>;
+export const billingDetailsRpc = defineRpc(
+  'billing.rpc.billing-details',
+  Type.Object({ org_id: Type.Optional(Uuid) }),
+  BillingDetailsSchema,
+);
+export const setBillingDetailsRpc = defineRpc(
+  'billing.rpc.set-billing-details',
+  Type.Object({ ...BillingDetailsSchema.properties, org_id: Type.Optional(Uuid) }),
+  BillingDetailsSchema,
+);
 export const invoiceReceiptRpc = defineRpc(
   'billing.rpc.invoice-receipt',
   Type.Object({ invoice_id: Uuid }),

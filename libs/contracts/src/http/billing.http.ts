@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import {
   AppCheckoutRequestSchema,
+  BillingDetailsSchema,
   BillingOverviewSchema,
   CancelOutcomeSchema,
   ChangePlanRequestSchema,
@@ -75,6 +76,32 @@ export const billingOverviewRoute = defineRoute({
   summary: 'Current plan and invoices (newest period first)',
   querystring: OrgQuery,
   response: { 200: BillingOverviewSchema },
+});
+
+/** Billing details for invoices (issue #26): the caller's own, or an organization's (owners and admins read). */
+export const billingDetailsRoute = defineRoute({
+  operationId: 'billingDetails',
+  method: 'GET',
+  url: '/api/billing/details',
+  access: 'signed-in',
+  tags,
+  summary:
+    "Billing details for invoices (company name, address, VAT ID): the caller's own, or an organization's for its owners and admins",
+  querystring: OrgQuery,
+  response: { 200: BillingDetailsSchema },
+});
+
+export const setBillingDetailsRoute = defineRoute({
+  operationId: 'setBillingDetails',
+  method: 'POST',
+  url: '/api/billing/details',
+  access: 'signed-in',
+  tags,
+  summary:
+    "Set the billing details every receipt shows: the caller's own, or an organization's by its owners (an empty field clears it)",
+  querystring: OrgQuery,
+  body: BillingDetailsSchema,
+  response: { 200: BillingDetailsSchema },
 });
 
 export const ManageBillingQuerySchema = Type.Object({
@@ -212,6 +239,8 @@ export const billingRoutes = [
   verifyCheckoutRoute,
   claimCheckoutRoute,
   billingOverviewRoute,
+  billingDetailsRoute,
+  setBillingDetailsRoute,
   manageBillingRoute,
   invoiceReceiptRoute,
   changePlanRoute,

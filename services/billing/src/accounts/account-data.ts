@@ -93,6 +93,8 @@ export async function forgetAccount(tx: Db, userId: string): Promise<void> {
     .where('user_id', '=', userId)
     .where('org_id', 'is', null)
     .execute();
+  // The person's own billing details (company, address, VAT ID); an organization's stay its own.
+  await tx.deleteFrom('billing_details').where('user_id', '=', userId).execute();
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   adminUserPlansRpc,
   advanceClockRpc,
   appCheckoutRpc,
+  billingDetailsRpc,
   billingOverviewRpc,
   changePlanRpc,
   claimCheckoutRpc,
@@ -13,6 +14,7 @@ import {
   manageBillingRpc,
   previewPlanChangeRpc,
   requireAdmin,
+  setBillingDetailsRpc,
   resumeSubscriptionRpc,
   requireUserId,
   startClockRpc,
@@ -36,6 +38,7 @@ import {
   type OrganizationBillingAction,
 } from '../subscriptions/organization-billing.ts';
 import type { PlanChangesService } from '../subscriptions/plan-changes.service.ts';
+import { billingDetailsOf, setBillingDetails } from '../subscriptions/billing-details.ts';
 import type { StripeWebhookService } from '../webhooks/stripe-webhook.service.ts';
 
 export function billingEndpoints(deps: {
@@ -123,6 +126,14 @@ export function billingEndpoints(deps: {
         }
         return owner.userId === userId;
       });
+    }),
+    // Billing details for invoices: a person's own; an organization's read by its owners and admins, set by its owners.
+    endpoint(billingDetailsRpc, async (data, caller) =>
+      billingDetailsOf(deps.db, await billingOwner(caller, data.org_id, 'read')),
+    ),
+    endpoint(setBillingDetailsRpc, async (data, caller) => {
+      const { org_id: orgId, ...details } = data;
+      return setBillingDetails(deps.db, await billingOwner(caller, orgId, 'manage'), details);
     }),
     endpoint(changePlanRpc, (data, caller) => planChanges.change(caller, data)),
     endpoint(previewPlanChangeRpc, (data, caller) => planChanges.preview(caller, data)),

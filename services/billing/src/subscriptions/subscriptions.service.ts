@@ -29,6 +29,7 @@ import {
 import { testCards } from '../providers/test-provider.ts';
 import { takeRateLimits } from '@qw/platform/limits';
 import { accountActionCheck } from './account-limits.ts';
+import { receiptBillingDetails } from './billing-details.ts';
 
 /** Whose billing: a person's own plan, or an organization's (its owners and admins). */
 export type BillingOwner = { userId: string } | { orgId: string };
@@ -252,6 +253,7 @@ export class SubscriptionsService {
       buyer_email: buyer?.email ?? null,
       org_id: invoice.org_id,
       card: cardText(invoice.card_brand, invoice.card_last4),
+      billing_details: await receiptBillingDetails(db, invoice),
       refunds: refunds.map((refund) => ({
         id: refund.id,
         amount_cents: refund.amount_cents,

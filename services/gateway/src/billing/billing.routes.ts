@@ -2,8 +2,12 @@ import {
   AppError,
   appCheckoutRoute,
   appCheckoutRpc,
+  billingDetailsRoute,
+  billingDetailsRpc,
   billingOverviewRoute,
   billingOverviewRpc,
+  setBillingDetailsRoute,
+  setBillingDetailsRpc,
   changePlanRoute,
   changePlanRpc,
   claimCheckoutRoute,
@@ -85,6 +89,18 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
           request.caller,
         ),
       ),
+  );
+
+  const orgOf = (query: { org_id?: string | undefined }) => (query.org_id ? { org_id: query.org_id } : {});
+  addRoute(app, billingDetailsRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(billingDetailsRpc, orgOf(request.query), request.caller)),
+  );
+  addRoute(app, setBillingDetailsRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(setBillingDetailsRpc, { ...request.body, ...orgOf(request.query) }, request.caller)),
   );
 
   const manageReturnPath = (request: RouteRequest<typeof manageBillingRoute>) => {

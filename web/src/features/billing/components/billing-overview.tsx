@@ -2,13 +2,15 @@ import type { ReactNode } from 'react';
 import { Alert } from '../../../ui';
 import { failureMessage } from '../../../lib/api-client';
 import { useBilling } from '../api/get-billing';
+import { BillingDetailsCard } from './billing-details-card';
 import { CurrentPlanCard } from './current-plan-card';
 import { InvoiceTable } from './invoice-table';
 import './billing.css';
 
 /**
  * The Billing tab of either area: the current plan with Manage Billing, what can be done about it
- * (`actions`, the personal page's plan changes), then the invoices.
+ * (`actions`, the personal page's plan changes), the billing details receipts show (issue #26),
+ * then the invoices.
  */
 export function BillingOverviewPanel({
   orgId,
@@ -34,6 +36,7 @@ export function BillingOverviewPanel({
         manage={manage}
       />
       {actions}
+      <BillingDetailsCard orgId={orgId} editable={manage} />
       <InvoiceTable invoices={billing.data?.invoices} loading={billing.isPending} />
     </div>
   );

@@ -34,12 +34,24 @@ export function ReceiptView({ invoiceId, backPath }: { invoiceId: string; backPa
   );
 }
 
+/** The buyer's billing details (issue #26), each only when set. */
+function billingDetailRows(details: Receipt['billing_details']): Array<[string, string]> {
+  if (!details) return [];
+  const rows: Array<[string, string]> = [
+    ['Company', details.company_name],
+    ['Address', details.address],
+    ['VAT ID', details.vat_id],
+  ];
+  return rows.filter(([, value]) => value !== '');
+}
+
 function ReceiptBody({ receipt }: { receipt: Receipt }) {
   const refunded = receipt.refunds.filter((refund) => refund.status === 'issued');
   const rows: Array<[string, string]> = [
     ['Receipt number', receipt.number],
     ['Date', formatDate(receipt.issued_at)],
     ['Billed to', receipt.buyer_email ?? '—'],
+    ...billingDetailRows(receipt.billing_details),
     ['Plan', `Quietwire ${receipt.plan_name}`],
     ['Period', formatPeriod(receipt.period_start, receipt.period_end)],
     ['Status', receipt.status],
