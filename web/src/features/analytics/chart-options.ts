@@ -72,6 +72,14 @@ export function revenueDailyOption(data: RevenueDaily, palette: ChartPalette): E
   };
 }
 
+/**
+ * The subscriptions axis (issue #26): cancels are below zero and read as such ("−10", with a true
+ * minus sign), so the axis does not say 10 where it means ten cancels down.
+ */
+export function signedCountLabel(value: number): string {
+  return value < 0 ? `\u2212${formatCount(-value)}` : formatCount(value);
+}
+
 /** New subscriptions above the axis, cancels below it: one full-width bar a day, even on a phone. */
 export function subscriptionsDailyOption(data: SubscriptionsDaily, palette: ChartPalette): EChartsOption {
   return {
@@ -83,7 +91,7 @@ export function subscriptionsDailyOption(data: SubscriptionsDaily, palette: Char
       type: 'value',
       name: 'Subscriptions',
       minInterval: 1,
-      axisLabel: { formatter: (value: number) => formatCount(Math.abs(value)) },
+      axisLabel: { formatter: (value: number) => signedCountLabel(value) },
     },
     series: [
       {
