@@ -134,6 +134,9 @@ beforeAll(async () => {
     // Every task of every service (the platform's own included) runs every second here.
     TASK_PERIODS: `*=${taskPeriodMs}`,
     TASK_LEASE_MS: '1500',
+    // Twelve processes on one Postgres beside the other test files: small pools keep them well
+    // inside max_connections (100), which ten pools of the default 10 could fill on their own.
+    DATABASE_POOL_MAX: '3',
   };
   for (const service of backendServices) {
     const databaseUrl = await database.provision(service);
