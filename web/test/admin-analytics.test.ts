@@ -96,6 +96,9 @@ describe('admin Analytics: tiles', () => {
     await expect.poll(() => tile(page, 'ARR').innerText()).toContain('$54,814.68');
     await expect.poll(() => tile(page, 'ARPU').innerText()).toContain('$19.04');
     await expect(tile(page, 'ARPU').innerText()).resolves.toContain('30 days');
+    // Issue #26: every tile names its window; MRR and ARR are the subscriptions running now.
+    for (const name of ['MRR', 'ARR'])
+      await expect(tile(page, name).locator('.analytics-window-fixed').innerText()).resolves.toBe('Now');
 
     // The spec's windows, named by windowLabel, 30 days to begin with.
     const picker = page.getByRole('combobox', { name: 'Revenue window' });

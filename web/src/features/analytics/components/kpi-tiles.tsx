@@ -73,12 +73,14 @@ export function KpiTiles() {
       />
       <StatTile
         label="MRR"
+        control={<span className="analytics-window-fixed qw-small qw-muted">{nowWindowText}</span>}
         busy={mrr.isFetching}
         value={figure(mrr, (data) => formatCents(data.mrr_total_cents))}
         hint={failure(mrr) ?? (mrr.data && `${formatCount(mrr.data.paying_customers)} paying customers`)}
       />
       <StatTile
         label="ARR"
+        control={<span className="analytics-window-fixed qw-small qw-muted">{nowWindowText}</span>}
         busy={mrr.isFetching}
         value={figure(mrr, (data) => formatCents(data.arr_total_cents))}
         hint={failure(mrr) ?? (mrr.data && 'Annual run rate')}
@@ -99,6 +101,9 @@ export function KpiTiles() {
     </div>
   );
 }
+
+/** Issue #26: every tile names its window; MRR and ARR are the subscriptions running now. */
+export const nowWindowText = 'Now';
 
 /** The tile's value: a placeholder bar while the first answer is on its way, '—' when it failed. */
 function figure<T>(query: UseQueryResult<T>, show: (data: T) => ReactNode): ReactNode {
