@@ -317,6 +317,18 @@ export const inventoryTables: readonly InventoryTable[] = [
   },
   {
     service: 'billing',
+    table: 'billing_details',
+    purpose: 'Billing details for invoices, shown on every receipt: a person’s own or an organization’s.',
+    personal: [
+      { column: 'company_name', holds: 'the company name to bill' },
+      { column: 'address', holds: 'the billing address' },
+      { column: 'vat_id', holds: 'the VAT ID' },
+    ],
+    retention:
+      'A person’s: kept while the account exists; deleting the account deletes them. An organization’s: kept while it exists.',
+  },
+  {
+    service: 'billing',
     table: 'test_clocks',
     purpose: 'Clocks of the local test payment provider (never used with real payments).',
     personal: [],
