@@ -167,10 +167,30 @@ describe('organizations', () => {
 
   it('suspending stops its devices (as its owner sees them) and reactivating brings them back', async () => {
     expect((await orgDevices()).map((d) => d.is_active)).toEqual([true, true]);
-    const suspended = await root.call('POST', `/api/admin/organizations/${orgId}/suspend`);
+    // Issue #26: a suspension says why; without a reason (or with only spaces) nothing changes.
+    for (const body of [undefined, {}, { reason: '' }, { reason: '   ' }, { reason: 'x'.repeat(501) }])
+      expect(
+        status(await root.call('POST', `/api/admin/organizations/${orgId}/suspend`, body)),
+        JSON.stringify(body),
+      ).toEqual({ status: 400, code: 'validation_failed' });
+    expect(await organizationStatus(owen, orgId)).toBe('Active');
+    const suspended = await root.call('POST', `/api/admin/organizations/${orgId}/suspend`, {
+      reason: ' Chargebacks on three cards. ',
+    });
     expect(suspended.statusCode).toBe(200);
-    expect(suspended.data).toMatchObject({ id: orgId, status: 'Suspended', suspended_by_operator: true });
+    expect(suspended.data).toMatchObject({
+      id: orgId,
+      status: 'Suspended',
+      suspended_by_operator: true,
+      suspension_reason: 'Chargebacks on three cards.',
+    });
     expect(await organizationStatus(owen, orgId)).toBe('Suspended');
+    // Its members read the reason in the operator's words; the operators' audit keeps it.
+    const seen = await owen.call('GET', `/api/orgs/${orgId}`);
+    expect(seen.data.suspension_reason).toBe('Chargebacks on three cards.');
+    const audit = await root.call('GET', '/api/admin/audit');
+    const entry = audit.data.rows.find((row: { kind: string }) => row.kind === 'organization.suspended');
+    expect(entry.details).toMatchObject({ reason: 'Chargebacks on three cards.' });
     await organizationEventsHandled(stack);
     await eventually(async () => (await orgDevices()).every((d) => !d.is_active), 15_000, 100);
     // Its owner cannot switch them back on while an operator holds it.
@@ -188,15 +208,16 @@ describe('organizations', () => {
     expect(refusal(await owen.call('POST', `/api/orgs/${orgId}/devices`, { name: 'Owen tablet' }))).toEqual(byOperator);
     expect((await root.call('GET', '/api/admin/organizations?status=Suspended')).data.rows[0].id).toBe(orgId);
     // Twice is refused and changes nothing.
-    expect(status(await root.call('POST', `/api/admin/organizations/${orgId}/suspend`))).toEqual({
+    expect(status(await root.call('POST', `/api/admin/organizations/${orgId}/suspend`, { reason: 'Again.' }))).toEqual({
       status: 409,
       code: 'conflict',
     });
 
     const reactivated = await root.call('POST', `/api/admin/organizations/${orgId}/reactivate`);
     expect(reactivated.statusCode).toBe(200);
-    expect(reactivated.data).toMatchObject({ status: 'Active', suspended_by_operator: false });
+    expect(reactivated.data).toMatchObject({ status: 'Active', suspended_by_operator: false, suspension_reason: null });
     expect(await organizationStatus(owen, orgId)).toBe('Active');
+    expect((await owen.call('GET', `/api/orgs/${orgId}`)).data.suspension_reason).toBeNull();
     await organizationEventsHandled(stack);
     await eventually(async () => (await orgDevices()).every((d) => d.is_active), 15_000, 100);
     expect(status(await root.call('POST', `/api/admin/organizations/${orgId}/reactivate`))).toEqual({
@@ -208,7 +229,16 @@ describe('organizations', () => {
   it('answers 404 for an organization that does not exist or a malformed id', async () => {
     for (const id of [randomUUID(), 'not-an-id'])
       for (const action of ['suspend', 'reactivate'])
-        expect(status(await root.call('POST', `/api/admin/organizations/${id}/${action}`)), `${action} ${id}`).toEqual({
+        expect(
+          status(
+            await root.call(
+              'POST',
+              `/api/admin/organizations/${id}/${action}`,
+              action === 'suspend' ? { reason: 'Test.' } : undefined,
+            ),
+          ),
+          `${action} ${id}`,
+        ).toEqual({
           status: 404,
           code: 'not_found',
         });
@@ -365,9 +395,10 @@ describe("the operators' audit", () => {
 describe('refusals', () => {
   const requestFor = (route: HttpRoute): { url: string; body?: unknown } => {
     const url = route.url.replace(':id', orgId).replace(':email', encodeURIComponent(rootEmail));
-    return route.method === 'POST' && route.url.endsWith('admin-emails')
-      ? { url, body: { email: 'intruder@example.com' } }
-      : { url };
+    if (route.method === 'POST' && route.url.endsWith('admin-emails'))
+      return { url, body: { email: 'intruder@example.com' } };
+    if (route.url.endsWith('/suspend')) return { url, body: { reason: 'Intruder.' } };
+    return { url };
   };
 
   it('anyone but a platform admin, a forged x-admin-email header included, is refused on every route', async () => {

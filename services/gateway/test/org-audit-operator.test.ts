@@ -44,7 +44,9 @@ describe("an operator's changes in the organization's audit log", () => {
   it('show Quietwire support as the actor, never the operator', async () => {
     for (const action of ['suspend', 'activate'])
       expect((await ops.call('POST', '/api/admin-device', { action, deviceId })).statusCode).toBe(200);
-    expect((await ops.call('POST', `/api/admin/organizations/${orgId}/suspend`)).statusCode).toBe(200);
+    expect(
+      (await ops.call('POST', `/api/admin/organizations/${orgId}/suspend`, { reason: 'Chargebacks.' })).statusCode,
+    ).toBe(200);
     expect((await ops.call('POST', `/api/admin/organizations/${orgId}/reactivate`)).statusCode).toBe(200);
 
     const page = await eventually(async () => {

@@ -433,7 +433,7 @@ const matrix: Record<string, Row> = {
   'GET /api/admin/organizations': { request: () => ({ url: '/api/admin/organizations' }), expect: adminOnly() },
   // The second organization: suspended by the operator, then reactivated by the next row.
   'POST /api/admin/organizations/:id/suspend': {
-    request: () => ({ url: `/api/admin/organizations/${leaveOrg}/suspend` }),
+    request: () => ({ url: `/api/admin/organizations/${leaveOrg}/suspend`, body: { reason: 'Permission matrix.' } }),
     expect: adminOnly(),
   },
   'POST /api/admin/organizations/:id/reactivate': {

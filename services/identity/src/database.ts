@@ -87,6 +87,8 @@ export interface OrganizationsTable {
   is_active: Generated<boolean>;
   /** An operator suspended it (the console): Suspended whatever its plan until an operator lifts it. */
   suspended_by_operator: Generated<boolean>;
+  /** Why an operator suspended it, shown to its members; null when no operator holds it. */
+  suspension_reason: string | null;
   created_at: Timestamp;
 }
 

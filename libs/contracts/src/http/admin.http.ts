@@ -116,6 +116,8 @@ export const AdminOrganizationSchema = Type.Object({
   status: Type.Union([Type.Literal('Active'), Type.Literal('Suspended')]),
   /** Suspended by an operator (not by billing): only an operator reactivates it. */
   suspended_by_operator: Type.Boolean(),
+  /** What the operator wrote when suspending it (its members read it); null otherwise. */
+  suspension_reason: Type.Union([Type.String(), Type.Null()]),
   created_at: When,
 });
 export type AdminOrganization = Static<typeof AdminOrganizationSchema>;
@@ -139,14 +141,20 @@ export const adminOrganizationsRoute = defineRoute({
 });
 
 const OrgParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+/** Issue #26: the reason, in words the organization's members read on their Account page. */
+export const suspensionReasonMaxLength = 500;
+export const SuspendOrganizationBodySchema = Type.Object({
+  reason: Type.String({ minLength: 1, maxLength: suspensionReasonMaxLength }),
+});
 export const suspendOrganizationRoute = defineRoute({
   operationId: 'suspendOrganization',
   method: 'POST',
   url: '/api/admin/organizations/:id/suspend',
   access: 'admin',
   tags,
-  summary: 'Suspend an organization (its devices stop) whatever its plan; audited',
+  summary: 'Suspend an organization (its devices stop) whatever its plan, saying why (its members read it); audited',
   params: OrgParams,
+  body: SuspendOrganizationBodySchema,
   response: { 200: AdminOrganizationSchema },
 });
 export const reactivateOrganizationRoute = defineRoute({

@@ -37,7 +37,7 @@ export const adminOrganizationsRpc = defineRpc(
 );
 export const adminSuspendOrganizationRpc = defineRpc(
   'identity.rpc.admin-org-suspend',
-  Type.Object({ org_id: Type.String({ maxLength: 64 }) }),
+  Type.Object({ org_id: Type.String({ maxLength: 64 }), reason: Type.String({ minLength: 1, maxLength: 500 }) }),
   AdminOrganizationSchema,
 );
 export const adminReactivateOrganizationRpc = defineRpc(

@@ -194,6 +194,8 @@ export const OrganizationViewSchema = Type.Object({
   created_at: Type.String(),
   role: Type.String(),
   member_count: Type.Integer(),
+  /** Issue #26: why an operator suspended it, in the operator's words; null when none did. */
+  suspension_reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type OrganizationView = Static<typeof OrganizationViewSchema>;
 export const listMyOrgsRpc = defineRpc(

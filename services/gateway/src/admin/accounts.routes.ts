@@ -60,7 +60,11 @@ export function registerAdminAccountRoutes(app: HttpApp, deps: { rpc: RpcClient 
 
   addRoute(app, suspendOrganizationRoute, async (request) => {
     const { caller } = request;
-    return rpc.request(adminSuspendOrganizationRpc, { org_id: orgId(request.params.id) }, caller);
+    return rpc.request(
+      adminSuspendOrganizationRpc,
+      { org_id: orgId(request.params.id), reason: request.body.reason },
+      caller,
+    );
   });
 
   addRoute(app, reactivateOrganizationRoute, async (request) => {

@@ -79,6 +79,7 @@ const organizationColumns = [
   'o.plan',
   'o.is_active',
   'o.suspended_by_operator',
+  'o.suspension_reason',
   'o.created_at',
 ] as const;
 
@@ -133,8 +134,17 @@ export function findOrganizationForUpdate(db: Db, orgId: string) {
   return db.selectFrom('organizations').selectAll().where('id', '=', orgId).forUpdate().executeTakeFirst();
 }
 
-export async function setSuspendedByOperator(db: Db, orgId: string, suspended: boolean): Promise<void> {
-  await db.updateTable('organizations').set({ suspended_by_operator: suspended }).where('id', '=', orgId).execute();
+export async function setSuspendedByOperator(
+  db: Db,
+  orgId: string,
+  suspended: boolean,
+  reason: string | null,
+): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set({ suspended_by_operator: suspended, suspension_reason: suspended ? reason : null })
+    .where('id', '=', orgId)
+    .execute();
 }
 
 /** The admin list by address; `forUpdate` locks it whole (two operators removing each other). */

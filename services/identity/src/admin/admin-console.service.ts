@@ -139,7 +139,15 @@ export class AdminConsoleService {
    * again the way billing's events decide it, so a change goes out as `identity.org.status-changed`
    * and provisioning stops (or brings back) its devices exactly as for a plan that ended.
    */
-  async setOperatorSuspension(caller: Caller, orgId: string, suspended: boolean): Promise<AdminOrganization> {
+  async setOperatorSuspension(
+    caller: Caller,
+    orgId: string,
+    suspended: boolean,
+    reason: string | null = null,
+  ): Promise<AdminOrganization> {
+    const why = reason?.trim() ?? '';
+    if (suspended && why === '')
+      throw new AppError('validation_failed', 'Say why the organization is suspended: its members read it.');
     if (!uuidPattern.test(orgId)) {
       await this.operator(this.db, caller);
       throw organizationNotFound();
@@ -155,13 +163,13 @@ export class AdminConsoleService {
             ? 'This organization is already suspended by an operator.'
             : 'This organization is not suspended by an operator.',
         );
-      await repo.setSuspendedByOperator(tx, orgId, suspended);
+      await repo.setSuspendedByOperator(tx, orgId, suspended, suspended ? why : null);
       await reconcileStanding(tx, orgId, new Date(), 'operator');
       const after = await this.organization(tx, orgId);
       await this.audit(tx, operator, {
         kind: suspended ? 'organization.suspended' : 'organization.reactivated',
         target: org.name,
-        details: { org_id: orgId, status: after.status, plan: after.plan },
+        details: { org_id: orgId, status: after.status, plan: after.plan, ...(suspended ? { reason: why } : {}) },
       });
       return after;
     });
@@ -244,6 +252,7 @@ function organizationRow(row: {
   plan: string;
   is_active: boolean;
   suspended_by_operator: boolean;
+  suspension_reason: string | null;
   created_at: Date | string;
   members: number | null;
 }): AdminOrganization {
@@ -254,6 +263,7 @@ function organizationRow(row: {
     members: Number(row.members ?? 0),
     status: organizationStatus(row.is_active),
     suspended_by_operator: row.suspended_by_operator,
+    suspension_reason: row.suspended_by_operator ? row.suspension_reason : null,
     created_at: new Date(row.created_at).toISOString(),
   };
 }

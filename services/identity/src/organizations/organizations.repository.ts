@@ -283,7 +283,7 @@ export function listMembershipsOf(db: Db, userId: string, orgId?: string) {
   let query = db
     .selectFrom('org_members as m')
     .innerJoin('organizations as o', 'o.id', 'm.org_id')
-    .select(['o.id', 'o.name', 'o.plan', 'o.is_active', 'o.created_at', 'm.role'])
+    .select(['o.id', 'o.name', 'o.plan', 'o.is_active', 'o.created_at', 'm.role', 'o.suspension_reason'])
     .select((eb) =>
       eb
         .selectFrom('org_members as all')

@@ -16,7 +16,9 @@ export function adminEndpoints(admin: AdminConsoleService): RpcEndpoint[] {
   return [
     endpoint(adminUsersRpc, (data, caller) => admin.users(caller, data)),
     endpoint(adminOrganizationsRpc, (data, caller) => admin.organizations(caller, data)),
-    endpoint(adminSuspendOrganizationRpc, (data, caller) => admin.setOperatorSuspension(caller, data.org_id, true)),
+    endpoint(adminSuspendOrganizationRpc, (data, caller) =>
+      admin.setOperatorSuspension(caller, data.org_id, true, data.reason),
+    ),
     endpoint(adminReactivateOrganizationRpc, (data, caller) => admin.setOperatorSuspension(caller, data.org_id, false)),
     endpoint(adminEmailsRpc, (_data, caller) => admin.adminEmails(caller)),
     endpoint(addAdminEmailRpc, (data, caller) => admin.addAdminEmail(caller, data.email)),

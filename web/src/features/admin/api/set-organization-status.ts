@@ -7,11 +7,14 @@ import { adminKey } from './admin-key';
  * POST /api/admin/organizations/{id}/suspend or /reactivate. Both change what the devices list,
  * the overview and the audit show, so everything under the console's key is asked again.
  */
-export type OrganizationStatusChange = { id: string; action: 'suspend' | 'reactivate' };
+export type OrganizationStatusChange =
+  | { id: string; action: 'suspend'; reason: string }
+  | { id: string; action: 'reactivate' };
 
-export function setOrganizationStatus({ id, action }: OrganizationStatusChange) {
+export function setOrganizationStatus(change: OrganizationStatusChange) {
   return api.post<RouteAnswer<typeof suspendOrganizationRoute>>(
-    `/api/admin/organizations/${encodeURIComponent(id)}/${action}`,
+    `/api/admin/organizations/${encodeURIComponent(change.id)}/${change.action}`,
+    change.action === 'suspend' ? { reason: change.reason } : undefined,
   );
 }
 

@@ -1,8 +1,8 @@
-import { adminPageSizes, planDisplayName } from '@qw/contracts';
+import { adminPageSizes, planDisplayName, suspensionReasonMaxLength } from '@qw/contracts';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
-import { Alert, Badge, Button, Modal, Table, type TableColumn, type TableSort } from '../../../ui';
+import { Alert, Badge, Button, Field, Modal, Table, type TableColumn, type TableSort, TextArea } from '../../../ui';
 import { type AdminOrganization, type AdminOrganizationsQuery, useOrganizations } from '../api/get-organizations';
 import { type OrganizationStatusChange, useSetOrganizationStatus } from '../api/set-organization-status';
 import { formatCount, serverSort } from '../format';
@@ -25,6 +25,8 @@ export function OrganizationsTable() {
     null,
   );
   const [error, setError] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
   const change = useSetOrganizationStatus();
 
   const query: AdminOrganizationsQuery = {
@@ -50,7 +52,11 @@ export function OrganizationsTable() {
       cell: (org) => (
         <span className="admin-cell-stack">
           {org.status === 'Active' ? <Badge tone="success">Active</Badge> : <Badge tone="warning">Suspended</Badge>}
-          {org.suspended_by_operator && <span className="qw-small qw-muted">By an operator</span>}
+          {org.suspended_by_operator && (
+            <span className="qw-small qw-muted">
+              By an operator{org.suspension_reason ? `: ${org.suspension_reason}` : ''}
+            </span>
+          )}
         </span>
       ),
     },
@@ -79,7 +85,11 @@ export function OrganizationsTable() {
             variant="secondary"
             size="small"
             aria-label={`Suspend ${org.name}`}
-            onClick={() => setPending({ org, action: 'suspend' })}
+            onClick={() => {
+              setReason('');
+              setReasonError(null);
+              setPending({ org, action: 'suspend' });
+            }}
           >
             Suspend
           </Button>
@@ -89,9 +99,19 @@ export function OrganizationsTable() {
 
   async function confirm() {
     if (!pending) return;
+    // Issue #26: a suspension says why; the organization's members read it on their Account page.
+    const why = reason.trim();
+    if (pending.action === 'suspend' && why === '') {
+      setReasonError('Say why: the members of this organization read it.');
+      return;
+    }
     setError(null);
     try {
-      await change.mutateAsync({ id: pending.org.id, action: pending.action });
+      await change.mutateAsync(
+        pending.action === 'suspend'
+          ? { id: pending.org.id, action: 'suspend', reason: why }
+          : { id: pending.org.id, action: 'reactivate' },
+      );
     } catch (failure) {
       setError(failureMessage(failure, `${pending.org.name} did not change. Try again in a moment.`));
     }
@@ -191,6 +211,25 @@ export function OrganizationsTable() {
             ? 'Its devices stop connecting until an operator reactivates it, whatever its plan.'
             : 'It becomes Active again if its plan still entitles it; its devices can connect again.'}
         </p>
+        {pending?.action === 'suspend' && (
+          <Field
+            label="Reason"
+            hint="Shown to the organization's members on their Account page, as written here."
+            error={reasonError}
+            announceError
+            required
+          >
+            <TextArea
+              value={reason}
+              maxLength={suspensionReasonMaxLength}
+              rows={3}
+              onChange={(event) => {
+                setReason(event.target.value);
+                if (reasonError) setReasonError(null);
+              }}
+            />
+          </Field>
+        )}
       </Modal>
     </section>
   );

@@ -8,6 +8,7 @@ import {
   userCapOf,
 } from '@qw/contracts';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
 import { Alert, Badge, Button, ButtonLink, Card, Field, Input, StatTile, useToast } from '../../../ui';
@@ -50,6 +51,12 @@ export function OrganizationAccount() {
       <h2 id="org-account-title" className="qw-visually-hidden">
         Organization
       </h2>
+      {!active && org.suspension_reason && (
+        <Alert tone="warning" title="Quietwire suspended this organization">
+          {org.suspension_reason} Its devices do not connect until Quietwire lifts the suspension;{' '}
+          <Link to="/support">contact support</Link> about it.
+        </Alert>
+      )}
       <div className="org-cards">
         <StatTile
           label="Organization name"
