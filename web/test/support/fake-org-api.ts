@@ -255,6 +255,9 @@ export class FakeOrgApi {
       });
     if (path === '/api/orgs' && method === 'GET')
       return json(200, { organizations: this.myOrgs().map((o) => this.view(o)) });
+    // Billing details for invoices (issue #26): none set.
+    if (path === '/api/billing/details' && method === 'GET')
+      return json(200, { company_name: '', address: '', vat_id: '' });
     if (path === '/api/billing' && method === 'GET') {
       const orgId = url.searchParams.get('org_id');
       if (!orgId)
