@@ -82,8 +82,14 @@ describe('the purchase journey', () => {
     await expect.poll(() => rows.count()).toBe(1);
     const cells = await rows.first().locator('th, td').allInnerTexts();
     expect(cells[0]).toMatch(/^\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}$/);
-    // The receipt link is named by the invoice's number.
-    expect(cells.slice(1)).toEqual(['$7.99', 'paid', expect.stringMatching(/^QW-\d{6}$/)]);
+    // What the charge was (issue #26's Description column), then the amount, the status, and the
+    // receipt link named by the invoice's number.
+    expect(cells.slice(1)).toEqual([
+      'Personal plan, first month',
+      '$7.99',
+      'paid',
+      expect.stringMatching(/^QW-\d{6}$/),
+    ]);
     await expect(page.getByRole('link', { name: 'Manage Billing' }).getAttribute('href')).resolves.toBe(
       '/api/billing/manage',
     );
@@ -120,6 +126,7 @@ describe('the purchase journey', () => {
     const rows = page.locator('table tbody tr');
     await expect.poll(() => rows.count()).toBe(1);
     await expect(rows.first().locator('td').allInnerTexts()).resolves.toEqual([
+      'Business 10 plan, first month',
       '$50.00',
       'paid',
       expect.stringMatching(/^QW-\d{6}$/),
@@ -441,6 +448,7 @@ describe('the test billing portal', () => {
     await expect.poll(() => facts.innerText()).toMatch(/Status\s+canceled/);
     await expect(page.getByRole('button', { name: 'Cancel subscription' }).count()).resolves.toBe(0);
     await expect(page.locator('table tbody tr td').allInnerTexts()).resolves.toEqual([
+      'Gaming plan, first month',
       '$11.99',
       'refunded',
       expect.stringMatching(/^QW-\d{6}$/),
