@@ -5,20 +5,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, credsAuthenticator } from '@nats-io/transport-node';
-import { busAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
+import { nodeUser, type BusPrincipal } from '@qw/contracts';
 import {
   type BusConnection,
-  BusIdentities,
-  type BusIdentity,
   connectBus,
-  createBusKeys,
   ensureNatsCertificates,
   generateCallerKeyPair,
   natsServerConfig,
   type NatsTlsFiles,
-  pushAccountJwt,
 } from '@qw/platform/bus';
 import { createLogger, type Logger } from '@qw/platform/logger';
+import { issueTestBusUsers } from './bus-users.ts';
 import { freePort } from './nats.ts';
 import { serverProcess } from './processes.ts';
 
@@ -89,24 +86,8 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
   const dir = await mkdtemp(path.join(tmpdir(), 'qw-bus-'));
   const configFile = path.join(dir, 'nats.conf');
   const url = `nats://127.0.0.1:${port}`;
-  const identities = new BusIdentities(createBusKeys());
-  const issued = new Map<string, BusCredentials & { file: string }>();
-  const keep = async (identity: BusIdentity) => {
-    const file = path.join(dir, `${identity.user}.creds`);
-    await writeFile(file, identity.creds, { mode: 0o600 });
-    const credentials = { user: identity.user, publicKey: identity.publicKey, creds: identity.creds, file };
-    issued.set(identity.user, credentials);
-    return credentials;
-  };
-  const issuedTo = (user: string) => {
-    const credentials = issued.get(user);
-    if (!credentials) throw new Error(`no user ${user} on this test bus (a node is added with addNode)`);
-    return credentials;
-  };
-  const admin = await keep(await identities.issuePrincipal(operatorUser));
-  for (const principal of Object.keys(busAccess) as BusPrincipal[])
-    await keep(await identities.issuePrincipal(principal));
-  const system = await identities.issueSystemUser();
+  const users = await issueTestBusUsers(dir, 'test bus');
+  const { identities, admin, issuedTo } = users;
   const tls = testNatsCertificates();
 
   const connectAs = (creds: string) =>
@@ -154,20 +135,10 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
     credentials: issuedTo,
     env,
     async addNode(name) {
-      if (!issued.has(nodeUser(name))) await keep(await identities.issueNode(name));
+      await users.addNode(name);
       return env(nodeUser(name));
     },
-    async revoke(user) {
-      const { publicKey } = issuedTo(user);
-      const accountJwt = await identities.revoke(publicKey);
-      const nc = await connectAs(system.creds);
-      try {
-        await pushAccountJwt(nc, accountJwt);
-      } finally {
-        await nc.close();
-      }
-      issued.delete(user);
-    },
+    revoke: (user) => users.revoke(user, connectAs),
     connect(
       user,
       name = `test-${user}`,

@@ -7,17 +7,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, credsAuthenticator } from '@nats-io/transport-node';
-import { busAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
-import {
-  BusIdentities,
-  type BusIdentity,
-  connectBus,
-  createBusKeys,
-  natsServerConfig,
-  pushAccountJwt,
-} from '@qw/platform/bus';
+import { nodeUser } from '@qw/contracts';
+import { connectBus, natsServerConfig } from '@qw/platform/bus';
 import { createLogger } from '@qw/platform/logger';
-import { testNatsCertificates, type BusCredentials, type BusEnv, type TestBus } from './bus.ts';
+import { testNatsCertificates, type BusEnv, type TestBus } from './bus.ts';
+import { issueTestBusUsers } from './bus-users.ts';
 import { freePort } from './nats.ts';
 import { serverProcess, type ServerProcess } from './processes.ts';
 
@@ -92,24 +86,8 @@ export async function startNatsCluster(
   const dir = await mkdtemp(path.join(tmpdir(), 'qw-nats-cluster-'));
   const ip = async (args: string[]) => void (await run('ip', args));
   const tls = testNatsCertificates();
-  const identities = new BusIdentities(createBusKeys());
-  const issued = new Map<string, BusCredentials & { file: string }>();
-  const keep = async (identity: BusIdentity) => {
-    const file = path.join(dir, `${identity.user}.creds`);
-    await writeFile(file, identity.creds, { mode: 0o600 });
-    const credentials = { user: identity.user, publicKey: identity.publicKey, creds: identity.creds, file };
-    issued.set(identity.user, credentials);
-    return credentials;
-  };
-  const issuedTo = (user: string) => {
-    const credentials = issued.get(user);
-    if (!credentials) throw new Error(`no user ${user} on this cluster (a node is added with addNode)`);
-    return credentials;
-  };
-  const admin = await keep(await identities.issuePrincipal(operatorUser));
-  for (const principal of Object.keys(busAccess) as BusPrincipal[])
-    await keep(await identities.issuePrincipal(principal));
-  const system = await identities.issueSystemUser();
+  const users = await issueTestBusUsers(dir, 'cluster');
+  const { identities, admin, issuedTo } = users;
 
   await ip(['netns', 'add', hub]);
   await ip(['-n', hub, 'link', 'add', bridge, 'type', 'bridge']);
@@ -297,19 +275,10 @@ export async function startNatsCluster(
     outboxRetentionMs: options.outboxRetentionMs ?? 5 * 60_000,
     servers: members,
     async addNode(name) {
-      if (!issued.has(nodeUser(name))) await keep(await identities.issueNode(name));
+      await users.addNode(name);
       return env(nodeUser(name));
     },
-    async revoke(user) {
-      const accountJwt = await identities.revoke(issuedTo(user).publicKey);
-      const nc = await connectAs(system.creds);
-      try {
-        await pushAccountJwt(nc, accountJwt);
-      } finally {
-        await nc.close();
-      }
-      issued.delete(user);
-    },
+    revoke: (user) => users.revoke(user, connectAs),
     connect(
       user,
       name = `test-${user}`,
