@@ -152,7 +152,8 @@ describe('plans inside the app', () => {
       .toContain(
         'Your Personal plan was canceled, so your devices are inactive. Subscribe again in Billing to turn them back on.',
       );
-    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/Linux\s+No/);
+    // Issue #26: the status reads Suspended (the spec's Active column said No).
+    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/Linux\s+Suspended/);
     const activate = row.getByRole('button', { name: 'Activate' });
     await expect(activate.isDisabled()).resolves.toBe(true);
     await expect(activate.getAttribute('aria-describedby')).resolves.toBe('devices-plan-notice');
@@ -182,7 +183,7 @@ describe('plans inside the app', () => {
     await row.waitFor();
     await expect(page.getByTestId('devices-plan-notice').count()).resolves.toBe(0);
     await row.getByRole('button', { name: 'Activate' }).click();
-    await expect.poll(() => row.innerText()).toMatch(/Linux\s+Yes/);
+    await expect.poll(() => row.innerText()).toMatch(/Linux\s+Active/);
     expect(errors).toEqual([]);
     await close();
   }, 120_000);
