@@ -7,7 +7,7 @@ import { RpcClient } from '@qw/platform';
 import { billingService } from '@qw/billing';
 import { eventually } from '@qw/testkit';
 import { signInAgain, verifyEmail } from './support/products.ts';
-import { Client, signUp, startStack, type Stack } from './support/stack.ts';
+import { Client, signUp, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 
 /**
  * A stand-in for Stripe's API on loopback: it records each request and answers like Stripe,
@@ -578,9 +578,13 @@ describe('Stripe', () => {
   it('a failure after Stripe refunded but before it was recorded neither loses nor doubles the refund', async () => {
     const { subscriptionId } = await paidAndClaimed('sub_10', 'in_10', 'fox@example.com');
     const issuedBefore = await published('billing.refund.issued');
-    // The database refuses to record the refund as issued, as if the process died right after Stripe answered.
+    // The database refuses to record the refund as issued, as if the process died right after Stripe
+    // answered. A sequence (which no rollback undoes) tells when that refusal has happened.
+    await sql`create sequence fail_refund_hits`.execute(billingDb());
     await sql`create function fail_refund_issue() returns trigger language plpgsql as
-      $$ begin raise exception 'simulated failure before commit'; end $$`.execute(billingDb());
+      $$ begin perform nextval('fail_refund_hits'); raise exception 'simulated failure before commit'; end $$`.execute(
+      billingDb(),
+    );
     await sql`create trigger fail_refund_issue before update on refunds for each row
       when (new.status = 'issued') execute function fail_refund_issue()`.execute(billingDb());
     const delivered = await deliver(
@@ -599,8 +603,16 @@ describe('Stripe', () => {
       .executeTakeFirstOrThrow();
     expect(sub.status).toBe('canceled');
 
+    // Only once the recording after Stripe's answer has been refused: dropped earlier, that first
+    // recording could still succeed (a loaded machine between Stripe's answer and the update).
+    await eventually(
+      async () =>
+        (await sql<{ called: boolean }>`select is_called as called from fail_refund_hits`.execute(billingDb())).rows[0]
+          ?.called === true,
+    );
     await sql`drop trigger fail_refund_issue on refunds`.execute(billingDb());
     await sql`drop function fail_refund_issue()`.execute(billingDb());
+    await sql`drop sequence fail_refund_hits`.execute(billingDb());
     // The periodic retry asks Stripe again with the same key: Stripe answers the refund it made.
     await eventually(async () => (await refundOf(subscriptionId)).status === 'issued');
     const asked = recorded.filter((r) => r.path === '/v1/refunds' && r.form.get('payment_intent') === 'pi_in_10');
@@ -619,8 +631,10 @@ describe('Stripe', () => {
   });
 
   it('a deleted account ends its plan here at once and at Stripe as soon as Stripe answers, once', async () => {
-    // Signed up and signed in first, so the claim adds the plan to this session's account.
-    const account = await signUp(stack, 'ivy@leaving.example.org', '198.51.100.211');
+    // Signed up, confirmed and signed in first, so the claim adds the plan to this session's
+    // account (an account older than the payment claims only with a confirmed address; whether it
+    // was older depended on the second the event's payment time fell in).
+    const account = await signUpConfirmed(stack, 'ivy@leaving.example.org', '198.51.100.211');
     const { subscriptionId, client } = await paidAndClaimed('sub_11', 'in_11', 'ivy@leaving.example.org', account);
     const record = (id: string) =>
       billingDb().selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
