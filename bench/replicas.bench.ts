@@ -6,18 +6,8 @@
  * Billing's and identity's answers come from doubles in this process, so only provisioning works.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  activePlanRpc,
-  billingEvents,
-  createDeviceRpc,
-  identityEvents,
-  latestTelemetryRpc,
-  mailAddressRpc,
-  membershipRpc,
-  registerNodeRpc,
-  subscriptionActivated,
-} from '@qw/contracts';
-import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken } from '@qw/platform';
+import { billingEvents, createDeviceRpc, identityEvents, registerNodeRpc, subscriptionActivated } from '@qw/contracts';
+import { callerTokenSigner, RpcClient } from '@qw/platform';
 import {
   eventually,
   freePort,
@@ -27,6 +17,7 @@ import {
   type SpawnedProcess,
 } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
+import { serveProvisioningNeighbours } from '../services/provisioning/test/support/neighbours.ts';
 
 export type ReplicasBenchResult = {
   runs: Array<{ replicas: number; requests: number; seconds: number; perSecond: number; p50Ms: number; p99Ms: number }>;
@@ -50,24 +41,7 @@ export async function runReplicasBench(
   const processes: SpawnedProcess[] = [];
   try {
     const plans = new Map<string, { plan_code: string; status: string; subscription_id: string }>();
-    await alone.serve(
-      'billing',
-      [endpoint(activePlanRpc, async (data) => ({ plan: plans.get(data.user_id ?? data.org_id ?? '') ?? null }))],
-      refuseEveryCallerToken,
-    );
-    await alone.serve(
-      'identity',
-      [
-        endpoint(membershipRpc, async () => ({ role: null, org_active: false, plan: null })),
-        endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
-      ],
-      refuseEveryCallerToken,
-    );
-    await alone.serve(
-      'telemetry',
-      [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))],
-      refuseEveryCallerToken,
-    );
+    await serveProvisioningNeighbours(alone, (ask) => plans.get(ask.user_id ?? ask.org_id ?? '') ?? null);
 
     const databaseUrl = await alone.database.provision('provisioning');
     const vaultKey = randomBytes(32).toString('base64');

@@ -1,21 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  activePlanRpc,
   billingEvents,
   createDeviceRpc,
   desiredPeersRpc,
   identityEvents,
-  latestTelemetryRpc,
-  mailAddressRpc,
-  membershipRpc,
   registerNodeRpc,
   subscriptionActivated,
 } from '@qw/contracts';
-import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken, type RunningService } from '@qw/platform';
+import { callerTokenSigner, RpcClient, type RunningService } from '@qw/platform';
 import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import { provisioningService } from '../src/app.ts';
 import type { ProvisioningDatabase } from '../src/database.ts';
+import { serveProvisioningNeighbours } from './support/neighbours.ts';
 
 /**
  * Provisioning's part of the internal /metrics (docs/operations.md, "Read the dashboard"): the
@@ -48,27 +45,9 @@ const seriesValue = (text: string, series: string) => {
 
 beforeAll(async () => {
   alone = await startServiceAlone('provisioning-metrics', { billing: billingEvents, identity: identityEvents });
-  await alone.serve(
-    'billing',
-    [
-      endpoint(activePlanRpc, async (data) => ({
-        plan:
-          planActive && data.user_id === ann
-            ? { plan_code: 'personal', status: 'active', subscription_id: annPlan }
-            : null,
-      })),
-    ],
-    refuseEveryCallerToken,
+  await serveProvisioningNeighbours(alone, (ask) =>
+    planActive && ask.user_id === ann ? { plan_code: 'personal', status: 'active', subscription_id: annPlan } : null,
   );
-  await alone.serve(
-    'identity',
-    [
-      endpoint(membershipRpc, async () => ({ role: null, org_active: false, plan: null })),
-      endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
-    ],
-    refuseEveryCallerToken,
-  );
-  await alone.serve('telemetry', [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))], refuseEveryCallerToken);
   provisioning = await alone.launch(
     provisioningService({
       PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),

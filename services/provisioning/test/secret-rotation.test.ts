@@ -3,31 +3,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  activePlanRpc,
   billingEvents,
   createDeviceRpc,
   deviceConfigRpc,
   identityEvents,
-  latestTelemetryRpc,
   listDevicesRpc,
-  mailAddressRpc,
-  membershipRpc,
   registerNodeRpc,
   subscriptionActivated,
 } from '@qw/contracts';
-import {
-  RpcClient,
-  callerTokenSigner,
-  endpoint,
-  generateCallerKeyPair,
-  refuseEveryCallerToken,
-  startService,
-  type RunningService,
-} from '@qw/platform';
+import { RpcClient, callerTokenSigner, generateCallerKeyPair, startService, type RunningService } from '@qw/platform';
 import { repoRoot, startServiceAlone, type ServiceAlone } from '@qw/testkit';
 import { PrivateKeyVaultError, decryptPrivateKey, sealingKeyId } from '@qw/wireguard';
 import type { ProvisioningDatabase } from '../src/database.ts';
 import { provisioningService } from '../src/app.ts';
+import { serveProvisioningNeighbours } from './support/neighbours.ts';
 
 /**
  * Replacing the two keys provisioning holds, with provisioning running as it does in production
@@ -133,28 +122,11 @@ function runRotation(
 
 beforeAll(async () => {
   alone = await startServiceAlone('secret-rotation', { billing: billingEvents, identity: identityEvents });
-  await alone.serve(
-    'billing',
-    [
-      endpoint(activePlanRpc, async (data) => ({
-        plan: {
-          plan_code: 'personal',
-          status: 'active',
-          subscription_id: subscriptionOf.get(data.user_id ?? '') ?? randomUUID(),
-        },
-      })),
-    ],
-    refuseEveryCallerToken,
-  );
-  await alone.serve(
-    'identity',
-    [
-      endpoint(membershipRpc, async () => ({ role: null, org_active: false, plan: null })),
-      endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
-    ],
-    refuseEveryCallerToken,
-  );
-  await alone.serve('telemetry', [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))], refuseEveryCallerToken);
+  await serveProvisioningNeighbours(alone, (ask) => ({
+    plan_code: 'personal',
+    status: 'active',
+    subscription_id: subscriptionOf.get(ask.user_id ?? '') ?? randomUUID(),
+  }));
   databaseUrl = await alone.database.provision('provisioning');
   await startProvisioning({ sealing: oldSealing, caller: oldCaller.publicKey });
   rpc = new RpcClient(await alone.connect('gateway'));
