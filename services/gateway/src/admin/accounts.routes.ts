@@ -23,12 +23,11 @@ import {
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
 import { mergeAuditPages, parseAuditCursor } from './merge-audit.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../http/ids.ts';
 
 /** A malformed id names no organization: the same 404 as one that does not exist. */
 function orgId(raw: string): string {
-  if (!uuidPattern.test(raw)) throw new AppError('not_found', 'Organization not found.');
+  if (!isUuid(raw)) throw new AppError('not_found', 'Organization not found.');
   return raw.toLowerCase();
 }
 

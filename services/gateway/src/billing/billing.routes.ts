@@ -41,8 +41,7 @@ import type { GatewayConfig } from '../config.ts';
 import { addRoute, type RouteRequest } from '../http/add-route.ts';
 import { wantsPage } from '../http/sign-in-page.ts';
 import { untilIdentityShows } from './identity-follows.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../http/ids.ts';
 
 export type BillingRouteSettings = {
   /** Keys the HMAC that stands in for the client address (the checkout creation limit). */
@@ -132,7 +131,7 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
 
   addRoute(app, invoiceReceiptRoute, async (request, reply) => {
     // A malformed id names nobody's invoice: the same 404 as someone else's.
-    if (!uuidPattern.test(request.params.id)) throw new AppError('not_found', 'Invoice not found.');
+    if (!isUuid(request.params.id)) throw new AppError('not_found', 'Invoice not found.');
     const receipt = await rpc.request(
       invoiceReceiptRpc,
       { invoice_id: request.params.id.toLowerCase() },

@@ -26,12 +26,11 @@ import type { HttpApp, RpcClient } from '@qw/platform';
 import { configQrPng } from '@qw/wireguard';
 import { addRoute } from '../http/add-route.ts';
 import { sendSignInPage, wantsPage } from '../http/sign-in-page.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../http/ids.ts';
 
 /** A malformed id names no device of anyone's: the same 404 as someone else's device. */
 function deviceId(raw: string): string {
-  if (!uuidPattern.test(raw)) throw new AppError('not_found', 'Device not found.');
+  if (!isUuid(raw)) throw new AppError('not_found', 'Device not found.');
   return raw.toLowerCase();
 }
 

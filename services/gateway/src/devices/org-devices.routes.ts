@@ -10,13 +10,12 @@ import {
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
 import { organizationIdOf } from '../http/route-access.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../http/ids.ts';
 
 /** A malformed assignee is nobody in the organization. */
 function assigneeId(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (!uuidPattern.test(raw)) {
+  if (!isUuid(raw)) {
     throw new AppError('validation_failed', 'The assignee must be a member of this organization.', {
       field: 'assignee_id',
     });

@@ -9,6 +9,7 @@ import {
   type OrganizationRole,
   type RouteAccess,
 } from '@qw/contracts';
+import { isUuid } from './ids.ts';
 
 /** What the gate knows of whoever sent the request, once `identifyCaller` has run. */
 export type Requester = {
@@ -21,14 +22,12 @@ export type Requester = {
   params?: unknown;
 };
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The organization an organization route's `:id` names, in the form identity keeps it. A malformed
  * id names nothing of anyone's: the same 404 as an organization that is not yours.
  */
 export function organizationIdOf(raw: string): string {
-  if (!uuidPattern.test(raw)) throw organizationNotFound();
+  if (!isUuid(raw)) throw organizationNotFound();
   return raw.toLowerCase();
 }
 
@@ -47,7 +46,7 @@ export function accessRefusal(access: RouteAccess, requester: Requester): AppErr
     // organization decides from its own records, as it does whatever the gate let through.
     if (signedOut || !requester.organizations) return signedOut;
     const raw = (requester.params as { id?: unknown } | undefined)?.id;
-    const id = typeof raw === 'string' && uuidPattern.test(raw) ? raw.toLowerCase() : undefined;
+    const id = typeof raw === 'string' && isUuid(raw) ? raw.toLowerCase() : undefined;
     const role = id === undefined ? null : (requester.organizations.get(id) ?? null);
     return organizationRefusal(role, access) ?? undefined;
   }

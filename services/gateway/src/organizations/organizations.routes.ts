@@ -31,12 +31,11 @@ import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
 import { organizationIdOf } from '../http/route-access.ts';
 import { untilProvisioningFollows } from './provisioning-follows.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../http/ids.ts';
 
 /** A malformed id names nothing of anyone's: the same 404 as an organization (or person) that is not yours. */
 function idOr404(raw: string, message: string): string {
-  if (!uuidPattern.test(raw)) throw new AppError('not_found', message);
+  if (!isUuid(raw)) throw new AppError('not_found', message);
   return raw.toLowerCase();
 }
 const memberId = (raw: string) => idOr404(raw, 'This person is not a member of the organization.');
@@ -128,7 +127,7 @@ export function registerOrganizationRoutes(app: HttpApp, deps: { rpc: RpcClient 
   addRoute(app, auditLogRoute, async (request, reply) => {
     const { caller } = request;
     const { kind, person, before, limit } = request.query;
-    if (person !== undefined && !uuidPattern.test(person))
+    if (person !== undefined && !isUuid(person))
       throw new AppError('validation_failed', 'person must be the id of a user.', { field: 'person' });
     const page = await rpc.request(
       auditLogRpc,
