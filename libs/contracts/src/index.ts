@@ -26,3 +26,4 @@ export * from './gateway/index.ts';
 export * from './servers.ts';
 export * from './privacy/data-inventory.ts';
 export * from './receipts.ts';
+export * from './regions.ts';

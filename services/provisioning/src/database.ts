@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { OrganizationRole, SuspensionLevel } from '@qw/contracts';
+import type { NodeStatus, OrganizationRole, RegionChoice, RegionId, SuspensionLevel } from '@qw/contracts';
 import type { PlatformTables } from '@qw/platform/db';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -8,12 +8,23 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 export interface NodesTable {
   id: string;
   name: string;
-  region: string;
+  region: RegionId;
+  /** Where it is, as the console and /servers name it (issue #23); null for a node registered before. */
+  city: ColumnType<string | null, string | null | undefined, string | null>;
+  /** How many peers it takes; placement fills no node past it. */
+  capacity: Generated<number>;
+  /** `pending` (added in the console, its host not enrolled yet), `active`, or `retired`. */
+  status: ColumnType<NodeStatus, NodeStatus | undefined, NodeStatus>;
+  agent_version: ColumnType<string | null, string | null | undefined, string | null>;
+  agent_started_at: NullableTimestamp;
+  enrolled_at: NullableTimestamp;
+  retired_at: NullableTimestamp;
   ip: string;
   ssh_user: string | null;
   ssh_port: number | null;
   endpoint: string;
-  public_key: string;
+  /** Null only while pending: the host makes its key at enrolment and sends the public half. */
+  public_key: string | null;
   node_index: number;
   ipv4_cidr: string;
   ipv6_cidr: string;
@@ -49,6 +60,39 @@ export interface DevicesTable {
   /** Scheduled key rotation: 30 or 90 days, null when off. */
   key_rotation_days: ColumnType<number | null, number | null | undefined, number | null>;
   next_key_rotation_at: NullableTimestamp;
+  /** The region the customer chose for it (issue #23), or `auto`: nearest `country`, then the others. */
+  region_choice: ColumnType<RegionChoice, RegionChoice | undefined, RegionChoice>;
+  /** ISO 3166-1 alpha-2, as the customer picked it for Automatic; null when not given. */
+  country: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When it moved to another node (new Endpoint and server key): its config must be downloaded again. Cleared by the next download. */
+  config_changed_at: NullableTimestamp;
+  /** A drain could not move it (no room in its region) since then; it stays where it is until there is room. */
+  held_since: NullableTimestamp;
+}
+/** Enrolment tokens for servers added in the console: only the hash is kept; valid an hour and once. */
+export interface NodeEnrolmentsTable {
+  token_hash: string;
+  node_id: string;
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+/** Each bus credential issued to a node, by its user public key; retiring the node revokes them. */
+export interface NodeCredentialsTable {
+  user_public_key: string;
+  node_id: string;
+  issued_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+/** The peer a moved device left on its old node, kept until the device is seen through its new node or `expires_at`. */
+export interface MovedPeersTable {
+  node_id: string;
+  public_key: string;
+  device_id: string;
+  ipv4: string;
+  ipv6: string;
+  expires_at: Timestamp;
 }
 /**
  * A key a scheduled rotation replaced, still on its node with the address it had until
@@ -121,6 +165,9 @@ export interface ProvisioningDatabase extends PlatformTables {
   operator_actions: OperatorActionsTable;
   config_links: ConfigLinksTable;
   nodes: NodesTable;
+  node_enrolments: NodeEnrolmentsTable;
+  node_credentials: NodeCredentialsTable;
+  moved_peers: MovedPeersTable;
   devices: DevicesTable;
   retiring_keys: RetiringKeysTable;
   test_clock: TestClockTable;

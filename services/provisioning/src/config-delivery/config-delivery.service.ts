@@ -84,7 +84,7 @@ export class ConfigDelivery {
       file_name: configFileName(device.name),
       addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
       dns: this.deps.dns,
-      server_public_key: node.public_key,
+      server_public_key: serverKeyOf(node),
       endpoint: node.endpoint,
     };
   }
@@ -132,8 +132,15 @@ export class ConfigDelivery {
       privateKey: this.deps.vault.open(device.private_key_sealed!, device.private_key_sealed_by, device.id),
       addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
       dns: this.deps.dns,
-      serverPublicKey: node.public_key,
+      serverPublicKey: serverKeyOf(node),
       endpoint: node.endpoint,
     });
   }
+}
+
+/** A device is placed only on an active node, which has registered its key; a pending one has none yet. */
+function serverKeyOf(node: Node): string {
+  if (!node.public_key)
+    throw new AppError('unavailable', 'This device’s server is not ready yet. Try again in a few minutes.');
+  return node.public_key;
 }

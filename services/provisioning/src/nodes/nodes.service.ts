@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { AppError, nodeRegistered } from '@qw/contracts';
+import { AppError, nodeRegistered, normaliseRegion } from '@qw/contracts';
 import { addToOutbox, type BusConnection } from '@qw/platform/bus';
 import { nodeSubnets } from '@qw/wireguard';
 import type { Node, ProvisioningDatabase } from '../database.ts';
@@ -48,7 +48,7 @@ async function recordNode(db: Db, input: NodeRegistration, dns: string[]) {
   return db.transaction().execute(async (tx) => {
     await lockNodeRegistry(tx);
     const announced = {
-      region: input.region,
+      region: normaliseRegion(input.region),
       endpoint: input.endpoint,
       public_key: input.public_key,
       ip: input.ip,
