@@ -92,28 +92,60 @@ describe('serverCard', () => {
     ssh_user: 'root',
     ssh_port: 22,
     region: 'eu',
+    city: 'Frankfurt',
+    endpoint: '203.0.113.7:51820',
     tags: ['gaming'],
+    status: 'active' as const,
+    capacity: 10,
     draining: false,
     last_seen_at: new Date('2026-11-24T10:00:00.000Z'),
+    agent_version: '1.2.3',
+    agent_started_at: new Date('2026-11-24T09:00:00.000Z'),
   };
+  const now = new Date('2026-11-24T10:00:20.000Z');
 
   it('shows the peers placed, the retiring keys, those connected and the metrics telemetry has', () => {
     const metrics = { cpu_percent: 5 } as never;
-    expect(serverCard(node, { placed: 4, retiring: 1 }, { connected: 2, metrics })).toEqual({
+    expect(serverCard(node, { placed: 6, retiring: 1, moved: 2, held: 1 }, { connected: 2, metrics }, now)).toEqual({
       id: 'n-1',
       name: 'fra-1',
       ip: '203.0.113.7',
       ssh_user: 'root',
       ssh_port: 22,
       region: 'eu',
+      city: 'Frankfurt',
+      endpoint: '203.0.113.7:51820',
       tags: ['gaming'],
+      status: 'active',
+      capacity: 10,
+      reachable: true,
+      load: 'medium',
       draining: false,
-      peers_placed: 4,
+      peers_placed: 6,
       peers_retiring: 1,
+      peers_moved: 2,
+      devices_held: 1,
       peers_connected: 2,
       last_seen_at: '2026-11-24T10:00:00.000Z',
+      agent_version: '1.2.3',
+      agent_started_at: '2026-11-24T09:00:00.000Z',
       metrics,
     });
+  });
+
+  it('reads a node silent for more than 30 s, or not active, as unreachable, and a full one as high load', () => {
+    const later = new Date('2026-11-24T10:00:31.000Z');
+    expect(serverCard(node, { placed: 8, retiring: 0 }, undefined, now)).toMatchObject({
+      reachable: true,
+      load: 'high',
+    });
+    expect(serverCard(node, { placed: 1, retiring: 0 }, undefined, later)).toMatchObject({
+      reachable: false,
+      load: 'low',
+    });
+    expect(serverCard({ ...node, status: 'retired' }, { placed: 0, retiring: 0 }, undefined, now).reachable).toBe(
+      false,
+    );
   });
 
   it('shows nothing connected and no metrics when telemetry has none, and never seen as null', () => {

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { SuspensionLevelSchema } from '../provisioning/provisioning.rpc.ts';
+import { RegionIdSchema, SuspensionLevelSchema } from '../provisioning/provisioning.rpc.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -386,7 +386,7 @@ export const ServerMetricsSchema = Type.Object({
   load5: Type.Number(),
   load15: Type.Number(),
 });
-/** Spec §3 vps_hosts, with what the console shows on its card. */
+/** Spec §3 vps_hosts, with what the console shows on its card, and the fleet's facts (issue #23). */
 export const AdminServerSchema = Type.Object({
   id: Uuid,
   name: Type.String(),
@@ -394,15 +394,34 @@ export const AdminServerSchema = Type.Object({
   ssh_user: Type.Union([Type.String(), Type.Null()]),
   ssh_port: Type.Union([Type.Integer(), Type.Null()]),
   region: Type.String(),
+  city: Type.Union([Type.String(), Type.Null()]),
+  /** host:port devices connect to. */
+  endpoint: Type.String(),
   tags: Type.Array(Type.String()),
-  /** Takes no new devices; those placed stay. */
+  /** `pending` (added, its host not enrolled yet), `active`, `retired`. */
+  status: Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('retired')]),
+  /** Peers it takes at most; placement fills no node past it. */
+  capacity: Count,
+  /** Reported within the last 30 s (false for a pending or retired node). */
+  reachable: Type.Boolean(),
+  /** Peers placed against capacity: under half low, under 80 % medium, else high. */
+  load: Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')]),
+  /** Takes no new devices; its devices are moved to other nodes of its region (or held). */
   draining: Type.Boolean(),
   /** Active devices with a key placed here. */
   peers_placed: Count,
   /** Previous keys of scheduled rotations, still on this node for their grace period. */
   peers_retiring: Count,
+  /** Peers of devices moved away, kept until the device is seen through its new node. */
+  peers_moved: Count,
+  /** Devices a drain could not move for want of room in the region. */
+  devices_held: Count,
   peers_connected: Count,
   last_seen_at: NullableWhen,
+  /** What its node agent said of itself at its last registration. */
+  agent_version: Type.Union([Type.String(), Type.Null()]),
+  /** When its agent started (uptime is now minus this). */
+  agent_started_at: NullableWhen,
   metrics: Type.Union([ServerMetricsSchema, Type.Null()]),
 });
 export type AdminServer = Static<typeof AdminServerSchema>;
@@ -421,9 +440,62 @@ export const drainServerRoute = defineRoute({
   url: '/api/admin/servers/:id/drain',
   access: 'admin',
   tags,
-  summary: 'Drain a node (no new placements) or open it again; audited',
+  summary: 'Drain a node (no new placements; its devices move to other nodes of its region) or open it again; audited',
   params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
   body: Type.Object({ draining: Type.Boolean() }, { additionalProperties: false }),
+  response: { 200: AdminServerSchema },
+});
+
+/** A one-time enrolment: the token is shown once; only its hash is kept. */
+export const NodeEnrolmentSchema = Type.Object({
+  token: Type.String(),
+  expires_at: When,
+  /** The one line an operator runs on the host (as root). */
+  install_command: Type.String(),
+});
+export const AddServerBodySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-z0-9][a-z0-9-]*$' }),
+    region: RegionIdSchema,
+    city: Type.String({ minLength: 1, maxLength: 80 }),
+    /** host:port (or [v6]:port) devices connect to. */
+    endpoint: Type.String({ minLength: 3, maxLength: 255 }),
+    tags: Type.Array(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9][a-z0-9-]*$' }), { maxItems: 16 }),
+    capacity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+    ssh_user: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    ssh_port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  },
+  { additionalProperties: false },
+);
+export const addServerRoute = defineRoute({
+  operationId: 'addServer',
+  method: 'POST',
+  url: '/api/admin/servers',
+  access: 'admin',
+  tags,
+  summary: 'Add a server: it waits for its host, which enrols once with the token answered here (valid an hour)',
+  body: AddServerBodySchema,
+  response: { 201: Type.Object({ server: AdminServerSchema, enrolment: NodeEnrolmentSchema }) },
+});
+export const newEnrolmentRoute = defineRoute({
+  operationId: 'newServerEnrolment',
+  method: 'POST',
+  url: '/api/admin/servers/:id/enrolment',
+  access: 'admin',
+  tags,
+  summary: 'A new one-time enrolment token for a pending server (the earlier ones stop working)',
+  params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+  response: { 200: NodeEnrolmentSchema },
+});
+export const retireServerRoute = defineRoute({
+  operationId: 'retireServer',
+  method: 'POST',
+  url: '/api/admin/servers/:id/retire',
+  access: 'admin',
+  tags,
+  summary:
+    'Retire a server: its bus credentials are revoked at once and its peers leave it; refused while devices are on it',
+  params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
   response: { 200: AdminServerSchema },
 });
 
@@ -448,5 +520,8 @@ export const adminFleetRoutes = [
   adminServersRoute,
   drainServerRoute,
 ];
+
+/** The fleet's lifecycle (issue #23): add a server with its enrolment, a new token, retire. Wired by the gateway as they land. */
+export const adminServerLifecycleRoutes = [addServerRoute, newEnrolmentRoute, retireServerRoute];
 
 export const adminRoutes = [...adminFleetRoutes, ...adminAccountRoutes];

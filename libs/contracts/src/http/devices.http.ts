@@ -1,11 +1,13 @@
 import { Type } from 'typebox';
 import {
   ConfigFormatSchema,
+  CountrySchema,
   DeviceOverviewSchema,
   DeviceViewSchema,
   DeviceWithStatusSchema,
   KeyRotationScheduleSchema,
   PeerInfoSchema,
+  RegionChoiceSchema,
 } from '../provisioning/provisioning.rpc.ts';
 import { deviceNameMaxLength } from '../devices.ts';
 import { defineRoute, NoContentSchema } from './route.ts';
@@ -39,6 +41,9 @@ export const CreateDeviceBodySchema = Type.Object({
   name: Type.String({ maxLength: 1000, description: `1–${deviceNameMaxLength} characters after trimming` }),
   platform: Type.String({ maxLength: 32 }),
   public_key: Type.Optional(PublicKey),
+  /** Where it connects (issue #23): a region, or Automatic (the default), nearest `country` first. */
+  region: Type.Optional(RegionChoiceSchema),
+  country: Type.Optional(CountrySchema),
 });
 export const DeviceAnswerSchema = Type.Object({ device: DeviceViewSchema });
 
@@ -157,6 +162,28 @@ export const deviceConfigRoute = defineRoute({
   response: {
     200: Type.String({ description: 'text/plain: the wg-quick file; image/png with ?format=qr' }),
   },
+});
+
+export const ChangeRegionBodySchema = Type.Object(
+  { region: RegionChoiceSchema, country: Type.Optional(CountrySchema) },
+  { additionalProperties: false },
+);
+/**
+ * Moves a device to a server of another region (issue #23): new Endpoint and server key, same
+ * device key; its old peer stays until the device is seen through the new server. `moved` is
+ * false when its server already fits the choice (the choice is kept, nothing moves).
+ */
+export const changeDeviceRegionRoute = defineRoute({
+  operationId: 'changeDeviceRegion',
+  method: 'POST',
+  url: '/api/devices/:id/region',
+  access: 'signed-in',
+  tags,
+  summary:
+    'Choose the region a device connects to; when it moves, its config must be downloaded again (page and mail say so)',
+  params: DeviceParamsSchema,
+  body: ChangeRegionBodySchema,
+  response: { 200: Type.Object({ device: DeviceViewSchema, moved: Type.Boolean() }) },
 });
 
 export const deviceRoutes = [

@@ -7,6 +7,7 @@ export * from './organizations.http.ts';
 export * from './analytics.http.ts';
 export * from './admin.http.ts';
 export * from './account-data.http.ts';
+export * from './servers.http.ts';
 
 import { accountRoutes, authRoutes } from './auth.http.ts';
 import { billingRoutes } from './billing.http.ts';

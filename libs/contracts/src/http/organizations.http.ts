@@ -8,9 +8,11 @@ import {
 } from '../identity/organizations.rpc.ts';
 import { OrganizationViewSchema } from '../identity/identity.rpc.ts';
 import {
+  CountrySchema,
   DeviceOverviewSchema,
   DeviceWithStatusSchema,
   OrgDeviceQuotaSchema,
+  RegionChoiceSchema,
 } from '../provisioning/provisioning.rpc.ts';
 import { DeviceAnswerSchema } from './devices.http.ts';
 import { organizationManagerActions } from '../organizations.ts';
@@ -78,6 +80,9 @@ export const CreateOrgDeviceBodySchema = Type.Object({
   platform: Type.Optional(Type.String({ maxLength: 32, description: 'linux by default' })),
   assignee_id: Type.Optional(Type.String({ maxLength: 64, description: 'owners and admins: any member; default you' })),
   public_key: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Where it connects (issue #23): a region, or Automatic (the default), nearest `country` first. */
+  region: Type.Optional(RegionChoiceSchema),
+  country: Type.Optional(CountrySchema),
 });
 
 export const createOrgDeviceRoute = defineRoute({

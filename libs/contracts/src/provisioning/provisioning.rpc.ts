@@ -11,6 +11,27 @@ export const SuspensionLevelSchema = Type.Union([
   Type.Null(),
 ]);
 
+/** A device's region choice (regions.ts): a region, or `auto`. */
+export const RegionChoiceSchema = Type.Union([
+  Type.Literal('auto'),
+  Type.Literal('north-america'),
+  Type.Literal('europe'),
+  Type.Literal('asia'),
+]);
+export const RegionIdSchema = Type.Union([Type.Literal('north-america'), Type.Literal('europe'), Type.Literal('asia')]);
+/** ISO 3166-1 alpha-2, for Automatic: placement starts at the region nearest it. */
+export const CountrySchema = Type.String({ pattern: '^[A-Za-z]{2}$', maxLength: 2 });
+
+/** The server a device is on, as its owner sees it. */
+export const DeviceServerSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  region: Type.String(),
+  city: Type.Union([Type.String(), Type.Null()]),
+  /** False when the node has not reported for 30 s: the device reads "Server unreachable", not "Not connected". */
+  reachable: Type.Boolean(),
+});
+
 export const DeviceViewSchema = Type.Object({
   id: Uuid,
   name: Type.String(),
@@ -21,7 +42,14 @@ export const DeviceViewSchema = Type.Object({
   created_at: Type.String(),
   public_key: Type.Union([Type.String(), Type.Null()]),
   addresses: Type.Array(Type.String()),
-  node: Type.Union([Type.Object({ id: Uuid, name: Type.String(), region: Type.String() }), Type.Null()]),
+  node: Type.Union([DeviceServerSchema, Type.Null()]),
+  /** The region the owner chose (issue #23), or `auto`. */
+  region_choice: RegionChoiceSchema,
+  country: Type.Union([Type.String(), Type.Null()]),
+  /** Set when the device moved to another server: its config must be downloaded again (cleared by the download). */
+  config_changed_at: Type.Union([Type.String(), Type.Null()]),
+  /** Set while a drain could not move it for want of room in its region: it stays on its draining server. */
+  held_since: Type.Union([Type.String(), Type.Null()]),
   key_created_at: Type.Union([Type.String(), Type.Null()]),
   /** True when the browser made the key pair: the server cannot render the config. */
   client_keys: Type.Boolean(),

@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { isDeviceConnected, latestTelemetryRpc, type DeviceView, type DeviceWithStatus } from '@qw/contracts';
+import {
+  isDeviceConnected,
+  isNodeReachable,
+  latestTelemetryRpc,
+  type DeviceView,
+  type DeviceWithStatus,
+} from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import { deviceAddressCidrs } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
@@ -20,7 +26,13 @@ export function view(device: Device, node: Node | undefined, previousKeyExpiresA
     created_at: new Date(device.created_at).toISOString(),
     public_key: device.public_key,
     addresses: device.ipv4 && device.ipv6 ? deviceAddressCidrs(device.ipv4, device.ipv6) : [],
-    node: node ? { id: node.id, name: node.name, region: node.region } : null,
+    node: node
+      ? { id: node.id, name: node.name, region: node.region, city: node.city, reachable: isNodeReachable(node.last_seen_at) }
+      : null,
+    region_choice: device.region_choice,
+    country: device.country,
+    config_changed_at: iso(device.config_changed_at),
+    held_since: iso(device.held_since),
     key_created_at: iso(device.key_created_at),
     client_keys: device.client_keys,
     key_rotation_days:

@@ -1,4 +1,4 @@
-import { AppError, type AdminServer } from '@qw/contracts';
+import { AppError, isNodeReachable, loadLevel, type AdminServer, type NodeStatus } from '@qw/contracts';
 import { deviceAddressCidrs, MAX_NODES, nodeSubnets } from '@qw/wireguard';
 
 /**
@@ -64,9 +64,15 @@ export type NodeFacts = {
   ssh_user: string | null;
   ssh_port: number | null;
   region: string;
+  city: string | null;
+  endpoint: string;
   tags: string[];
+  status: NodeStatus;
+  capacity: number;
   draining: boolean;
   last_seen_at: Date | string | null;
+  agent_version: string | null;
+  agent_started_at: Date | string | null;
 };
 
 /**
@@ -76,9 +82,11 @@ export type NodeFacts = {
  */
 export function serverCard(
   node: NodeFacts,
-  peers: { placed: number; retiring: number },
+  peers: { placed: number; retiring: number; moved?: number; held?: number },
   stats: { connected: number; metrics: AdminServer['metrics'] } | undefined,
+  now: Date = new Date(),
 ): AdminServer {
+  const iso = (at: Date | string | null) => (at ? new Date(at).toISOString() : null);
   return {
     id: node.id,
     name: node.name,
@@ -86,12 +94,22 @@ export function serverCard(
     ssh_user: node.ssh_user,
     ssh_port: node.ssh_port,
     region: node.region,
+    city: node.city,
+    endpoint: node.endpoint,
     tags: node.tags,
+    status: node.status,
+    capacity: node.capacity,
+    reachable: node.status === 'active' && isNodeReachable(node.last_seen_at, now),
+    load: loadLevel(peers.placed, node.capacity),
     draining: node.draining,
     peers_placed: peers.placed,
     peers_retiring: peers.retiring,
+    peers_moved: peers.moved ?? 0,
+    devices_held: peers.held ?? 0,
     peers_connected: stats?.connected ?? 0,
-    last_seen_at: node.last_seen_at ? new Date(node.last_seen_at).toISOString() : null,
+    last_seen_at: iso(node.last_seen_at),
+    agent_version: node.agent_version,
+    agent_started_at: iso(node.agent_started_at),
     metrics: stats?.metrics ?? null,
   };
 }

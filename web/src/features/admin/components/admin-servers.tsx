@@ -1,5 +1,5 @@
 import './admin.css';
-import { connectedWindowSeconds, keyRotationGraceHours } from '@qw/contracts';
+import { connectedWindowSeconds, keyRotationGraceHours, regionLabel } from '@qw/contracts';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
@@ -121,7 +121,7 @@ function ServerCard({
             {server.name}
           </h2>
           <p className="qw-small qw-muted">
-            {server.region}
+            {server.city ? `${server.city}, ${regionLabel(server.region)}` : regionLabel(server.region)}
             {server.last_seen_at ? ` · last seen ${formatDateTime(server.last_seen_at)}` : ' · never seen'}
           </p>
         </div>
