@@ -84,6 +84,8 @@ export class NodeAgent {
           tags: config.NODE_TAGS.split(',')
             .map((t) => t.trim())
             .filter(Boolean),
+          ...(config.NODE_CITY ? { city: config.NODE_CITY } : {}),
+          ...(config.NODE_CAPACITY ? { capacity: config.NODE_CAPACITY } : {}),
         },
         undefined,
         node,

@@ -6,6 +6,10 @@ export const NodeAgentConfigSchema = Type.Object({
   NODE_NAME: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9-]*$' }),
   NODE_REGION: Type.String({ default: 'eu-central', minLength: 1 }),
   NODE_TAGS: Type.String({ default: '', description: 'comma-separated, e.g. gaming' }),
+  NODE_CITY: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'where the server is, e.g. Frankfurt' }),
+  ),
+  NODE_CAPACITY: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'peers it takes' })),
   NODE_IP: Type.String({ minLength: 1, description: 'public address of the server (console, SSH command)' }),
   NODE_SSH_USER: Type.Optional(Type.String()),
   NODE_SSH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),

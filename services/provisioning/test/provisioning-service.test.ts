@@ -129,6 +129,34 @@ describe('a node registers and reads its desired peers', () => {
     expect(addressing.ipv4_cidr).toMatch(/\/\d+$/);
     expect(await desiredKeys()).toEqual([]);
   });
+
+  it('records the city and capacity its agent says (NODE_CITY, NODE_CAPACITY), and keeps them when it says none', async () => {
+    const stored = () =>
+      provisioning.db
+        .selectFrom('nodes')
+        .select(['region', 'city', 'capacity'])
+        .where('name', '=', nodeName)
+        .executeTakeFirstOrThrow();
+    const announce = (extra: { city?: string; capacity?: number }) =>
+      node.request(
+        registerNodeRpc,
+        {
+          region: 'ap-southeast',
+          endpoint: '198.51.100.7:51820',
+          public_key: randomBytes(32).toString('base64'),
+          ip: '198.51.100.7',
+          tags: ['gaming'],
+          ...extra,
+        },
+        undefined,
+        { params: { node: nodeName } },
+      );
+    await announce({ city: 'Singapore', capacity: 250 });
+    expect(await stored()).toEqual({ region: 'asia', city: 'Singapore', capacity: 250 });
+    await announce({});
+    expect(await stored()).toEqual({ region: 'asia', city: 'Singapore', capacity: 250 });
+    await expect(announce({ capacity: 0 })).rejects.toMatchObject({ code: 'validation_failed' });
+  });
 });
 
 describe('personal devices follow billing’s subscription events', () => {

@@ -73,6 +73,10 @@ export const NodeRegistrationSchema = Type.Object({
   ssh_user: Type.Optional(Type.String({ maxLength: 64 })),
   ssh_port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   tags: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 16 }),
+  /** Where the server is, as the console and /servers name it; unsaid, the node keeps the city it had. */
+  city: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** Peers it takes; unsaid, the node keeps the capacity it had (1000 for a new one). */
+  capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
 });
 export const NodeAddressingSchema = Type.Object({
   node_id: Uuid,

@@ -27,7 +27,13 @@ export function view(device: Device, node: Node | undefined, previousKeyExpiresA
     public_key: device.public_key,
     addresses: device.ipv4 && device.ipv6 ? deviceAddressCidrs(device.ipv4, device.ipv6) : [],
     node: node
-      ? { id: node.id, name: node.name, region: node.region, city: node.city, reachable: isNodeReachable(node.last_seen_at) }
+      ? {
+          id: node.id,
+          name: node.name,
+          region: node.region,
+          city: node.city,
+          reachable: isNodeReachable(node.last_seen_at),
+        }
       : null,
     region_choice: device.region_choice,
     country: device.country,

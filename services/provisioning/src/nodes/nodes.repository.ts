@@ -33,7 +33,7 @@ export async function usedNodeIndexes(tx: Db): Promise<number[]> {
 
 export type NodeAnnouncement = Pick<
   Insertable<NodesTable>,
-  'region' | 'endpoint' | 'public_key' | 'ip' | 'ssh_user' | 'ssh_port' | 'tags'
+  'region' | 'endpoint' | 'public_key' | 'ip' | 'ssh_user' | 'ssh_port' | 'tags' | 'city' | 'capacity'
 >;
 
 /** A known node announced itself again: what it said now, and seen now. */

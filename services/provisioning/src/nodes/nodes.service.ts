@@ -30,6 +30,8 @@ export type NodeRegistration = {
   ssh_user?: string | undefined;
   ssh_port?: number | undefined;
   tags: string[];
+  city?: string | undefined;
+  capacity?: number | undefined;
 };
 
 /**
@@ -55,6 +57,9 @@ async function recordNode(db: Db, input: NodeRegistration, dns: string[]) {
       ssh_user: input.ssh_user ?? null,
       ssh_port: input.ssh_port ?? null,
       tags: input.tags,
+      // Said by the agent (NODE_CITY, NODE_CAPACITY); unsaid, a known node keeps what it had.
+      ...(input.city !== undefined ? { city: input.city } : {}),
+      ...(input.capacity !== undefined ? { capacity: input.capacity } : {}),
     };
     let node = await nodeByName(tx, input.name);
     if (node) {
