@@ -193,7 +193,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
   },
   identity: {
     serves: rpcsServedBy('identity'),
-    calls: [],
+    // A mailed receipt's description and billing details, asked when the mail is sent.
+    calls: [billing.receiptMailFactsRpc],
     publishes: eventsOf('identity'),
     declares: ['identity'],
     // Billing's subscriptions (an organization whose plan ended is Suspended) and notices, and

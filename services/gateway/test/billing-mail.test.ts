@@ -74,7 +74,7 @@ async function invoices(client: Client, orgId?: string) {
 }
 
 describe('receipts by mail', () => {
-  it('mails a receipt for the first payment, each renewal and an upgrade, with number, plan, amount and card', async () => {
+  it('mails a receipt for the first payment, each renewal and an upgrade, with number, plan, what it is for, amount, card and billing details', async () => {
     const email = 'rita@example.com';
     const rita = await subscribe('personal', email);
     const [first] = await mailsTo(email, /^Your Quietwire receipt QW-\d{6}$/);
@@ -84,7 +84,8 @@ describe('receipts by mail', () => {
     expect(first!.text).toContain(`Receipt number: ${paid!.number}`);
     expect(first!.text).toContain('Date: 2025-04-01');
     expect(first!.text).toContain('Plan: Quietwire Personal');
-    expect(first!.text).toContain('For: First payment');
+    expect(first!.text).toContain('For: Personal plan, first month');
+    expect(first!.text).not.toContain('Billed to:');
     expect(first!.text).toContain('Amount paid: $7.99 USD');
     expect(first!.text).toContain('Paid with: Visa ending in 4242');
     expect(first!.text).toContain(`${stack.publicUrl}/billing/invoices/${paid!.id}`);
@@ -93,18 +94,35 @@ describe('receipts by mail', () => {
     await advance(rita.clockId, 31);
     const renewals = await mailsTo(email, /^Your Quietwire receipt/, 2);
     const renewal = renewals.find((m) => m !== first)!;
-    expect(renewal.text).toContain('For: Renewal');
+    expect(renewal.text).toContain('For: Personal plan, monthly renewal');
     expect(renewal.text).toContain('Date: 2025-05-01');
     expect(renewal.text).toContain('Paid with: Visa ending in 4242');
 
+    // Billing details set now appear on every receipt from then on, as on the printable one.
+    const details = await rita.client.call('POST', '/api/billing/details', {
+      company_name: 'Rita Reads Ltd',
+      address: '1 Quay Street\nDublin',
+      vat_id: 'IE 1234567 T',
+    });
+    expect(details.statusCode).toBe(200);
     const upgrade = await rita.client.call('POST', '/api/billing/change-plan', {
       subscription_id: rita.subscriptionId,
       plan_code: 'gaming',
     });
     expect(upgrade.statusCode).toBe(200);
     const all = await mailsTo(email, /^Your Quietwire receipt/, 3);
-    const proration = all.find((m) => m.text?.includes('For: Plan change'))!;
+    const proration = all.find((m) => m.text?.includes('For: Upgrade'))!;
+    expect(proration.text).toMatch(
+      /For: Upgrade from Personal to Gaming, prorated for \d{1,2} \w{3} – \d{1,2} \w{3}\n/,
+    );
     expect(proration.text).toContain('Plan: Quietwire Gaming');
+    expect(proration.text).toContain('Billed to: Rita Reads Ltd, 1 Quay Street, Dublin, VAT ID: IE1234567T');
+    // The printable receipt says the same.
+    const printable = await rita.client.call(
+      'GET',
+      `/api/billing/invoices/${(await invoices(rita.client)).find((i) => proration.subject?.includes(i.number))!.id}`,
+    );
+    expect(proration.text).toContain(`For: ${printable.data.description}`);
     expect(proration.text).toContain(`Amount paid: $${(upgrade.data.charged_cents / 100).toFixed(2)} USD`);
     // Three payments, three numbers, each once.
     const numbers = all.map((m) => /QW-\d{6}/.exec(m.subject ?? '')![0]);

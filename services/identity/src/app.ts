@@ -69,12 +69,12 @@ export function identityService(
   // the commit and at start; jobs a mail server refused are retried by the contact task's minute.
   let mailQueue: MailQueue | undefined;
   let lastPrune = 0;
-  const mailQueueFor = ({ db, logger }: ServiceContext<IdentityDatabase>) =>
+  const mailQueueFor = ({ db, logger, rpc }: ServiceContext<IdentityDatabase>) =>
     (mailQueue ??= new MailQueue({
       db,
       mailer: mailerFor(logger),
       logger,
-      renderers: billingMailRenderers({ db, publicUrl: settings.PUBLIC_URL }),
+      renderers: billingMailRenderers({ db, publicUrl: settings.PUBLIC_URL, rpc }),
     }));
   const sendQueuedMail = (context: ServiceContext<IdentityDatabase>) =>
     mailQueueFor(context)

@@ -159,6 +159,16 @@ export const billingDetailsRpc = defineRpc(
   Type.Object({ org_id: Type.Optional(Uuid) }),
   BillingDetailsSchema,
 );
+/**
+ * Service to service (identity's receipt mail, at sending time): what a paid invoice is for and
+ * the billing details it is issued to, so the mailed receipt says what the printable one says.
+ * Billing details stay out of events (a stream keeps them past an account's deletion).
+ */
+export const receiptMailFactsRpc = defineRpc(
+  'billing.rpc.receipt-mail-facts',
+  Type.Object({ invoice_id: Uuid }),
+  Type.Object({ description: Type.String(), billing_details: Type.Union([BillingDetailsSchema, Type.Null()]) }),
+);
 export const setBillingDetailsRpc = defineRpc(
   'billing.rpc.set-billing-details',
   Type.Object({ ...BillingDetailsSchema.properties, org_id: Type.Optional(Uuid) }),

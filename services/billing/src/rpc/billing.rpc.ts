@@ -13,6 +13,7 @@ import {
   invoiceReceiptRpc,
   manageBillingRpc,
   previewPlanChangeRpc,
+  receiptMailFactsRpc,
   requireAdmin,
   setBillingDetailsRpc,
   resumeSubscriptionRpc,
@@ -101,6 +102,7 @@ export function billingEndpoints(deps: {
     }),
     // Service to service: no user caller; NATS permissions decide who may ask.
     endpoint(activePlanRpc, async (data) => ({ plan: await subscriptions.activePlan(data) })),
+    endpoint(receiptMailFactsRpc, (data) => subscriptions.receiptMailFacts(data.invoice_id)),
     // The operator console's users page: platform admins only.
     endpoint(adminUserPlansRpc, async (data, caller) => {
       requireAdmin(caller);

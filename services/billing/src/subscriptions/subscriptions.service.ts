@@ -215,6 +215,14 @@ export class SubscriptionsService {
    * that owner (its person; an organization's owners and admins); anyone else gets the same 404 as
    * an invoice that does not exist.
    */
+  /** A paid invoice's description and billing details, for its mailed receipt (identity asks). */
+  async receiptMailFacts(invoiceId: string) {
+    const { db } = this.deps;
+    const invoice = await db.selectFrom('invoices').selectAll().where('id', '=', invoiceId).executeTakeFirst();
+    if (!invoice) throw new AppError('not_found', 'Invoice not found.');
+    return { description: describeInvoice(invoice), billing_details: await receiptBillingDetails(db, invoice) };
+  }
+
   async receipt(
     invoiceId: string,
     mayRead: (owner: { userId: string | null; orgId: string | null }) => Promise<boolean>,

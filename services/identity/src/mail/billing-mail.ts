@@ -1,5 +1,13 @@
 import type { Kysely } from 'kysely';
-import { cardText, findPlan, formatUsd, invoiceNumberText } from '@qw/contracts';
+import {
+  type BillingDetails,
+  cardText,
+  findPlan,
+  formatUsd,
+  invoiceNumberText,
+  receiptMailFactsRpc,
+} from '@qw/contracts';
+import type { RpcClient } from '@qw/platform/bus';
 import type { MailMessage, MailRenderer } from '@qw/platform/mailer';
 import type { IdentityDatabase } from '../database.ts';
 import { layout } from './identity-mail.ts';
@@ -87,13 +95,26 @@ function message(to: string, subject: string, title: string, lines: string[], ac
   } satisfies MailMessage;
 }
 
-const reasonText = {
-  checkout: 'First payment',
-  renewal: 'Renewal',
-  plan_change: 'Plan change (the rest of this period)',
-};
+/** What billing says of the invoice when the mail is sent: its description and whom it is issued to. */
+export type ReceiptMailExtras = { description: string; billingDetails: BillingDetails | null };
 
-export function receiptMail(to: string, facts: ReceiptFacts, publicUrl: string): MailMessage {
+/** The billing details as the receipt lists them: company, address line by line, VAT ID. */
+function billedToLines(details: BillingDetails | null): string[] {
+  if (!details) return [];
+  const parts = [
+    details.company_name,
+    ...details.address.split('\n'),
+    ...(details.vat_id ? [`VAT ID: ${details.vat_id}`] : []),
+  ].filter(Boolean);
+  return parts.length > 0 ? [`Billed to: ${parts.join(', ')}`] : [];
+}
+
+export function receiptMail(
+  to: string,
+  facts: ReceiptFacts,
+  publicUrl: string,
+  extras: ReceiptMailExtras | null = null,
+): MailMessage {
   const number = facts.invoiceNumber ? invoiceNumberText(facts.invoiceNumber) : null;
   const card = cardText(facts.cardBrand, facts.cardLast4);
   const lines = [
@@ -101,10 +122,11 @@ export function receiptMail(to: string, facts: ReceiptFacts, publicUrl: string):
     ...(number ? [`Receipt number: ${number}`] : []),
     `Date: ${day(facts.paidAt)}`,
     `Plan: Quietwire ${planName(facts.planCode)}`,
-    ...(facts.reason ? [`For: ${reasonText[facts.reason]}`] : []),
+    ...(extras ? [`For: ${extras.description}`] : []),
     `Period: ${day(facts.periodStart)} – ${day(facts.periodEnd)}`,
     `Amount paid: ${moneyText(facts.amountCents, facts.currency)}`,
     ...(card ? [`Paid with: ${card}`] : []),
+    ...billedToLines(extras?.billingDetails ?? null),
   ];
   return message(to, number ? `Your Quietwire receipt ${number}` : 'Your Quietwire receipt', 'Your receipt', lines, {
     label: 'View or print the receipt',
@@ -164,6 +186,8 @@ export function refundMail(to: string, facts: RefundFacts, publicUrl: string): M
 export function billingMailRenderers(deps: {
   db: Kysely<IdentityDatabase>;
   publicUrl: string;
+  /** Asks billing for a receipt's description and billing details when it is sent. */
+  rpc: Pick<RpcClient, 'request'>;
 }): Record<string, MailRenderer> {
   const addressOf = async (userId: unknown) => {
     if (typeof userId !== 'string') return undefined;
@@ -176,8 +200,19 @@ export function billingMailRenderers(deps: {
       const to = await addressOf(payload.userId);
       return to ? mail(to, payload as T, deps.publicUrl) : null;
     };
+  // Billing not answering throws: the queue tries again later, so no receipt goes out without them.
+  const receipt: MailRenderer = async (payload) => {
+    const to = await addressOf(payload.userId);
+    if (!to) return null;
+    const facts = payload as ReceiptFacts;
+    const answer = await deps.rpc.request(receiptMailFactsRpc, { invoice_id: facts.invoiceId });
+    return receiptMail(to, facts, deps.publicUrl, {
+      description: answer.description,
+      billingDetails: answer.billing_details,
+    });
+  };
   return {
-    [billingMailKinds.receipt]: render(receiptMail),
+    [billingMailKinds.receipt]: receipt,
     [billingMailKinds.paymentFailed]: render(paymentFailedMail),
     [billingMailKinds.cancelScheduled]: render(cancelScheduledMail),
     [billingMailKinds.planEnded]: render(planEndedMail),
