@@ -113,11 +113,21 @@ describe('a suspension is lifted only by its level or a higher one', () => {
     expect(off.statusCode).toBe(200);
     expect(off.data.device).toMatchObject({ is_active: false, suspended_by: 'person' });
     expect(await desiredKeys()).not.toContain(device.public_key);
+    // A suspended device's configuration is not given out: no file, QR code or link.
+    for (const answer of [
+      await people.paul.client.call('GET', `/api/device/${device.id}/config`),
+      await people.paul.client.call('GET', `/api/device/${device.id}/config?format=qr`),
+      await people.paul.client.call('POST', `/api/devices/${device.id}/config-link`),
+    ]) {
+      expect(answer.statusCode).toBe(409);
+      expect(answer.data.error.message).toContain('This device is suspended');
+    }
     expect((await setActive(people.paul, device.id, true)).data.device).toMatchObject({
       is_active: true,
       suspended_by: null,
     });
     expect(await desiredKeys()).toContain(device.public_key);
+    expect((await people.paul.client.call('GET', `/api/device/${device.id}/config`)).statusCode).toBe(200);
   });
 
   it('an operator suspending a device its person already switched off takes the suspension over', async () => {

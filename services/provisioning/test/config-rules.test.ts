@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { configMailCurrent, configRefusal, hashLinkToken, newLinkToken } from '../src/config-delivery/config-rules.ts';
+import {
+  configMailCurrent,
+  configRefusal,
+  hashLinkToken,
+  newLinkToken,
+  suspendedConfigRefusal,
+} from '../src/config-delivery/config-rules.ts';
 
 describe('configRefusal', () => {
   it('writes the file of a server-keyed, placed device', () => {
@@ -14,6 +20,16 @@ describe('configRefusal', () => {
     expect(configRefusal({ public_key: 'pk', private_key_sealed: null, node_id: 'n' })?.message).toContain(
       'only that browser has its private key',
     );
+  });
+});
+
+describe('suspendedConfigRefusal', () => {
+  it('gives an active device its configuration and refuses a suspended one', () => {
+    expect(suspendedConfigRefusal({ is_active: true })).toBeNull();
+    expect(suspendedConfigRefusal({ is_active: false })).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('This device is suspended'),
+    });
   });
 });
 

@@ -9,7 +9,14 @@ import { deviceFor } from '../devices/device-for.ts';
 import { deviceById } from '../devices/devices.repository.ts';
 import { nodeOf } from '../nodes/nodes.repository.ts';
 import { deleteConfigLinksBefore, insertConfigLinks, spendConfigLink } from './config-links.repository.ts';
-import { configLinkSeconds, configMailCurrent, configRefusal, hashLinkToken, newLinkToken } from './config-rules.ts';
+import {
+  configLinkSeconds,
+  configMailCurrent,
+  configRefusal,
+  hashLinkToken,
+  newLinkToken,
+  suspendedConfigRefusal,
+} from './config-rules.ts';
 import { deviceConfigMail } from './device-config-mail.ts';
 
 export type ConfigDeliveryDeps = {
@@ -67,6 +74,8 @@ export class ConfigDelivery {
     }
     const device = await deviceById(this.deps.db, spent.device_id);
     if (!device) throw deviceNotFound();
+    const suspended = suspendedConfigRefusal(device);
+    if (suspended) throw suspended;
     return this.configOf(device);
   }
 
@@ -116,6 +125,8 @@ export class ConfigDelivery {
   /** The device, if the caller may have its configuration (the check locks it for an instant). */
   private async deviceToConfigure(caller: Caller, deviceId: string): Promise<Device> {
     const { device } = await this.deps.db.transaction().execute((tx) => deviceFor(tx, caller, deviceId, 'config'));
+    const suspended = suspendedConfigRefusal(device);
+    if (suspended) throw suspended;
     return device;
   }
 

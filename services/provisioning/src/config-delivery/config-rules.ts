@@ -13,6 +13,19 @@ export const hashLinkToken = (token: string) => createHash('sha256').update(toke
 type KeyState = { public_key: string | null; private_key_sealed: string | null; node_id: string | null };
 
 /**
+ * A suspended device has no peer on its node, so its configuration would not connect: neither
+ * the file, its links nor the browser's peer information are given until it is active again.
+ */
+export function suspendedConfigRefusal(device: { is_active: boolean }): AppError | null {
+  return device.is_active
+    ? null
+    : new AppError(
+        'conflict',
+        'This device is suspended, so its configuration is not available. It can be downloaded again once the device is active.',
+      );
+}
+
+/**
  * Why the service cannot write this device's configuration file, or null when it can: its keys
  * were revoked, or its private key was made in the browser (only that browser has it).
  */
