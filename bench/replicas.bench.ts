@@ -11,6 +11,7 @@ import { callerTokenSigner, RpcClient } from '@qw/platform';
 import {
   eventually,
   freePort,
+  keepReporting,
   spawnTsProcess,
   startServiceAlone,
   testCallerKeys,
@@ -73,7 +74,8 @@ export async function runReplicasBench(
     // creation would wait for the one before it whatever the number of replicas.
     for (let n = 0; n < nodes; n++) {
       const nodeName = `bench-replicas-${n}`;
-      const node = new RpcClient(await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER));
+      const nodeBus = await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER);
+      const node = new RpcClient(nodeBus);
       await node.request(
         registerNodeRpc,
         {
@@ -86,6 +88,7 @@ export async function runReplicasBench(
         undefined,
         { params: { node: nodeName } },
       );
+      keepReporting(nodeBus, nodeName);
     }
     const gateway = new RpcClient(await alone.connect('gateway'));
     const sign = callerTokenSigner(testCallerKeys.privateKey);

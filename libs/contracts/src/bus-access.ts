@@ -60,7 +60,11 @@ function rpcsServedBy(owner: string): RpcContract[] {
 }
 
 /** The node agents' own RPCs: each node asks them in its own name, nobody else asks them. */
-const nodeRpcs: readonly RpcContract[] = [provisioning.registerNodeRpc, provisioning.desiredPeersRpc];
+const nodeRpcs: readonly RpcContract[] = [
+  provisioning.registerNodeRpc,
+  provisioning.desiredPeersRpc,
+  provisioning.reportNodeRpc,
+];
 
 /**
  * The projection generations of analytics whose durables (`analytics_g<n>_<source>`) the bus

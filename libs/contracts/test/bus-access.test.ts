@@ -10,6 +10,7 @@ import {
   nodeUser,
   operatorUser,
   registerNodeRpc,
+  reportNodeRpc,
   rpcCatalog,
   rpcOwner,
   type BusPrincipal,
@@ -46,6 +47,7 @@ describe('who may ask which RPC', () => {
     expect(nodeBusAccess('eu-1').calls.map((c) => c.subject)).toEqual([
       registerNodeRpc.subject,
       desiredPeersRpc.subject,
+      reportNodeRpc.subject,
     ]);
     expect(nodeBusAccess('eu-1').publishes.every((subject) => subject.startsWith('node.eu-1.'))).toBe(true);
     expect(mayAsk(nodeUser('eu-1'), latestTelemetryRpc)).toBe(false);

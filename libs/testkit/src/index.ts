@@ -11,3 +11,4 @@ export * from './wireguard-lab.ts';
 export * from './postgres.ts';
 export * from './pgbouncer.ts';
 export * from './nats-cluster.ts';
+export * from './node-reports.ts';

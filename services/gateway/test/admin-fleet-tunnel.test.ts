@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverCard } from '@qw/contracts';
 import { eventually, wireguardLabProblem } from '@qw/testkit';
@@ -11,6 +12,9 @@ import { customerWithPlan, deviceAdded, deviceServices } from './support/product
  * afterwards gives a working one; activate brings it back. The Telemetry page shows the latency
  * the node measured through the tunnel, and the Servers page the node's own host metrics.
  */
+const agentPackage = JSON.parse(readFileSync(new URL('../../node-agent/package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 const problem = await wireguardLabProblem();
 if (problem) console.info(`admin-fleet-tunnel: skipped because ${problem}`);
 
@@ -82,7 +86,10 @@ describe.skipIf(problem !== null)('admin device actions on real WireGuard', () =
       15_000,
       250,
     );
-    expect(server).toMatchObject({ name: 'lab-admin-1', peers_placed: 1, ip: '203.0.113.52' });
+    expect(server).toMatchObject({ name: 'lab-admin-1', peers_placed: 1, ip: '203.0.113.52', reachable: true });
+    // What the agent reports: its package's version, and when it started.
+    expect(server.agent_version).toBe(agentPackage.version);
+    expect(Date.now() - Date.parse(server.agent_started_at)).toBeLessThan(120_000);
     const card = serverCard(server);
     expect(card.ssh).toBe('ssh root@203.0.113.52 -p 2200');
     expect(card.metrics?.cpu).toMatch(/^\d+\.\d%$/);

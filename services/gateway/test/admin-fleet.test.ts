@@ -26,7 +26,7 @@ import {
   type AdminServer,
 } from '@qw/contracts';
 import { callerTokenSigner, createEnvelope, RpcClient, type BusConnection } from '@qw/platform';
-import { eventually, testCallerKeys } from '@qw/testkit';
+import { eventually, keepReporting, testCallerKeys } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import type { Static, TSchema } from 'typebox';
 import { Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
@@ -59,6 +59,7 @@ async function registerNode(name: string, extra: { ssh_user?: string; ssh_port?:
     undefined,
     { params: { node: name } },
   );
+  keepReporting(bus, name);
   return { id: answer.node_id, bus };
 }
 

@@ -9,7 +9,7 @@ import {
   registerNodeRpc,
 } from '@qw/contracts';
 import { type BusConnection, createEnvelope, RpcClient } from '@qw/platform';
-import { eventually } from '@qw/testkit';
+import { eventually, keepReporting } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import type { Static, TSchema } from 'typebox';
 import { type Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
@@ -38,6 +38,7 @@ async function registerNode(name: string, ip: string) {
     undefined,
     { params: { node: name } },
   );
+  keepReporting(bus, name);
   nodes.push({ name, id: answer.node_id, bus, rpc });
 }
 

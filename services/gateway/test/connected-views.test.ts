@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { fillSubject, peersSampled, registerNodeRpc } from '@qw/contracts';
 import { createEnvelope, type BusConnection } from '@qw/platform';
-import { eventually } from '@qw/testkit';
+import { eventually, keepReporting } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import { type Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
@@ -103,6 +103,7 @@ beforeAll(async () => {
     undefined,
     { params: { node: 'views-a' } },
   );
+  keepReporting(bus, 'views-a');
   node = { id: registered.node_id, bus };
   admin = await signUpConfirmed(stack, 'ops.views@quietwire.test', '198.51.100.78');
   ann = await customerWithPlan(stack, 'ann.views@example.com');

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desiredPeersRpc, nodeConsumerName, registerNodeRpc } from '@qw/contracts';
 import type { BusConnection, RpcClient } from '@qw/platform';
-import { eventually, natsClusterProblem, startNatsCluster, type NatsCluster } from '@qw/testkit';
+import { eventually, keepReporting, natsClusterProblem, startNatsCluster, type NatsCluster } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import { deviceServices } from './support/products.ts';
 import { Client, startStack, type Stack } from './support/stack.ts';
@@ -59,6 +59,7 @@ beforeAll(async () => {
     undefined,
     { params: { node: nodeName } },
   );
+  keepReporting(node.bus, nodeName);
   admin = await stack.connectAdmin();
 }, 120_000);
 

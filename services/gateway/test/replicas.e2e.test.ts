@@ -14,6 +14,7 @@ import {
   createTestDatabase,
   eventually,
   freePort,
+  keepReporting,
   spawnTsProcess,
   startSmtpCapture,
   startTestBus,
@@ -214,6 +215,7 @@ beforeAll(async () => {
     undefined,
     { params: { node: nodeName } },
   );
+  keepReporting(node, nodeName);
 }, 180_000);
 
 afterAll(async () => {

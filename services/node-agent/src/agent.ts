@@ -13,6 +13,7 @@ import {
   nodeUser,
   peersSampled,
   registerNodeRpc,
+  reportNodeRpc,
   subjectParams,
   type EventContract,
 } from '@qw/contracts';
@@ -24,6 +25,7 @@ import {
   publicKeyFromPrivate,
   type PeerChange as WgPeerChange,
 } from '@qw/wireguard';
+import { agentVersion } from './agent-version.ts';
 import type { NodeAgentConfig } from './config.ts';
 import { hostMetricsReader } from './host-metrics.ts';
 import { probeAll, probeTargets } from './latency.ts';
@@ -32,7 +34,8 @@ import { WgHost } from './wg-host.ts';
 /**
  * One per WireGuard server: registers the node, applies each provisioning event to the interface
  * as it arrives, reconciles the whole desired peer set at start and every minute (adds, removes
- * and fixes what drifted), and reports peer samples and host metrics.
+ * and fixes what drifted), reports to provisioning every NODE_REPORT_SECONDS (a node silent for
+ * 30 s is unreachable), and publishes peer samples and host metrics.
  */
 export class NodeAgent {
   private bus: BusConnection | undefined;
@@ -42,6 +45,8 @@ export class NodeAgent {
   private timers: NodeJS.Timeout[] = [];
   private reconciling: Promise<void> | undefined;
   private probeOffset = 0;
+  private startedAt = new Date();
+  private readonly version: string;
   readonly host: WgHost;
   nodeId: string | undefined;
 
@@ -50,10 +55,12 @@ export class NodeAgent {
     private readonly logger: Logger,
   ) {
     this.host = new WgHost(config.WG_INTERFACE, config.WG_COMMAND_PREFIX);
+    this.version = agentVersion(config.AGENT_VERSION);
   }
 
   async start(): Promise<void> {
     const { config, logger } = this;
+    this.startedAt = new Date();
     this.bus = await connectBus({
       url: config.NATS_URL,
       name: `node-agent-${config.NODE_NAME}`,
@@ -92,11 +99,13 @@ export class NodeAgent {
       ),
     );
     this.nodeId = addressing.node_id;
+    await this.report().catch((error: unknown) => logger.warn({ err: error }, 'node report failed'));
     await this.assignAddresses(addressing.node_ipv4, addressing.ipv4_cidr, addressing.node_ipv6, addressing.ipv6_cidr);
     // Catch up first (the agent may have been offline while devices changed), then follow events.
     await this.reconcile();
     await this.followEvents();
     this.every(config.RECONCILE_SECONDS, () => this.reconcile());
+    this.every(config.NODE_REPORT_SECONDS, () => this.report());
     this.every(config.SAMPLE_SECONDS, () => this.reportPeers());
     const readHost = hostMetricsReader();
     this.every(config.HOST_METRICS_SECONDS, async () =>
@@ -170,6 +179,21 @@ export class NodeAgent {
       this.logger.warn({ err: error }, 'IPv6 address not set (IPv6 may be off on this host); IPv4 works');
     }
     await this.host.ip(['link', 'set', 'up', 'dev', iface]);
+  }
+
+  /** Tells provisioning the node is alive: the agent's version and start, and the peers on the interface. */
+  async report(): Promise<void> {
+    const peers = (await this.host.dump()).peers.length;
+    await this.rpc!.request(
+      reportNodeRpc,
+      {
+        agent_version: this.version,
+        started_at: this.startedAt.toISOString(),
+        peers,
+      },
+      undefined,
+      { params: { node: this.config.NODE_NAME } },
+    );
   }
 
   /** Makes the interface's peers exactly the desired set. */

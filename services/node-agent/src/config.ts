@@ -26,6 +26,15 @@ export const NodeAgentConfigSchema = Type.Object({
   }),
   RECONCILE_SECONDS: Type.Number({ minimum: 1, default: 60 }),
   SAMPLE_SECONDS: Type.Number({ minimum: 1, default: 10 }),
+  NODE_REPORT_SECONDS: Type.Number({
+    minimum: 1,
+    maximum: 20,
+    default: 10,
+    description: 'how often the node reports to provisioning; one silent for 30 s is unreachable',
+  }),
+  AGENT_VERSION: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: "what the node reports as its agent's version" }),
+  ),
   HOST_METRICS_SECONDS: Type.Number({ minimum: 1, default: 15 }),
   LATENCY_PROBES: Type.Integer({
     minimum: 0,

@@ -17,14 +17,15 @@ import {
   membershipRpc,
   organizationStatusChanged,
   registerNodeRpc,
+  reportNodeRpc,
   subscriptionActivated,
   setKeyRotationRpc,
   subscriptionCanceled,
   updateDeviceRpc,
 } from '@qw/contracts';
 import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken } from '@qw/platform';
-import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
-import type { RunningService } from '@qw/platform';
+import { eventually, keepReporting, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
+import type { BusConnection, RunningService } from '@qw/platform';
 import type { ProvisioningDatabase } from '../src/database.ts';
 import { provisioningService } from '../src/app.ts';
 
@@ -48,6 +49,7 @@ let alone: ServiceAlone;
 let provisioning: RunningService<ProvisioningDatabase>;
 let rpc: RpcClient;
 let node: RpcClient;
+let nodeBus: BusConnection;
 /** What billing and identity would answer: the plans and memberships the published events say. */
 const plans = new Map<string, { plan_code: string; status: string; subscription_id: string }>();
 const roles = new Map<string, 'owner' | 'admin' | 'member'>();
@@ -106,7 +108,8 @@ beforeAll(async () => {
     }),
   );
   rpc = new RpcClient(await alone.connect('gateway'));
-  node = new RpcClient(await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER));
+  nodeBus = await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER);
+  node = new RpcClient(nodeBus);
 }, 120_000);
 
 afterAll(() => alone?.stop());
@@ -156,6 +159,39 @@ describe('a node registers and reads its desired peers', () => {
     await announce({});
     expect(await stored()).toEqual({ region: 'asia', city: 'Singapore', capacity: 250 });
     await expect(announce({ capacity: 0 })).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('reports: seen now, with its agent version and start; a name that never registered is refused', async () => {
+    const seen = () =>
+      provisioning.db
+        .selectFrom('nodes')
+        .select(['last_seen_at', 'agent_version', 'agent_started_at'])
+        .where('name', '=', nodeName)
+        .executeTakeFirstOrThrow();
+    await provisioning.db
+      .updateTable('nodes')
+      .set({ last_seen_at: new Date(Date.now() - 60_000) })
+      .where('name', '=', nodeName)
+      .execute();
+    const before = Date.now();
+    const startedAt = '2027-02-01T10:00:00.000Z';
+    await node.request(reportNodeRpc, { agent_version: '1.2.3', started_at: startedAt, peers: 0 }, undefined, {
+      params: { node: nodeName },
+    });
+    const row = await seen();
+    expect(new Date(row.last_seen_at!).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(row.agent_version).toBe('1.2.3');
+    expect(new Date(row.agent_started_at!).toISOString()).toBe(startedAt);
+
+    const stranger = `${nodeName}-x`;
+    const strangerRpc = new RpcClient(await alone.connect((await alone.bus.addNode(stranger)).NATS_USER));
+    await expect(
+      strangerRpc.request(reportNodeRpc, { agent_version: '1.2.3', started_at: startedAt, peers: 0 }, undefined, {
+        params: { node: stranger },
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    // The device tests below place on this node, however long they run.
+    keepReporting(nodeBus, nodeName);
   });
 });
 

@@ -12,7 +12,7 @@ import {
   subscriptionActivated,
 } from '@qw/contracts';
 import { RpcClient, callerTokenSigner, generateCallerKeyPair, startService, type RunningService } from '@qw/platform';
-import { repoRoot, startServiceAlone, type ServiceAlone } from '@qw/testkit';
+import { keepReporting, repoRoot, startServiceAlone, type ServiceAlone } from '@qw/testkit';
 import { PrivateKeyVaultError, decryptPrivateKey, sealingKeyId } from '@qw/wireguard';
 import type { ProvisioningDatabase } from '../src/database.ts';
 import { provisioningService } from '../src/app.ts';
@@ -130,7 +130,8 @@ beforeAll(async () => {
   databaseUrl = await alone.database.provision('provisioning');
   await startProvisioning({ sealing: oldSealing, caller: oldCaller.publicKey });
   rpc = new RpcClient(await alone.connect('gateway'));
-  const node = new RpcClient(await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER));
+  const nodeBus = await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER);
+  const node = new RpcClient(nodeBus);
   await node.request(
     registerNodeRpc,
     {
@@ -143,6 +144,7 @@ beforeAll(async () => {
     undefined,
     { params: { node: nodeName } },
   );
+  keepReporting(nodeBus, nodeName);
   for (const person of people) {
     await alone.publish(subscriptionActivated, {
       subscriptionId: subscriptionOf.get(person)!,

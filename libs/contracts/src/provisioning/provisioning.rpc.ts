@@ -253,6 +253,21 @@ export const desiredPeersRpc = defineRpc(
 );
 
 /**
+ * A node agent's report (issue #23), right after it registers and every NODE_REPORT_SECONDS: what
+ * runs there and how many peers its interface has. Provisioning counts the node as seen; one
+ * silent for 30 s is unreachable (`isNodeReachable`).
+ */
+export const NodeReportSchema = Type.Object({
+  agent_version: Type.String({ minLength: 1, maxLength: 64 }),
+  /** When the agent process started (its uptime is measured from it). */
+  started_at: Type.String({ format: 'date-time', maxLength: 64 }),
+  /** Peers on the node's interface now. */
+  peers: Type.Integer({ minimum: 0 }),
+});
+export type NodeReport = Static<typeof NodeReportSchema>;
+export const reportNodeRpc = defineRpc('provisioning.rpc.node.{node}.report', NodeReportSchema, Type.Object({}));
+
+/**
  * Read-your-writes (issue #20): a person's role in an organization as provisioning's copy of
  * identity's events has it now (null: not a member there). The gateway asks it after identity
  * answered a change of a membership, and answers only once provisioning acts on the change. For

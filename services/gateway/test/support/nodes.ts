@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { registerNodeRpc } from '@qw/contracts';
 import { createLogger, loadConfig } from '@qw/platform';
-import { createWireGuardLab, type WireGuardLab } from '@qw/testkit';
+import { createWireGuardLab, keepReporting, type WireGuardLab } from '@qw/testkit';
 import { generateKeyPair, parseClientConfig, toWgSetconf } from '@qw/wireguard';
 import { NodeAgent } from '../../../node-agent/src/agent.ts';
 import { NodeAgentConfigSchema } from '../../../node-agent/src/config.ts';
@@ -15,10 +15,14 @@ type Logger = ReturnType<typeof createLogger>;
 const nodeTunnelAddress = '10.64.0.1';
 const tunnelRoute = '10.64.0.0/16';
 
-/** A registered node without an agent (devices get placed on it), asking as itself. */
+/**
+ * A registered node without an agent (devices get placed on it), asking as itself; it keeps
+ * reporting every 5 s until the stack stops, so it stays reachable (and placeable) however long
+ * the test runs.
+ */
 export async function registerTestNode(stack: Stack, name: string, tags: string[] = []) {
-  const { rpc } = await stack.connectNode(name);
-  return rpc.request(
+  const node = await stack.connectNode(name);
+  const addressing = await node.rpc.request(
     registerNodeRpc,
     {
       region: 'eu-central',
@@ -30,11 +34,13 @@ export async function registerTestNode(stack: Stack, name: string, tags: string[
     undefined,
     { params: { node: name } },
   );
+  keepReporting(node.bus, name);
+  return addressing;
 }
 
 /**
  * A node agent on the WireGuard lab's node interface, joined to the stack's bus as `name`, sampling
- * every second and reconciling every two; `settings` adds or overrides its environment (its
+ * and reporting every second and reconciling every two; `settings` adds or overrides its environment (its
  * address, SSH user or port).
  */
 async function startLabAgent(
@@ -57,6 +63,7 @@ async function startLabAgent(
     NODE_KEY_FILE: path.join(keyDir, 'node.key'),
     RECONCILE_SECONDS: '2',
     SAMPLE_SECONDS: '1',
+    NODE_REPORT_SECONDS: '1',
     HOST_METRICS_SECONDS: '1',
     ...settings,
   });

@@ -53,6 +53,20 @@ export async function markNodeSeen(db: Db, nodeId: string): Promise<void> {
   await db.updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
 }
 
+/** A node agent's report: seen now, and what runs there since when. False when no node has that name. */
+export async function recordNodeReport(
+  db: Db,
+  name: string,
+  report: { agentVersion: string; startedAt: Date },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('nodes')
+    .set({ last_seen_at: sql<Date>`now()`, agent_version: report.agentVersion, agent_started_at: report.startedAt })
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /**
  * One page (and one row more) of the peers a node should carry, in key order: its active devices
  * with a key, and the keys a scheduled rotation replaced until their grace period ends (their

@@ -21,6 +21,7 @@ import {
   listOrgDevicesRpc,
   orgDeviceOverviewRpc,
   registerNodeRpc,
+  reportNodeRpc,
   removeDeviceRpc,
   requestKeyRpc,
   setKeyRotationRpc,
@@ -36,6 +37,7 @@ import type { OrgDevicesService } from '../org-devices/org-devices.service.ts';
 import type { ConfigDelivery } from '../config-delivery/config-delivery.service.ts';
 import type { FleetAdmin } from '../admin/fleet.service.ts';
 import { desiredPeers, registerNode } from '../nodes/nodes.service.ts';
+import { reportNode } from '../nodes/node-report.ts';
 import { copiedRole } from '../organizations/organizations.service.ts';
 
 export function provisioningEndpoints(deps: {
@@ -91,6 +93,7 @@ export function provisioningEndpoints(deps: {
       registerNode(deps.bus, db, { ...data, name: nodeName(node) }, deps.dns),
     ),
     endpoint(desiredPeersRpc, (data, _caller, { node }) => desiredPeers(db, nodeName(node), data.after, data.limit)),
+    endpoint(reportNodeRpc, (data, _caller, { node }) => reportNode(db, nodeName(node), data)),
   ];
 }
 
