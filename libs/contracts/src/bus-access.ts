@@ -286,6 +286,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
         'telemetry.key-rotated',
         'telemetry.device-removed',
         'telemetry.keys-revoked',
+        'telemetry.device-moved',
       ],
       node: ['telemetry.peers-sampled', 'telemetry.host-sampled'],
     },

@@ -10,7 +10,8 @@ import { DevicesService } from './devices/devices.service.ts';
 import { KeysService } from './keys/keys.service.ts';
 import { OrgDevicesService } from './org-devices/org-devices.service.ts';
 import { ConfigDelivery } from './config-delivery/config-delivery.service.ts';
-import { configMailKind } from './device-events/config-mail-job.ts';
+import { configMailKind, movedMailKind } from './device-events/config-mail-job.ts';
+import { endExpiredMovedPeers } from './placement/moved-peers.ts';
 import { realClock, testClock, type Clock } from './clock.ts';
 import { provisioningEndpoints } from './rpc/provisioning.rpc.ts';
 import { FleetAdmin } from './admin/fleet.service.ts';
@@ -79,6 +80,7 @@ export function provisioningService(
     const keys = new KeysService({ db, mailQueue, logger, vault, clock });
     const configDelivery = new ConfigDelivery({ db, rpc, vault, dns });
     renderers[configMailKind] = (payload) => configDelivery.renderConfigMail(payload);
+    renderers[movedMailKind] = (payload) => configDelivery.renderMovedMail(payload);
     parts = { devices, orgDevices, keys, configDelivery, mailQueue, clock };
     return parts;
   };
@@ -125,7 +127,7 @@ export function provisioningService(
       userDeletedConsumer,
     ],
     tasks: (context) => {
-      const { keys, configDelivery, mailQueue } = partsFor(context);
+      const { keys, configDelivery, mailQueue, clock } = partsFor(context);
       return [
         { name: 'send-queued-mail', everyMs: 2_000, run: async () => void (await mailQueue.wake()) },
         { name: 'prune-sent-mail', everyMs: 3600_000, run: () => mailQueue.prune() },
@@ -136,6 +138,14 @@ export function provisioningService(
           everyMs: 60_000,
           rule: 'each-period',
           run: async () => void (await keys.runKeyRotations()),
+        },
+        // Peers moved devices left on their old nodes, past their grace period (those seen through
+        // their new node went already, on telemetry's handshakes).
+        {
+          name: 'end-moved-peers',
+          everyMs: 60_000,
+          rule: 'each-period',
+          run: async () => void (await endExpiredMovedPeers(context.db, clock)),
         },
       ];
     },

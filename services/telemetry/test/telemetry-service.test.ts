@@ -5,6 +5,7 @@ import {
   adminNodeStatsRpc,
   adminTrafficRpc,
   deviceCreated,
+  deviceMoved,
   deviceRemoved,
   deviceSuspended,
   hostSampled,
@@ -188,6 +189,40 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
     // Traffic is kept by the hour for everyone together: one row per hour, however many devices sampled.
     const { rows: hours } = await sql.query('select count(*)::int as n from telemetry.telemetry');
     expect(hours[0].n).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('a device provisioning moved to another node', () => {
+  it('counts its samples from the new node, and no longer those from the old one', async () => {
+    const newNodeId = randomUUID();
+    const newNodeName = `tw-${randomBytes(3).toString('hex')}`;
+    await alone.publish(nodeRegistered, { nodeId: newNodeId, name: newNodeName, region: 'north-america' });
+    await alone.publish(deviceMoved, {
+      ...laptop,
+      allowedIps: ['10.9.0.2/32'],
+      nodeId: newNodeId,
+      previousNodeId: nodeId,
+      orgId: null,
+      isActive: true,
+    });
+    const fromNew = (rx: number) =>
+      alone.publish(
+        peersSampled,
+        { sampledAt: new Date().toISOString(), peers: [peer(laptop, rx, 1500)] },
+        { params: { node: newNodeName } },
+      );
+    // Until telemetry has the move, the new node's samples count for nobody; then they do.
+    await eventually(async () => {
+      await fromNew(5000);
+      return (await latest([laptop.deviceId]))[0]?.rx_bytes === 5000;
+    }, 20_000);
+    await sampled([peer(laptop, 9999, 9999)]);
+    await fromNew(6000);
+    await eventually(async () => (await latest([laptop.deviceId]))[0]?.rx_bytes === 6000, 20_000);
+    // 3000 before the move, then 2000 and 1000 more through the new node; the old node's 9999 counted for nothing.
+    expect((await latest([laptop.deviceId]))[0]).toMatchObject({ rx_bytes_24h: 6000 });
+    const stats = await asProvisioning.request(adminNodeStatsRpc, { node_ids: [nodeId, newNodeId] }, operator);
+    expect(stats.nodes.find((n) => n.node_id === newNodeId)?.connected).toBe(1);
   });
 });
 

@@ -55,6 +55,17 @@ export const keysRevoked = defineEvent(
   Type.Object({ deviceId: Uuid, nodeId: Uuid, publicKey: Type.Union([Type.String(), Type.Null()]), ...Owner }),
 );
 
+/**
+ * The device moved to another node (its region changed, or a drain moved it): same key, new node
+ * and addresses. Its old peer stays on `previousNodeId` until the device is seen through the new
+ * node; telemetry maps the key to the new node from this event.
+ */
+export const deviceMoved = defineEvent(
+  'provisioning.device.moved',
+  1,
+  Type.Object({ ...Peer, ...Owner, previousNodeId: Uuid, isActive: Type.Boolean() }),
+);
+
 const Key = Type.String({ minLength: 44, maxLength: 44 });
 
 /**
@@ -96,4 +107,5 @@ export const provisioningEvents = [
   keyRequested,
   keyRotated,
   keysRevoked,
+  deviceMoved,
 ];

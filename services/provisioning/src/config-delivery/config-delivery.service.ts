@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { AppError, mailAddressRpc, type Caller, type Platform } from '@qw/contracts';
+import { AppError, mailAddressRpc, regionLabel, type Caller, type Platform } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import { mailNotYet, type MailMessage } from '@qw/platform/mailer';
 import { configFileName, configQrPng, deviceAddressCidrs, renderClientConfig, type SealingKeys } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { deviceNotFound } from '../devices/device-access.ts';
 import { deviceFor } from '../devices/device-for.ts';
-import { deviceById } from '../devices/devices.repository.ts';
+import { configDownloaded, deviceById } from '../devices/devices.repository.ts';
 import { nodeOf } from '../nodes/nodes.repository.ts';
 import { deleteConfigLinksBefore, insertConfigLinks, spendConfigLink } from './config-links.repository.ts';
 import {
@@ -17,7 +17,7 @@ import {
   newLinkToken,
   suspendedConfigRefusal,
 } from './config-rules.ts';
-import { deviceConfigMail } from './device-config-mail.ts';
+import { deviceConfigMail, deviceMovedMail } from './device-config-mail.ts';
 
 export type ConfigDeliveryDeps = {
   db: Kysely<ProvisioningDatabase>;
@@ -89,13 +89,15 @@ export class ConfigDelivery {
     const device = await this.deviceToConfigure(caller, deviceId);
     if (!device.node_id) throw new AppError('conflict', 'This device has no server yet.');
     const node = await nodeOf(this.deps.db, device.node_id);
-    return {
+    const info = {
       file_name: configFileName(device.name),
       addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
       dns: this.deps.dns,
       server_public_key: serverKeyOf(node),
       endpoint: node.endpoint,
     };
+    await this.downloaded(device);
+    return info;
   }
 
   /**
@@ -122,6 +124,32 @@ export class ConfigDelivery {
     });
   }
 
+  /**
+   * Renders a queued "download again" mail of a move: nothing when the device is gone, has no key,
+   * or moved on since (its newer move has its own mail). The configuration is attached when the
+   * service holds the private key; otherwise the mail sends its person to the devices page.
+   */
+  async renderMovedMail(payload: Record<string, unknown>): Promise<MailMessage | null | typeof mailNotYet> {
+    const device = await deviceById(this.deps.db, String(payload.deviceId));
+    if (!device?.public_key || !device.node_id || device.node_id !== payload.nodeId) return null;
+    const address = await this.deps.rpc.request(mailAddressRpc, { user_id: device.user_id });
+    if (!address.verified) return mailNotYet;
+    const node = await nodeOf(this.deps.db, device.node_id);
+    const movedTo = node.city ? `${node.city}, ${regionLabel(node.region)}` : regionLabel(node.region);
+    if (!device.private_key_sealed) return deviceMovedMail({ to: address.email, deviceName: device.name, movedTo });
+    const config = this.render(device, node);
+    return deviceConfigMail({
+      to: address.email,
+      deviceName: device.name,
+      platform: device.platform as Platform,
+      fileName: configFileName(device.name),
+      config,
+      qrPng: await configQrPng(config),
+      rotated: false,
+      movedTo,
+    });
+  }
+
   /** The device, if the caller may have its configuration (the check locks it for an instant). */
   private async deviceToConfigure(caller: Caller, deviceId: string): Promise<Device> {
     const { device } = await this.deps.db.transaction().execute((tx) => deviceFor(tx, caller, deviceId, 'config'));
@@ -134,7 +162,14 @@ export class ConfigDelivery {
     const refusal = configRefusal(device);
     if (refusal) throw refusal;
     const node = await nodeOf(this.deps.db, device.node_id!);
-    return { file_name: configFileName(device.name), config: this.render(device, node) };
+    const file = { file_name: configFileName(device.name), config: this.render(device, node) };
+    await this.downloaded(device);
+    return file;
+  }
+
+  /** Its person has the configuration for the node it is on now: it no longer asks to be downloaded again. */
+  private async downloaded(device: Device): Promise<void> {
+    if (device.config_changed_at) await configDownloaded(this.deps.db, device.id, device.node_id!);
   }
 
   private render(device: Device, node: Node): string {

@@ -12,13 +12,17 @@ export function deviceConfigMail(input: {
   rotated: boolean;
   /** A scheduled rotation: the previous key keeps working this many hours. */
   graceHours?: number | undefined;
+  /** The device moved to another server: where it connects now ("Frankfurt, Europe"). */
+  movedTo?: string | undefined;
 }): MailMessage {
   const steps = setupSteps[input.platform];
-  const intro = !input.rotated
-    ? `Your device ${input.deviceName} (${platformLabels[input.platform]}) is ready.`
-    : input.graceHours
-      ? `Here is the new configuration for ${input.deviceName}, made by its scheduled key rotation. The previous key keeps working for ${input.graceHours} hours; after that only this one connects.`
-      : `Here is the new configuration for ${input.deviceName}. The previous key no longer connects.`;
+  const intro = input.movedTo
+    ? movedIntro(input.deviceName, input.movedTo)
+    : !input.rotated
+      ? `Your device ${input.deviceName} (${platformLabels[input.platform]}) is ready.`
+      : input.graceHours
+        ? `Here is the new configuration for ${input.deviceName}, made by its scheduled key rotation. The previous key keeps working for ${input.graceHours} hours; after that only this one connects.`
+        : `Here is the new configuration for ${input.deviceName}. The previous key no longer connects.`;
   const warning = 'The attached file contains a private key. Do not forward this email or share the file.';
   const text = [
     'Hello,',
@@ -42,7 +46,11 @@ export function deviceConfigMail(input: {
 <p style="background:#fffbeb;border:1px solid #f59e0b;border-radius:6px;padding:12px">${escapeHtml(warning)}</p>`);
   return {
     to: input.to,
-    subject: input.rotated ? `New key for ${input.deviceName}` : `Your Quietwire configuration for ${input.deviceName}`,
+    subject: input.movedTo
+      ? movedSubject(input.deviceName)
+      : input.rotated
+        ? `New key for ${input.deviceName}`
+        : `Your Quietwire configuration for ${input.deviceName}`,
     text,
     html,
     attachments: [
@@ -50,4 +58,20 @@ export function deviceConfigMail(input: {
       { filename: 'quietwire-qr.png', content: input.qrPng, contentType: 'image/png', cid: 'config-qr' },
     ],
   };
+}
+
+const movedIntro = (deviceName: string, place: string) =>
+  `${deviceName} now connects through ${place}: download its configuration again. Its previous configuration keeps working for a while, until the new one is in use.`;
+const movedSubject = (deviceName: string) => `New server for ${deviceName}: download its configuration again`;
+
+/**
+ * A moved device whose private key only its browser has: nothing to attach, so the mail sends its
+ * person to the devices page, where the browser writes the new file.
+ */
+export function deviceMovedMail(input: { to: string; deviceName: string; movedTo: string }): MailMessage {
+  const intro = movedIntro(input.deviceName, input.movedTo);
+  const how = 'Open Devices in Quietwire in the browser you set it up with and download its configuration there.';
+  const text = ['Hello,', '', intro, '', how, '', 'Quietwire'].join('\n');
+  const html = brandedMailHtml(`<p>Hello,</p><p>${escapeHtml(intro)}</p><p>${escapeHtml(how)}</p>`);
+  return { to: input.to, subject: movedSubject(input.deviceName), text, html };
 }

@@ -27,3 +27,17 @@ export async function queueConfigMail(
   });
   return true;
 }
+
+/** The queued mail that tells a device's person it moved to another server: download its configuration again. */
+export const movedMailKind = 'device-moved';
+
+/**
+ * Queues the "download again" mail of a move in the same transaction as the move. It names the
+ * node the device moved to: at sending time a device that moved on since is mailed by its newer
+ * move only. A device without a key has no configuration to download again.
+ */
+export async function queueMovedMail(tx: Kysely<ProvisioningDatabase>, device: Device): Promise<boolean> {
+  if (!device.public_key || !device.node_id) return false;
+  await queueMail(tx, movedMailKind, { deviceId: device.id, nodeId: device.node_id });
+  return true;
+}

@@ -1,6 +1,7 @@
 import {
   deviceActivated,
   deviceCreated,
+  deviceMoved,
   deviceRemoved,
   deviceRenamed,
   deviceSuspended,
@@ -112,6 +113,43 @@ export async function retireKeys(tx: Db, which: { deviceIds: string[] } | { ende
   return retired.length;
 }
 
+/**
+ * Ends the old peers that moves left on other nodes: those of these devices (suspended, removed,
+ * revoked, given another key), those of devices just seen through the node they are on now
+ * (`seenOn`: the new peer is live), or every one whose grace period is over. Each old peer leaves
+ * its node and its address there is free.
+ */
+export async function endMovedPeers(
+  tx: Db,
+  which: { deviceIds: string[] } | { seenOn: string; deviceIds: string[] } | { endedBy: Date },
+): Promise<number> {
+  if ('deviceIds' in which && which.deviceIds.length === 0) return 0;
+  const ended = await tx
+    .deleteFrom('moved_peers')
+    .where((eb) => {
+      if ('endedBy' in which) return eb('expires_at', '<=', which.endedBy);
+      if (!('seenOn' in which)) return eb('device_id', 'in', which.deviceIds);
+      return eb(
+        'device_id',
+        'in',
+        eb.selectFrom('devices').select('id').where('id', 'in', which.deviceIds).where('node_id', '=', which.seenOn),
+      );
+    })
+    .returning(['node_id', 'public_key'])
+    .execute();
+  await tellNodesToRemove(
+    tx,
+    ended.map((row) => ({ nodeId: row.node_id, publicKey: row.public_key })),
+  );
+  return ended.length;
+}
+
+/** Everything a device kept on a node for a grace period (a rotated key, a moved peer) goes now. */
+async function endGracePeers(tx: Db, deviceIds: string[]): Promise<void> {
+  await retireKeys(tx, { deviceIds });
+  await endMovedPeers(tx, { deviceIds });
+}
+
 export async function recordCreated(tx: Db, device: Device, actorId: Actor): Promise<void> {
   if (!isPlaced(device)) return;
   await addToOutbox(tx, deviceCreated, {
@@ -143,7 +181,10 @@ export async function recordSuspended(tx: Db, devices: Device[], reason: Suspens
     tx,
     placed.map((device) => ({ nodeId: device.node_id, publicKey: device.public_key })),
   );
-  await retireKeys(tx, { deviceIds: devices.map((device) => device.id) });
+  await endGracePeers(
+    tx,
+    devices.map((device) => device.id),
+  );
 }
 
 /** Devices active again: by a person, or all those an organization held when it is Active again. */
@@ -176,7 +217,10 @@ export async function recordRemoved(tx: Db, devices: Device[], actorId: Actor): 
       .filter((device) => device.is_active && device.public_key)
       .map((device) => ({ nodeId: device.node_id, publicKey: device.public_key! })),
   );
-  await retireKeys(tx, { deviceIds: devices.map((device) => device.id) });
+  await endGracePeers(
+    tx,
+    devices.map((device) => device.id),
+  );
 }
 
 /**
@@ -193,6 +237,8 @@ export async function recordKeyRotated(
   options: { keepPrevious?: boolean } = {},
 ): Promise<void> {
   if (!options.keepPrevious) await retireKeys(tx, { deviceIds: [after.id] });
+  // A peer a move left behind holds the key this one replaces: it has no reason to stay.
+  await endMovedPeers(tx, { deviceIds: [after.id] });
   if (!isPlaced(after)) return;
   await addToOutbox(tx, keyRequested, { deviceId: after.id, ...owner(after, actorId) });
   await addToOutbox(tx, keyRotated, {
@@ -219,5 +265,22 @@ export async function recordKeysRevoked(tx: Db, before: Device, actorId: Actor):
   });
   if (before.is_active && before.public_key)
     await tellNodesToRemove(tx, [{ nodeId: before.node_id, publicKey: before.public_key }]);
-  await retireKeys(tx, { deviceIds: [before.id] });
+  await endGracePeers(tx, [before.id]);
+}
+
+/**
+ * The device moved to another node with its own key (moveDevice wrote `after`): telemetry maps
+ * the key to the new node, and the new node is told to carry the peer when the device is on. The
+ * old node is told nothing: its peer stays (a `moved_peers` row) until the device is seen through
+ * the new node or the grace period ends.
+ */
+export async function recordMoved(tx: Db, before: Device, after: Device, actorId: Actor): Promise<void> {
+  if (!isPlaced(after) || !before.node_id) return;
+  await addToOutbox(tx, deviceMoved, {
+    ...peer(after),
+    ...owner(after, actorId),
+    previousNodeId: before.node_id,
+    isActive: after.is_active,
+  });
+  if (after.is_active) await tellNodesToAdd(tx, [after]);
 }

@@ -65,3 +65,16 @@ export function suspendPersonalDevices(tx: Db, userId: string, reason: string): 
     .returningAll()
     .execute();
 }
+
+/**
+ * The configuration of the device on this node was downloaded: a move's "download again" is
+ * done. A move to another node since then keeps its own mark.
+ */
+export async function configDownloaded(db: Db, deviceId: string, nodeId: string): Promise<void> {
+  await db
+    .updateTable('devices')
+    .set({ config_changed_at: null })
+    .where('id', '=', deviceId)
+    .where('node_id', '=', nodeId)
+    .execute();
+}

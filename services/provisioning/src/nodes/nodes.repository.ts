@@ -69,8 +69,9 @@ export async function recordNodeReport(
 
 /**
  * One page (and one row more) of the peers a node should carry, in key order: its active devices
- * with a key, and the keys a scheduled rotation replaced until their grace period ends (their
- * devices are active: suspending one ends it).
+ * with a key, the keys a scheduled rotation replaced until their grace period ends (their
+ * devices are active: suspending one ends it), and the peers moved devices left on it until they
+ * are seen through their new node (suspending ends those too).
  */
 export function desiredPeerRows(db: Db, nodeId: string, after: string | undefined, limit: number) {
   const current = db
@@ -80,7 +81,8 @@ export function desiredPeerRows(db: Db, nodeId: string, after: string | undefine
     .where('is_active', '=', true)
     .where('public_key', 'is not', null);
   const retiring = db.selectFrom('retiring_keys').select(['public_key', 'ipv4', 'ipv6']).where('node_id', '=', nodeId);
-  let query = db.selectFrom(current.unionAll(retiring).as('peers')).selectAll();
+  const moved = db.selectFrom('moved_peers').select(['public_key', 'ipv4', 'ipv6']).where('node_id', '=', nodeId);
+  let query = db.selectFrom(current.unionAll(retiring).unionAll(moved).as('peers')).selectAll();
   if (after) query = query.where('public_key', '>', after);
   return query
     .orderBy('public_key')

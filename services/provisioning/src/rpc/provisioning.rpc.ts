@@ -39,6 +39,7 @@ import type { FleetAdmin } from '../admin/fleet.service.ts';
 import { desiredPeers, registerNode } from '../nodes/nodes.service.ts';
 import { reportNode } from '../nodes/node-report.ts';
 import { copiedRole } from '../organizations/organizations.service.ts';
+import { endExpiredMovedPeers } from '../placement/moved-peers.ts';
 
 export function provisioningEndpoints(deps: {
   db: Kysely<ProvisioningDatabase>;
@@ -82,6 +83,7 @@ export function provisioningEndpoints(deps: {
     endpoint(advanceProvisioningClockRpc, async (data) => {
       const now = await advanceClock(db, deps.clock, data.hours);
       await keys.runKeyRotations({ waitForLocked: true });
+      await endExpiredMovedPeers(db, deps.clock);
       return { now: now.toISOString() };
     }),
     endpoint(deviceConfigRpc, (data, caller) => configDelivery.config(caller, data.device_id)),

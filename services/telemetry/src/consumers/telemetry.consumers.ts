@@ -1,6 +1,7 @@
 import {
   deviceActivated,
   deviceCreated,
+  deviceMoved,
   deviceRemoved,
   deviceSuspended,
   hostSampled,
@@ -32,6 +33,8 @@ export const telemetryConsumers = [
     recordActivity(tx, { deviceId: e.data.deviceId, isActive: true, at: e.occurredAt }),
   ),
   consumer('telemetry.key-rotated', keyRotated, (tx: Db, e) => mapKey(tx, e.data)),
+  // Same key, another node: the new node's samples count for the device from now on.
+  consumer('telemetry.device-moved', deviceMoved, (tx: Db, e) => mapKey(tx, e.data)),
   consumer('telemetry.device-removed', deviceRemoved, async (tx: Db, e) => {
     await forgetDevice(tx, e.data.deviceId);
     await forgetActivity(tx, e.data.deviceId);

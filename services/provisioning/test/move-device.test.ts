@@ -1,0 +1,228 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activePlanRpc,
+  advanceProvisioningClockRpc,
+  billingEvents,
+  createDeviceRpc,
+  desiredPeersRpc,
+  deviceConfigRpc,
+  deviceMoved,
+  handshakesObserved,
+  identityEvents,
+  latestTelemetryRpc,
+  listDevicesRpc,
+  mailAddressRpc,
+  membershipRpc,
+  registerNodeRpc,
+  subscriptionActivated,
+  telemetryEvents,
+  updateDeviceRpc,
+} from '@qw/contracts';
+import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken } from '@qw/platform';
+import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
+import type { RunningService } from '@qw/platform';
+import type { ProvisioningDatabase } from '../src/database.ts';
+import { provisioningService } from '../src/app.ts';
+import { lockDevice } from '../src/devices/devices.repository.ts';
+import { moveDevice, movedPeerGraceDays } from '../src/placement/move-device.ts';
+
+/**
+ * moveDevice on the running service: two nodes (Europe, then North America), one person's
+ * devices moved between them. The old node keeps the old peer until telemetry says the device
+ * shook hands through its new node, or until the grace period ends; the new node gets it at once;
+ * telemetry is told the key's new node; the person is mailed and the device asks to be downloaded
+ * again until it is.
+ */
+const suffix = randomBytes(3).toString('hex');
+const names = { europe: `mv-eu-${suffix}`, america: `mv-na-${suffix}` };
+const ann = randomUUID();
+const annPlan = randomUUID();
+
+let alone: ServiceAlone;
+let provisioning: RunningService<ProvisioningDatabase>;
+let rpc: RpcClient;
+const nodeIds: Record<string, string> = {};
+const sign = callerTokenSigner(testCallerKeys.privateKey);
+const asAnn = sign({ userId: ann, accountType: 'personal', isAdmin: false, emailVerified: true } as Parameters<
+  typeof sign
+>[0]);
+
+async function peersOf(node: string): Promise<Map<string, string[]>> {
+  const client = new RpcClient(alone.admin);
+  const { peers } = await client.request(desiredPeersRpc, {}, undefined, { params: { node } });
+  return new Map(peers.map((peer) => [peer.public_key, peer.allowed_ips]));
+}
+
+async function move(deviceId: string, to: string) {
+  return provisioning.db.transaction().execute(async (tx) => {
+    const device = await lockDevice(tx, deviceId);
+    return moveDevice(tx, device!, nodeIds[to]!);
+  });
+}
+
+const row = (deviceId: string) =>
+  provisioning.db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirstOrThrow();
+const movedRows = (deviceId: string) =>
+  provisioning.db.selectFrom('moved_peers').selectAll().where('device_id', '=', deviceId).execute();
+
+beforeAll(async () => {
+  alone = await startServiceAlone('provisioning-move', {
+    billing: billingEvents,
+    identity: identityEvents,
+    telemetry: telemetryEvents,
+  });
+  await alone.serve(
+    'billing',
+    [
+      endpoint(activePlanRpc, async (data) => ({
+        plan: data.user_id === ann ? { plan_code: 'personal', status: 'active', subscription_id: annPlan } : null,
+      })),
+    ],
+    refuseEveryCallerToken,
+  );
+  await alone.serve(
+    'identity',
+    [
+      endpoint(membershipRpc, async () => ({ role: null, org_active: false, plan: null })),
+      endpoint(mailAddressRpc, async () => ({ email: 'nobody@quietwire.test', verified: false })),
+    ],
+    refuseEveryCallerToken,
+  );
+  await alone.serve('telemetry', [endpoint(latestTelemetryRpc, async () => ({ devices: [] }))], refuseEveryCallerToken);
+  provisioning = await alone.launch(
+    provisioningService({
+      PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      VPN_DNS: '10.64.0.1',
+      MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
+      MAIL_DIR: 'var/mail-test',
+      PROVISIONING_TEST_CLOCK: true,
+      NODE_ENV: 'test',
+    }),
+  );
+  rpc = new RpcClient(await alone.connect('gateway'));
+  for (const [key, region] of [
+    ['europe', 'europe'],
+    ['america', 'north-america'],
+  ] as const) {
+    const node = new RpcClient(await alone.connect((await alone.bus.addNode(names[key])).NATS_USER));
+    await node.request(
+      registerNodeRpc,
+      {
+        region,
+        endpoint: `198.51.100.${key === 'europe' ? 7 : 8}:51820`,
+        public_key: randomBytes(32).toString('base64'),
+        ip: '198.51.100.7',
+        tags: [],
+      },
+      undefined,
+      { params: { node: names[key] } },
+    );
+    nodeIds[key] = (
+      await provisioning.db.selectFrom('nodes').select('id').where('name', '=', names[key]).executeTakeFirstOrThrow()
+    ).id;
+  }
+  await alone.publish(subscriptionActivated, {
+    subscriptionId: annPlan,
+    userId: ann,
+    orgId: null,
+    planCode: 'personal',
+    status: 'active',
+    currentPeriodEnd: null,
+    cancelAtPeriodEnd: false,
+  });
+}, 120_000);
+
+afterAll(() => alone?.stop());
+
+describe('moving a device to another node', () => {
+  it('keeps its key, gets an address on the new node and leaves its old peer until it is seen there', async () => {
+    const { device } = await eventually(
+      () => rpc.request(createDeviceRpc, { name: 'laptop', platform: 'linux' }, asAnn),
+      20_000,
+      100,
+    );
+    expect(device.node?.name).toBe(names.europe);
+    const before = await row(device.id);
+
+    const moved = await move(device.id, 'america');
+    expect(moved.moved).toBe(true);
+    const after = await row(device.id);
+    expect(after).toMatchObject({ node_id: nodeIds.america, public_key: before.public_key });
+    expect(after.config_changed_at).not.toBeNull();
+    // The new node carries it at its new address; the old one still at the old address.
+    expect((await peersOf(names.america)).get(before.public_key!)).toEqual([`${after.ipv4}/32`, `${after.ipv6}/128`]);
+    expect((await peersOf(names.europe)).get(before.public_key!)).toEqual([`${before.ipv4}/32`, `${before.ipv6}/128`]);
+    const [left] = await movedRows(device.id);
+    const graceMs = new Date(left!.expires_at).getTime() - Date.now();
+    expect(graceMs).toBeGreaterThan((movedPeerGraceDays - 1) * 86_400_000);
+    // Telemetry learns the key's new node; the person is mailed to download the config again.
+    const event = await alone.lastEvent<{ deviceId: string; nodeId: string; previousNodeId: string }>(deviceMoved);
+    expect(event?.data).toMatchObject({ deviceId: device.id, nodeId: nodeIds.america, previousNodeId: nodeIds.europe });
+    const mails = await provisioning.db.selectFrom('mail_jobs').select(['kind', 'payload']).execute();
+    expect(mails).toContainEqual({ kind: 'device-moved', payload: { deviceId: device.id, nodeId: nodeIds.america } });
+    // The view says so until the configuration is downloaded.
+    const [listed] = (await rpc.request(listDevicesRpc, {}, asAnn)).devices;
+    expect(listed).toMatchObject({ config_changed_at: expect.any(String), node: { name: names.america } });
+    expect((await rpc.request(deviceConfigRpc, { device_id: device.id }, asAnn)).config).toContain(
+      '198.51.100.8:51820',
+    );
+    expect((await row(device.id)).config_changed_at).toBeNull();
+
+    // A handshake through the old node (the old config still in use) changes nothing; one through the new node ends the old peer.
+    const throughOld = new Date();
+    await alone.publish(handshakesObserved, {
+      nodeId: nodeIds.europe!,
+      devices: [{ deviceId: device.id, latestHandshake: throughOld.toISOString() }],
+    });
+    await eventually(
+      async () => (await row(device.id)).latest_handshake?.getTime() === throughOld.getTime(),
+      20_000,
+      100,
+    );
+    expect(await movedRows(device.id)).toHaveLength(1);
+    await alone.publish(handshakesObserved, {
+      nodeId: nodeIds.america!,
+      devices: [{ deviceId: device.id, latestHandshake: new Date(throughOld.getTime() + 1000).toISOString() }],
+    });
+    await eventually(async () => (await movedRows(device.id)).length === 0, 20_000, 100);
+    expect((await peersOf(names.europe)).has(before.public_key!)).toBe(false);
+    expect((await peersOf(names.america)).has(before.public_key!)).toBe(true);
+  }, 60_000);
+
+  it('moving back takes the peer left there as the device itself; the grace period ends the other', async () => {
+    const [laptop] = (await rpc.request(listDevicesRpc, {}, asAnn)).devices;
+    await move(laptop!.id, 'europe');
+    await move(laptop!.id, 'america');
+    await move(laptop!.id, 'europe');
+    const rows = await movedRows(laptop!.id);
+    expect(rows.map((r) => r.node_id)).toEqual([nodeIds.america]);
+    const key = laptop!.public_key!;
+    const now = await row(laptop!.id);
+    expect((await peersOf(names.europe)).get(key)).toEqual([`${now.ipv4}/32`, `${now.ipv6}/128`]);
+    expect((await peersOf(names.america)).has(key)).toBe(true);
+    await new RpcClient(alone.admin).request(advanceProvisioningClockRpc, { hours: movedPeerGraceDays * 24 + 1 });
+    expect(await movedRows(laptop!.id)).toEqual([]);
+    expect((await peersOf(names.america)).has(key)).toBe(false);
+    expect((await peersOf(names.europe)).has(key)).toBe(true);
+  }, 60_000);
+
+  it('moves a suspended device without leaving a peer or mailing; suspending ends a peer left behind', async () => {
+    const [laptop] = (await rpc.request(listDevicesRpc, {}, asAnn)).devices;
+    await move(laptop!.id, 'america');
+    expect(await movedRows(laptop!.id)).toHaveLength(1);
+    await rpc.request(updateDeviceRpc, { device_id: laptop!.id, is_active: false }, asAnn);
+    expect(await movedRows(laptop!.id)).toEqual([]);
+    expect((await peersOf(names.europe)).has(laptop!.public_key!)).toBe(false);
+    const mailsBefore = (await provisioning.db.selectFrom('mail_jobs').select('id').execute()).length;
+    await move(laptop!.id, 'europe');
+    expect(await movedRows(laptop!.id)).toEqual([]);
+    expect((await row(laptop!.id)).node_id).toBe(nodeIds.europe);
+    expect((await peersOf(names.europe)).has(laptop!.public_key!)).toBe(false);
+    expect((await provisioning.db.selectFrom('mail_jobs').select('id').execute()).length).toBe(mailsBefore);
+    // Switched on again, it is on the node it moved to.
+    await rpc.request(updateDeviceRpc, { device_id: laptop!.id, is_active: true }, asAnn);
+    expect((await peersOf(names.europe)).has(laptop!.public_key!)).toBe(true);
+    expect((await peersOf(names.america)).has(laptop!.public_key!)).toBe(false);
+  }, 60_000);
+});
