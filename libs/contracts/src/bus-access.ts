@@ -156,6 +156,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       provisioning.adminDrainNodeRpc,
       provisioning.adminOperatorActionsRpc,
       provisioning.adminServersRpc,
+      provisioning.publicServersRpc,
       provisioning.configByLinkRpc,
       provisioning.createDeviceRpc,
       provisioning.createOrgDeviceRpc,

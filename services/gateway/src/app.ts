@@ -23,6 +23,7 @@ import { registerAnalyticsRoutes } from './analytics/analytics.routes.ts';
 import { VisitCounter } from './analytics/visit-counter.ts';
 import { registerAdminAccountRoutes } from './admin/accounts.routes.ts';
 import { registerAdminFleetRoutes } from './admin/fleet.routes.ts';
+import { registerPublicServerRoutes } from './servers/public-servers.routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import { trackRoutes } from './http/add-route.ts';
 
@@ -111,6 +112,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   registerAnalyticsRoutes(app, { rpc: deps.rpc, visits, addressHashKey: config.ADDRESS_HASH_KEY });
   registerAdminAccountRoutes(app, { rpc: deps.rpc });
   registerAdminFleetRoutes(app, { rpc: deps.rpc });
+  registerPublicServerRoutes(app, { rpc: deps.rpc });
 
   const services = config.GATEWAY_SERVICES.split(',').filter(isBackendService) as BackendService[];
   registerHealthRoutes(app, { rpc: deps.rpc, services, timeoutMs: Math.min(config.RPC_TIMEOUT_MS, 2000) });

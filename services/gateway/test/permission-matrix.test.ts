@@ -285,6 +285,7 @@ const matrix: Record<string, Row> = {
     expect: anyone(),
   },
   'GET /api/health': { request: () => ({ url: '/api/health' }), expect: anyone() },
+  'GET /api/servers': { request: () => ({ url: '/api/servers' }), expect: anyone() },
   // An organization's plan: its owners change it; its admins and members may not; to anyone else it does not exist.
   'POST /api/billing/change-plan': {
     request: () => ({

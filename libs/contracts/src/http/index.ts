@@ -19,6 +19,7 @@ import { adminFleetRoutes } from './admin.http.ts';
 import type { HttpRoute } from './route.ts';
 import { accountDataRoutes } from './account-data.http.ts';
 import { supportRoutes } from './support.http.ts';
+import { publicServersRoute } from './servers.http.ts';
 
 /** Every route of the gateway's API, as the permission matrix and the route-table test know them. */
 export const httpRoutes: readonly HttpRoute[] = [
@@ -33,4 +34,5 @@ export const httpRoutes: readonly HttpRoute[] = [
   ...organizationMemberRoutes,
   ...adminAccountRoutes,
   ...adminFleetRoutes,
+  publicServersRoute,
 ];

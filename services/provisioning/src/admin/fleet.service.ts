@@ -16,7 +16,14 @@ import type { RpcClient } from '@qw/platform/bus';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import { serverCard } from '../nodes/node-rules.ts';
-import { nodesById, nodesByName, peersPlaced, peersRetiring } from '../nodes/nodes.repository.ts';
+import {
+  devicesHeld,
+  nodesById,
+  nodesByName,
+  peersMoved,
+  peersPlaced,
+  peersRetiring,
+} from '../nodes/nodes.repository.ts';
 import { drainNode } from '../nodes/nodes.service.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -241,16 +248,23 @@ export class FleetAdmin {
   private async serverViews(caller: Caller, nodes: Node[]): Promise<AdminServer[]> {
     if (nodes.length === 0) return [];
     const ids = nodes.map((n) => n.id);
-    const [placed, retiring, stats] = await Promise.all([
+    const [placed, retiring, moved, held, stats] = await Promise.all([
       peersPlaced(this.deps.db, ids),
       peersRetiring(this.deps.db, ids),
+      peersMoved(this.deps.db, ids),
+      devicesHeld(this.deps.db, ids),
       this.deps.rpc.request(adminNodeStatsRpc, { node_ids: ids }, caller),
     ]);
     const statsOf = new Map(stats.nodes.map((s) => [s.node_id, s]));
     return nodes.map((node) =>
       serverCard(
         node,
-        { placed: placed.get(node.id) ?? 0, retiring: retiring.get(node.id) ?? 0 },
+        {
+          placed: placed.get(node.id) ?? 0,
+          retiring: retiring.get(node.id) ?? 0,
+          moved: moved.get(node.id) ?? 0,
+          held: held.get(node.id) ?? 0,
+        },
         statsOf.get(node.id),
       ),
     );

@@ -144,3 +144,28 @@ export async function recordLatestHandshakes(tx: Db, latest: Map<string, string>
     tx,
   );
 }
+
+/** Peers each node keeps for devices that moved away from it (until seen through their new node or expired). */
+export async function peersMoved(db: Db, nodeIds: string[]): Promise<Map<string, number>> {
+  if (nodeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('moved_peers')
+    .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('node_id', 'in', nodeIds)
+    .groupBy('node_id')
+    .execute();
+  return new Map(rows.map((row) => [row.node_id, Number(row.n)]));
+}
+
+/** Devices on each node that a drain could not move for want of room in the region (held). */
+export async function devicesHeld(db: Db, nodeIds: string[]): Promise<Map<string, number>> {
+  if (nodeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('devices')
+    .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('node_id', 'in', nodeIds)
+    .where('held_since', 'is not', null)
+    .groupBy('node_id')
+    .execute();
+  return new Map(rows.map((row) => [row.node_id!, Number(row.n)]));
+}

@@ -20,6 +20,7 @@ import {
   listDevicesRpc,
   listOrgDevicesRpc,
   orgDeviceOverviewRpc,
+  publicServersRpc,
   registerNodeRpc,
   reportNodeRpc,
   removeDeviceRpc,
@@ -40,6 +41,7 @@ import { desiredPeers, registerNode } from '../nodes/nodes.service.ts';
 import { reportNode } from '../nodes/node-report.ts';
 import { copiedRole } from '../organizations/organizations.service.ts';
 import { endExpiredMovedPeers } from '../placement/moved-peers.ts';
+import { publicServers } from '../servers/public-servers.ts';
 
 export function provisioningEndpoints(deps: {
   db: Kysely<ProvisioningDatabase>;
@@ -63,6 +65,8 @@ export function provisioningEndpoints(deps: {
     endpoint(adminDrainNodeRpc, (data, caller) => fleet.drain(caller, data)),
     endpoint(adminDeviceNamesRpc, (data, caller) => fleet.deviceNames(caller, data.device_ids)),
     endpoint(adminOperatorActionsRpc, (data, caller) => fleet.operatorActions(caller, data)),
+    // The public /servers page (no caller).
+    endpoint(publicServersRpc, () => publicServers(db)),
     endpoint(listDevicesRpc, async (_data, caller) => ({ devices: await devices.list(caller) })),
     endpoint(deviceOverviewRpc, (_data, caller) => devices.overview(caller)),
     endpoint(createDeviceRpc, async (data, caller) => ({ device: await devices.create(caller, data) })),
