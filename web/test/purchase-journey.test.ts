@@ -461,6 +461,49 @@ describe('the test billing portal', () => {
     await close();
   });
 
+  for (const width of [1280, 390]) {
+    it(`changes the card in the portal: a declined card is said at the field, a good one is named on Billing (${width} px)`, async () => {
+      const email = uniqueEmail(`cara${width}`);
+      const sid = await buyViaApi(stack, 'personal', email);
+      const { page, errors, close } = await newPage(browser, { width });
+      await page.goto(`${stack.publicUrl}/post-checkout?sid=${sid}`);
+      await createAccountOnPostCheckout(page);
+      await page.waitForURL(`${stack.publicUrl}/app/personal/devices`);
+      await page.goto(`${stack.publicUrl}/app/personal/billing`);
+      await expect.poll(() => page.getByTestId('current-card').innerText()).toContain('Paid with Visa ending in 4242');
+      await page.getByRole('link', { name: 'Manage Billing' }).click();
+      await page.waitForURL(/\/billing\/test-portal/);
+      await expect.poll(() => page.getByTestId('portal-card').innerText()).toBe('Visa ending in 4242');
+
+      const form = page.getByRole('form', { name: 'Update card' });
+      await form.getByLabel('Card number').fill('4000 0000 0000 0002');
+      await form.getByRole('button', { name: 'Update card' }).click();
+      await expect
+        .poll(() => form.innerText())
+        .toContain('Your card was declined. (Test card 4000 0000 0000 0002 always declines.)');
+      await expect.poll(() => page.getByTestId('portal-card').innerText()).toBe('Visa ending in 4242');
+
+      await form.getByLabel('Card number').fill('5555 5555 5555 4444');
+      await form.getByRole('button', { name: 'Update card' }).click();
+      await expect
+        .poll(() => page.getByTestId('card-result').innerText())
+        .toBe('Your card is now Mastercard ending in 4444.');
+      await expect.poll(() => page.getByTestId('portal-card').innerText()).toBe('Mastercard ending in 4444');
+      await expect(form.getByLabel('Card number').inputValue()).resolves.toBe('');
+      await expect(seriousAxeViolations(page)).resolves.toEqual([]);
+      await expect(page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).resolves.toBe(true);
+      await screenshot(page, 'test-portal-card');
+
+      await page.getByRole('link', { name: 'Back to Quietwire' }).click();
+      await page.waitForURL(`${stack.publicUrl}/app/personal/billing`);
+      await expect
+        .poll(() => page.getByTestId('current-card').innerText())
+        .toContain('Paid with Mastercard ending in 4444');
+      expect(errors).toEqual([]);
+      await close();
+    });
+  }
+
   it("the business Billing tab's Manage Billing opens the organization's plan in the portal", async () => {
     const email = uniqueEmail('yuri');
     const sid = await buyViaApi(stack, 'business50', email);

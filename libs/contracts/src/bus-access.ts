@@ -149,6 +149,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       billing.testCheckoutInfoRpc,
       billing.testCheckoutPayRpc,
       billing.testPortalCancelRpc,
+      billing.testPortalCardRpc,
       billing.verifyCheckoutRpc,
       provisioning.adminDeviceActionRpc,
       provisioning.adminDeviceCountRpc,

@@ -186,6 +186,40 @@ describe('receipts by mail', () => {
     await advance(finn.clockId, 1);
     expect(await mailsTo(email, /^Your Quietwire renewal payment failed$/)).toHaveLength(1);
   });
+
+  it('pays a failed renewal with the card updated in the portal, mails its receipt, and refuses bad cards and strangers', async () => {
+    const email = 'gwen@example.com';
+    const gwen = await subscribe('personal', email, '4000 0000 0000 0341');
+    await mailsTo(email, /^Your Quietwire receipt/);
+    await advance(gwen.clockId, 31);
+    await mailsTo(email, /^Your Quietwire renewal payment failed$/);
+    const before = await gwen.client.call('GET', '/api/billing');
+    expect(before.data.subscription).toMatchObject({ status: 'past_due', card: 'Visa ending in 0341' });
+
+    const card = (card_number: string, client = gwen.client) =>
+      client.call('POST', '/api/billing/test-portal/card', { subscription_id: gwen.subscriptionId, card_number });
+    // A typo, the card that always declines, and someone else's subscription change nothing.
+    expect((await card('4242 4242 4242 4241')).data.error).toMatchObject({ code: 'validation_failed' });
+    expect((await card('4000 0000 0000 0002')).data.error).toMatchObject({ code: 'payment_declined' });
+    const stranger = await subscribe('personal', 'hal@example.com');
+    expect((await card('4242 4242 4242 4242', stranger.client)).statusCode).toBe(404);
+    expect((await gwen.client.call('GET', '/api/billing')).data).toEqual(before.data);
+
+    const changed = await card('5555 5555 5555 4444');
+    expect(changed.statusCode).toBe(200);
+    expect(changed.data).toEqual({ card: 'Mastercard ending in 4444', settled_cents: 799 });
+    const after = await gwen.client.call('GET', '/api/billing');
+    expect(after.data.subscription).toMatchObject({ status: 'active', card: 'Mastercard ending in 4444' });
+    expect(after.data.invoices.map((i: { status: string }) => i.status)).toEqual(['paid', 'paid']);
+    const receipts = await mailsTo(email, /^Your Quietwire receipt/, 2);
+    const renewal = receipts.find((m) => m.text?.includes('monthly renewal'))!;
+    expect(renewal.text).toContain('Paid with: Mastercard ending in 4444');
+    expect(renewal.text).toContain('Amount paid: $7.99 USD');
+    // The next renewal is charged to the new card.
+    await advance(gwen.clockId, 31);
+    const next = await mailsTo(email, /^Your Quietwire receipt/, 3);
+    expect(next.filter((m) => m.text?.includes('Mastercard ending in 4444'))).toHaveLength(2);
+  });
 });
 
 describe('GET /api/billing/invoices/:id', () => {

@@ -55,9 +55,20 @@ const principals: Principal[] = [
  * - no_entitlement: signed in, but the account has no plan for this (a business rule, not a gate);
  * - forbidden: 403 forbidden, signed in but not allowed: a member of the organization asking what
  *   only its owners and admins may, or anyone but a platform admin in the admin console;
- * - held: 403 suspended_by_higher_level, a device switched off at a level above the caller's.
+ * - held: 403 suspended_by_higher_level, a device switched off at a level above the caller's;
+ * - off: 409 conflict, past every gate: a suspended device's configuration is not given out.
  */
-type Outcome = 'allow' | 'ok' | 'same' | 'signin' | 'token' | 'hidden' | 'no_entitlement' | 'forbidden' | 'held';
+type Outcome =
+  | 'allow'
+  | 'ok'
+  | 'same'
+  | 'signin'
+  | 'token'
+  | 'hidden'
+  | 'no_entitlement'
+  | 'forbidden'
+  | 'held'
+  | 'off';
 
 /** `withoutSession`: sent without the refresh cookie (signing out with it would end the principal's session, and every later row's token with it). */
 type Request = { url: string; body?: unknown; withoutSession?: true };
@@ -278,6 +289,13 @@ const matrix: Record<string, Row> = {
   },
   'POST /api/billing/test-portal/cancel': {
     request: () => ({ url: '/api/billing/test-portal/cancel', body: { subscription_id: subscriptionId } }),
+    expect: devicePerson(),
+  },
+  'POST /api/billing/test-portal/card': {
+    request: () => ({
+      url: '/api/billing/test-portal/card',
+      body: { subscription_id: subscriptionId, card_number: '4242 4242 4242 4242' },
+    }),
     expect: devicePerson(),
   },
   'POST /api/contact': {
@@ -551,6 +569,8 @@ function judge(expected: Outcome, answer: Answer, anonymous: Answer): Outcome | 
       return status === 403 && code === 'forbidden' ? 'forbidden' : `${status} ${code ?? ''}`;
     case 'held':
       return status === 403 && code === 'suspended_by_higher_level' ? 'held' : `${status} ${code ?? ''}`;
+    case 'off':
+      return status === 409 && code === 'conflict' ? 'off' : `${status} ${code ?? ''}`;
   }
 }
 
@@ -1032,18 +1052,25 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
   }
 
   /**
-   * The other device routes on a device held off: the suspension changes none of them (its people
-   * still rename it, ask for a key, take its configuration or remove it); the operator does none.
+   * The other device routes on a device held off: its people still rename it, ask for a key or
+   * remove it; its configuration is not given out while it is off (409, past every gate); the
+   * operator does none of them.
    */
   const heldDeviceRoutes: Record<
     string,
-    { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: (id: string) => string; body?: unknown; personOnly?: true }
+    {
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+      path: (id: string) => string;
+      body?: unknown;
+      personOnly?: true;
+      outcome?: Outcome;
+    }
   > = {
     rename: { method: 'PATCH', path: (id) => `/api/devices/${id}`, body: { name: 'Still mine' } },
     'request key': { method: 'POST', path: (id) => `/api/devices/${id}/key`, body: {} },
-    config: { method: 'GET', path: (id) => `/api/device/${id}/config`, personOnly: true },
-    'config link': { method: 'POST', path: (id) => `/api/devices/${id}/config-link`, personOnly: true },
-    'peer info': { method: 'GET', path: (id) => `/api/devices/${id}/peer-info`, personOnly: true },
+    config: { method: 'GET', path: (id) => `/api/device/${id}/config`, personOnly: true, outcome: 'off' },
+    'config link': { method: 'POST', path: (id) => `/api/devices/${id}/config-link`, personOnly: true, outcome: 'off' },
+    'peer info': { method: 'GET', path: (id) => `/api/devices/${id}/peer-info`, personOnly: true, outcome: 'off' },
     remove: { method: 'DELETE', path: (id) => `/api/devices/${id}` },
   };
   /** One device per kind for all these routes, made again only once a caller removed it. */
@@ -1056,7 +1083,10 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
       it(`${name}: ${routeName}, each caller allowed or refused as intended`, async () => {
         const people: Principal[] =
           kind.removeAs === 'other' ? ['other'] : route.personOnly ? ['orgMember'] : ['orgMember', ...managers];
-        const expected = { ...nobody(), ...Object.fromEntries(people.map((p) => [p, 'ok' as Outcome])) };
+        const expected = {
+          ...nobody(),
+          ...Object.fromEntries(people.map((p) => [p, route.outcome ?? ('ok' as Outcome)])),
+        };
         const answers = {} as Record<Principal, Answer>;
         for (const principal of principals) {
           // Held off at its level before each caller; made again once a caller removed it.

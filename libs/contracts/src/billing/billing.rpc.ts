@@ -30,6 +30,8 @@ export const SubscriptionViewSchema = Type.Object({
   org_id: Type.Union([Uuid, Type.Null()]),
   /** A downgrade chosen for the end of the period: the plan it renews on. */
   pending_plan: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** The card it renews with ('Visa ending in 4242'), when the provider said. */
+  card: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type SubscriptionView = Static<typeof SubscriptionViewSchema>;
 export const InvoiceViewSchema = Type.Object({
@@ -220,6 +222,16 @@ export const testPortalCancelRpc = defineRpc(
   TestPortalCancelSchema,
   CancelOutcomeSchema,
 );
+/** The test portal's "Update card": renewals use the new card; a failed renewal is paid with it at once. */
+export const TestPortalCardSchema = Type.Object({ subscription_id: Uuid, card_number: Type.String({ maxLength: 32 }) });
+export const CardChangedSchema = Type.Object({
+  /** 'Visa ending in 4242' */
+  card: Type.String(),
+  /** What the failed renewals it paid came to (0: none were owed). */
+  settled_cents: Type.Integer({ minimum: 0 }),
+});
+export type CardChanged = Static<typeof CardChangedSchema>;
+export const testPortalCardRpc = defineRpc('billing.rpc.test-portal-card', TestPortalCardSchema, CardChangedSchema);
 /** Moves one test clock (never in production, only with the test provider); its due renewals run at once. */
 export const advanceClockRpc = defineRpc(
   'billing.rpc.advance-clock',

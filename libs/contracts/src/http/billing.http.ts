@@ -19,6 +19,8 @@ import {
   TestPaidSchema,
   TestPaymentSchema,
   TestPortalCancelSchema,
+  TestPortalCardSchema,
+  CardChangedSchema,
   WebhookReceiptSchema,
 } from '../billing/billing.rpc.ts';
 import { safePathMaxLength } from '../redirects.ts';
@@ -231,8 +233,19 @@ export const testPortalCancelRoute = defineRoute({
   response: { 200: CancelOutcomeSchema },
 });
 
+export const testPortalCardRoute = defineRoute({
+  operationId: 'testPortalCard',
+  method: 'POST',
+  url: '/api/billing/test-portal/card',
+  access: 'signed-in',
+  tags,
+  summary: 'Update the card in the test billing portal: renewals use it, and a failed renewal is paid with it at once',
+  body: TestPortalCardSchema,
+  response: { 200: CardChangedSchema },
+});
+
 /** The local test provider's routes: they exist only where it may take payments. */
-export const testProviderRoutes = [testCheckoutRoute, testCheckoutPayRoute, testPortalCancelRoute];
+export const testProviderRoutes = [testCheckoutRoute, testCheckoutPayRoute, testPortalCancelRoute, testPortalCardRoute];
 
 export const billingRoutes = [
   createCheckoutRoute,

@@ -23,6 +23,7 @@ import {
   testCheckoutInfoRpc,
   testCheckoutPayRpc,
   testPortalCancelRpc,
+  testPortalCardRpc,
   verifyCheckoutRpc,
   type Caller,
 } from '@qw/contracts';
@@ -40,6 +41,7 @@ import {
 } from '../subscriptions/organization-billing.ts';
 import type { PlanChangesService } from '../subscriptions/plan-changes.service.ts';
 import { billingDetailsOf, setBillingDetails } from '../subscriptions/billing-details.ts';
+import { changeTestCard } from '../cards/card-change.ts';
 import type { StripeWebhookService } from '../webhooks/stripe-webhook.service.ts';
 
 export function billingEndpoints(deps: {
@@ -161,6 +163,12 @@ export function billingEndpoints(deps: {
       testProvider();
       const sub = await subscriptions.ownersOf(data.subscription_id);
       return subscriptions.cancel(await refuseUnlessSubscriptionOwner(deps.rpc, caller, sub, 'cancel'));
+    }),
+    endpoint(testPortalCardRpc, async (data, caller) => {
+      testProvider();
+      const sub = await subscriptions.ownersOf(data.subscription_id);
+      await refuseUnlessSubscriptionOwner(deps.rpc, caller, sub, 'manage');
+      return changeTestCard(deps.db, data.subscription_id, data.card_number);
     }),
     endpoint(stripeWebhookRpc, (data) => {
       if (!webhooks) throw new AppError('not_found', 'Stripe is not configured.');

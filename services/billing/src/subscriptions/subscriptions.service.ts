@@ -66,6 +66,7 @@ export function subscriptionView(sub: Subscription): SubscriptionView {
     cancel_at_period_end: sub.cancel_at_period_end,
     org_id: sub.org_id,
     pending_plan: sub.pending_plan_code,
+    card: cardText(sub.card_brand, sub.card_last4),
   };
 }
 

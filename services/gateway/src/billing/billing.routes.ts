@@ -32,6 +32,8 @@ import {
   testPaymentsAllowed,
   testPortalCancelRoute,
   testPortalCancelRpc,
+  testPortalCardRoute,
+  testPortalCardRpc,
   verifyCheckoutRoute,
   verifyCheckoutRpc,
 } from '@qw/contracts';
@@ -178,6 +180,7 @@ export function registerBillingRoutes(app: HttpApp, deps: { rpc: RpcClient } & B
     addRoute(app, testPortalCancelRoute, async (request) =>
       rpc.request(testPortalCancelRpc, request.body, request.caller),
     );
+    addRoute(app, testPortalCardRoute, async (request) => rpc.request(testPortalCardRpc, request.body, request.caller));
   }
 
   // Stripe signs the exact bytes it sent: this route keeps the body as text for billing to verify.

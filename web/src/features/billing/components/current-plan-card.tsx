@@ -66,6 +66,12 @@ export function CurrentPlanCard({
               {subscription.cancel_at_period_end ? 'Ends on' : 'Renews on'} {formatDate(subscription.renews_at)}
             </p>
           )}
+          {subscription.card && (
+            <p className="qw-muted qw-small" data-testid="current-card">
+              Paid with {subscription.card}
+              {manage ? ' · change it in Manage Billing' : ''}
+            </p>
+          )}
         </div>
       ) : (
         <p className="qw-cluster" data-testid="current-plan">

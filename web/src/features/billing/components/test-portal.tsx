@@ -1,8 +1,9 @@
 import { formatUsd, planDisplayName, refundWindowDays } from '@qw/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
-import { Alert, Badge, Button, ButtonLink, Card, Modal } from '../../../ui';
+import { Alert, Badge, Button, ButtonLink, Card, Field, Input, Modal } from '../../../ui';
+import { useChangeCard } from '../api/change-card';
 import { useBilling } from '../api/get-billing';
 import { useCancelSubscription, type CancelOutcome } from '../api/cancel-subscription';
 import { BillingLoadError } from './billing-overview';
@@ -63,7 +64,7 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
         </span>
         <h1>Billing portal</h1>
         <p className="qw-muted">
-          Quietwire’s test payment provider. Cancelling here works like the real portal, without money moving.
+          Quietwire’s test payment provider. Changing the card or cancelling here works like the real portal, without money moving.
         </p>
       </div>
 
@@ -90,6 +91,8 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
             </dd>
             <dt>{subscription.cancel_at_period_end ? 'Ends on' : 'Renews on'}</dt>
             <dd>{subscription.renews_at ? formatDate(subscription.renews_at) : '—'}</dd>
+            <dt>Card</dt>
+            <dd data-testid="portal-card">{subscription.card ?? '—'}</dd>
           </dl>
         ) : (
           <p>You have no subscription here yet.</p>
@@ -102,6 +105,10 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
           </div>
         )}
       </section>
+
+      {subscription && subscription.status !== 'canceled' && (
+        <CardForm subscriptionId={subscription.id} pastDue={subscription.status === 'past_due'} />
+      )}
 
       <InvoiceTable invoices={billing.data?.invoices} loading={billing.isPending} />
 
@@ -129,5 +136,75 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
         </p>
       </Modal>
     </Card>
+  );
+}
+
+const cardFailedMessage = 'We couldn’t update the card. Please try again in a moment.';
+
+/**
+ * "Update card": renewals are charged to the new card; a renewal that failed is paid with it at
+ * once (the plan is active again and its receipt is mailed). The number never leaves this form
+ * except to the test provider, which keeps its brand and last four digits only.
+ */
+function CardForm({ subscriptionId, pastDue }: { subscriptionId: string; pastDue: boolean }) {
+  const change = useChangeCard();
+  const [number, setNumber] = useState('');
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const id = useId();
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (change.isPending) return;
+    setResult(null);
+    change.mutate(
+      { subscriptionId, cardNumber: number },
+      {
+        onSuccess: (changed) => {
+          setNumber('');
+          const paid =
+            changed.settled_cents > 0
+              ? ` The failed renewal of ${formatUsd(changed.settled_cents)} was paid with it; your plan is active again.`
+              : '';
+          setResult({ tone: 'success', text: `Your card is now ${changed.card}.${paid}` });
+        },
+        onError: (failure) => setResult({ tone: 'error', text: failureMessage(failure, cardFailedMessage) }),
+      },
+    );
+  }
+
+  return (
+    <section className="qw-stack" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="qw-card__title">
+        Update card
+      </h2>
+      <p className="qw-muted qw-small">
+        {pastDue
+          ? 'Your last renewal failed. A new card pays it now, and renewals are charged to it from then on.'
+          : 'Renewals are charged to the new card from the next one on.'}{' '}
+        Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 declines.
+      </p>
+      <form className="qw-stack" onSubmit={onSubmit} noValidate aria-label="Update card">
+        <Field id={`${id}-number`} label="Card number" error={result?.tone === 'error' ? result.text : undefined}>
+          <Input
+            value={number}
+            onChange={(event) => setNumber(event.target.value)}
+            inputMode="numeric"
+            autoComplete="cc-number"
+            maxLength={32}
+            required
+          />
+        </Field>
+        {result?.tone === 'success' && (
+          <div data-testid="card-result" role="status">
+            <Alert tone="success">{result.text}</Alert>
+          </div>
+        )}
+        <div>
+          <Button type="submit" variant="secondary" busy={change.isPending} busyText="Updating…">
+            Update card
+          </Button>
+        </div>
+      </form>
+    </section>
   );
 }
