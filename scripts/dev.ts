@@ -3,12 +3,14 @@
  * prefixed, until Ctrl-C. Environment variables set in the shell (see .env.example) win.
  */
 import concurrently from 'concurrently';
-import { backendServices, nodeUser } from '@qw/contracts';
+import { backendServices, nodeUser, regionLabel } from '@qw/contracts';
+import { callerTokenSigner } from '@qw/platform';
 import { setUpDatabase } from './db-setup.ts';
 import { devSecrets } from './dev-secrets.ts';
 import { demoAdminEmail, seedDemo } from './seed-demo.ts';
-import { seedDevDemoHistory } from './seed-demo-history.ts';
-import { prepareDevNode } from './dev-node.ts';
+import { connectDevBus, demoDomain, seedDevDemoHistory } from './seed-demo-history.ts';
+import { connectDemoClient, prepareDevFleet, removeDevFleet, startDemoTraffic } from './dev-fleet.ts';
+import { demoClientConfigs, seedFleetDevices, waitForFleet } from './seed-fleet.ts';
 import { devNatsTls, writeDevBusConfig } from './dev-bus.ts';
 
 const env = process.env;
@@ -22,8 +24,17 @@ const common = {
   BUS_NAMESPACE: env.BUS_NAMESPACE ?? '',
 };
 
-const node = prepareDevNode(env);
-const nodeNames = 'env' in node ? [node.env.NODE_NAME!] : [];
+const startedAt = Date.now();
+// Three WireGuard nodes in network namespaces, one per region, and two demo clients (scripts/dev-fleet.ts).
+const fleet = prepareDevFleet(env);
+const agents = 'agents' in fleet ? fleet.agents : [];
+let stopDemoTraffic: () => void = () => undefined;
+// Whatever way `make dev` ends, the namespaces, their wireguard-go daemons and the bridge go with it.
+process.on('exit', () => {
+  stopDemoTraffic();
+  if ('plan' in fleet) removeDevFleet(fleet.plan);
+});
+const nodeNames = agents.map((agent) => agent.name);
 const secrets = devSecrets();
 const bus = await writeDevBusConfig({ port: natsPort, nodes: nodeNames });
 const natsConfig = bus.configFile;
@@ -79,16 +90,16 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
   },
 ];
 
-if ('env' in node) {
+for (const agent of agents) {
   commands.push({
-    name: 'node-agent',
+    name: agent.name,
     command: 'exec node --import tsx services/node-agent/src/main.ts',
-    env: { ...common, ...natsUser(nodeUser(node.env.NODE_NAME!)), ...node.env },
+    env: { ...common, ...natsUser(nodeUser(agent.name)), ...agent.env },
   });
 }
 
 console.log(`\nQuietwire is starting at ${publicUrl} (Ctrl-C stops everything)\n`);
-if ('skipped' in node) console.log(`No WireGuard node is started: ${node.skipped}.`);
+if ('skipped' in fleet) console.log(`No WireGuard nodes are started: ${fleet.skipped}.`);
 // A process that falls over is started again (a node agent may wait for its interface).
 const { result } = concurrently(commands, { prefix: 'name', restartTries: 5, restartDelay: 3000 });
 const databaseAdminUrl = (() => {
@@ -104,15 +115,22 @@ seedDemo({ publicUrl, adminPassword: secrets.DEMO_ADMIN_PASSWORD!, databaseAdmin
           '',
           `  Quietwire is running at ${publicUrl}`,
           `  Admin sign-in: ${demoAdminEmail} / ${secrets.DEMO_ADMIN_PASSWORD}   (kept in var/dev-secrets.json; it has a Personal plan)`,
-          'env' in node
-            ? `  WireGuard node: ${node.env.NODE_NAME} on interface ${node.env.WG_INTERFACE}, devices connect to ${node.env.WG_ENDPOINT}`
-            : '  WireGuard node: none',
+          ...('plan' in fleet
+            ? [
+                '  WireGuard nodes (each in its network namespace, reachable from this machine):',
+                ...fleet.plan.nodes.map(
+                  (n) =>
+                    `    ${n.name.padEnd(6)} ${`${n.city}, ${regionLabel(n.region)}`.padEnd(26)} ${n.endpoint.padEnd(18)} ${n.tags.join(',') || '-'}   (sudo ip netns exec ${n.namespace} wg show ${n.iface})`,
+                ),
+              ]
+            : [`  WireGuard nodes: none (${fleet.skipped})`]),
           `  API documentation: ${publicUrl}/api/docs   Mail without MAIL_URL: var/mail/*.eml`,
           '',
         ].join('\n'),
       ),
     (error: unknown) => console.error(`demo seed failed: ${(error as Error).message}`),
   )
+  .then(() => startDemoClients())
   .then(async () => {
     // Two years of demo customers for the Analytics page, once, unless DEMO_HISTORY=0.
     if (env.DEMO_HISTORY === '0' || env.STRIPE_SECRET_KEY) return;
@@ -121,7 +139,60 @@ seedDemo({ publicUrl, adminPassword: secrets.DEMO_ADMIN_PASSWORD!, databaseAdmin
       databaseUrl: databaseAdminUrl,
       log: (line) => console.log(line),
     }).catch((error: unknown) => console.error(`demo history failed: ${(error as Error).message}`));
-  });
+  })
+  .then(() => seedCustomerDevices());
+
+/** The demo admin's two devices, each connected from its client's namespace, pinging its node now and then. */
+async function startDemoClients(): Promise<void> {
+  if (!('plan' in fleet)) return;
+  const plan = fleet.plan;
+  try {
+    await waitForFleet(databaseAdminUrl, plan);
+    const bus = await connectDevBus(common.NATS_URL, 'seed-fleet');
+    try {
+      const configs = await demoClientConfigs({
+        bus,
+        signCaller: callerTokenSigner(secrets.CALLER_TOKEN_PRIVATE_KEY!),
+        databaseUrl: databaseAdminUrl,
+        adminEmail: demoAdminEmail,
+        plan,
+      });
+      const clients = plan.clients.map((client, i) => connectDemoClient(client, configs[i]!.config));
+      stopDemoTraffic = startDemoTraffic(clients);
+      for (const [i, { client, target }] of clients.entries())
+        console.log(
+          `  demo client ${client.name}: ${demoAdminEmail}'s "${client.device}" through ${configs[i]!.node ?? '?'}, pinging ${target} every 5 s (namespace ${client.namespace})`,
+        );
+      console.log(`  the fleet is up ${((Date.now() - startedAt) / 1000).toFixed(0)} s after the start`);
+    } finally {
+      await bus.close();
+    }
+  } catch (error) {
+    console.error(`demo clients failed: ${(error as Error).message}`);
+  }
+}
+
+/** Devices for the demo customers with a plan, spread over the nodes by placement (once each). */
+async function seedCustomerDevices(): Promise<void> {
+  if (!('plan' in fleet)) return;
+  try {
+    const bus = await connectDevBus(common.NATS_URL, 'seed-fleet');
+    try {
+      const made = await seedFleetDevices({
+        bus,
+        signCaller: callerTokenSigner(secrets.CALLER_TOKEN_PRIVATE_KEY!),
+        databaseUrl: databaseAdminUrl,
+        demoDomain,
+      });
+      if (made > 0)
+        console.log(`  demo fleet: ${made} devices of demo customers placed on the nodes — see /admin/servers`);
+    } finally {
+      await bus.close();
+    }
+  } catch (error) {
+    console.error(`demo fleet devices failed: ${(error as Error).message}`);
+  }
+}
 await result.then(
   () => process.exit(0),
   () => process.exit(1),

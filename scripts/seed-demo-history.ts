@@ -26,6 +26,18 @@ export async function hasDemoHistory(databaseUrl: string): Promise<boolean> {
   }
 }
 
+/** The dev bus as its operator user, which may ask every RPC (the demo seeds sign each caller as the gateway would). */
+export function connectDevBus(natsUrl: string, name: string) {
+  return connectBus({
+    url: natsUrl,
+    name,
+    namespace: '',
+    logger: createLogger({ service: name, level: 'warn' }),
+    credsFile: credsFile(devIdentityFolder, operatorUser),
+    caFile: devNatsTls().caFile,
+  });
+}
+
 export async function seedDevDemoHistory(options: {
   natsUrl: string;
   databaseUrl: string;
@@ -36,14 +48,7 @@ export async function seedDevDemoHistory(options: {
     return;
   }
   const secrets = devSecrets();
-  const bus = await connectBus({
-    url: options.natsUrl,
-    name: 'seed-demo',
-    namespace: '',
-    logger: createLogger({ service: 'seed-demo', level: 'warn' }),
-    credsFile: credsFile(devIdentityFolder, operatorUser),
-    caFile: devNatsTls().caFile,
-  });
+  const bus = await connectDevBus(options.natsUrl, 'seed-demo');
   try {
     options.log("  demo history: two years of customers through billing's test clock (about a minute)…");
     const result = await seedDemoHistory({

@@ -6,7 +6,9 @@ import pg from 'pg';
 
 export const demoAdminEmail = 'admin@quietwire.test';
 
-async function waitForHealth(publicUrl: string, timeoutMs = 90_000): Promise<void> {
+// Three minutes: on a busy machine (two cores, tests running) eight services and three node agents
+// starting at once took two before the gateway answered.
+async function waitForHealth(publicUrl: string, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

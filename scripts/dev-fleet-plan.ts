@@ -1,0 +1,128 @@
+/**
+ * The fleet `make dev` runs (issue #23), as data: three WireGuard nodes, one per region, each in
+ * its own network namespace, and two demo clients in namespaces of their own. Every namespace
+ * hangs on one bridge of this machine by a veth pair, so the host reaches each node's underlay
+ * address and the clients reach the nodes without routing (nothing is forwarded, nothing NATed).
+ * scripts/dev-fleet.ts makes what this plan says; nothing here touches the machine.
+ */
+import type { RegionId } from '@qw/contracts';
+
+export type DevFleetNode = {
+  /** The node's name in the product (and its bus user, node-<name>). */
+  name: string;
+  region: RegionId;
+  city: string;
+  tags: string[];
+  capacity: number;
+  namespace: string;
+  /** The veth end on the bridge (host side) and the one inside the namespace. */
+  hostVeth: string;
+  innerVeth: string;
+  /** Its address on the bridge's subnet: what the host and the demo clients reach it at. */
+  underlay: string;
+  /**
+   * The WireGuard interface inside the namespace. Named apart from every other: wireguard-go's
+   * control socket (/var/run/wireguard/<iface>.sock) is one file system for all namespaces.
+   */
+  iface: string;
+  listenPort: number;
+  endpoint: string;
+  keyFile: string;
+};
+
+export type DevFleetClient = {
+  name: string;
+  namespace: string;
+  hostVeth: string;
+  innerVeth: string;
+  underlay: string;
+  iface: string;
+  /** The demo admin's device the client's config belongs to. */
+  device: string;
+};
+
+export type DevFleetPlan = {
+  bridge: string;
+  /** The host's own address on the bridge, with the subnet's prefix length. */
+  hostAddress: string;
+  prefixLength: number;
+  nodes: DevFleetNode[];
+  clients: DevFleetClient[];
+};
+
+const bridge = 'qwdev0';
+/** A private /24 nothing else here uses (the tests' labs take 10.231.x.0/24, tunnels 10.64.0.0/10). */
+const subnet = '10.213.0';
+const listenPort = 51820;
+
+const nodes: Array<Pick<DevFleetNode, 'name' | 'region' | 'city' | 'tags' | 'capacity'> & { short: string }> = [
+  { name: 'nyc-1', short: 'nyc', region: 'north-america', city: 'New York', tags: [], capacity: 500 },
+  { name: 'fra-1', short: 'fra', region: 'europe', city: 'Frankfurt', tags: [], capacity: 800 },
+  { name: 'sgp-1', short: 'sgp', region: 'asia', city: 'Singapore', tags: ['gaming'], capacity: 300 },
+];
+
+const clients = [
+  { name: 'laptop', device: 'Demo laptop' },
+  { name: 'phone', device: 'Demo phone' },
+];
+
+/** What `make dev` builds; the same every time, so a second run finds (and replaces) the first run's. */
+export function devFleetPlan(): DevFleetPlan {
+  return {
+    bridge,
+    hostAddress: `${subnet}.1`,
+    prefixLength: 24,
+    nodes: nodes.map(({ short, ...node }, i) => {
+      const underlay = `${subnet}.${11 + i}`;
+      return {
+        ...node,
+        namespace: `qwdev-${short}`,
+        hostVeth: `qwdev-${short}`,
+        innerVeth: 'eth0',
+        underlay,
+        iface: `wg-${short}`,
+        listenPort,
+        endpoint: `${underlay}:${listenPort}`,
+        keyFile: `var/dev-fleet/${node.name}.key`,
+      };
+    }),
+    clients: clients.map((client, i) => ({
+      ...client,
+      namespace: `qwdev-${client.name}`,
+      hostVeth: `qwdev-${client.name}`,
+      innerVeth: 'eth0',
+      underlay: `${subnet}.${21 + i}`,
+      iface: `wg-${client.name}`,
+    })),
+  };
+}
+
+/** The node agent's environment for one node of the plan (bus settings come from `make dev`). */
+export function devNodeAgentEnv(node: DevFleetNode): Record<string, string> {
+  return {
+    NODE_NAME: node.name,
+    NODE_REGION: node.region,
+    NODE_CITY: node.city,
+    NODE_CAPACITY: String(node.capacity),
+    NODE_TAGS: node.tags.join(','),
+    NODE_IP: node.underlay,
+    NODE_SSH_USER: 'root',
+    WG_INTERFACE: node.iface,
+    WG_ENDPOINT: node.endpoint,
+    WG_LISTEN_PORT: String(node.listenPort),
+    WG_COMMAND_PREFIX: `ip netns exec ${node.namespace}`,
+    NODE_KEY_FILE: node.keyFile,
+  };
+}
+
+/**
+ * The node's own address inside the tunnel and its subnet, from a device's IPv4 address there
+ * (node n owns 10.(64+n).0.0/16 and is its .1; see libs/wireguard addresses.ts): what a demo
+ * client pings and routes through its interface.
+ */
+export function nodeTunnelTarget(deviceIpv4: string): { address: string; route: string } {
+  const match = /^10\.(\d+)\.\d+\.\d+(\/\d+)?$/.exec(deviceIpv4);
+  const second = Number(match?.[1]);
+  if (!match || second < 64 || second > 127) throw new Error(`${deviceIpv4} is not a device address of a node`);
+  return { address: `10.${second}.0.1`, route: `10.${second}.0.0/16` };
+}
