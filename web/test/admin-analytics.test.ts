@@ -378,12 +378,36 @@ describe('admin Analytics: layout and accessibility', () => {
       await expect(page.title()).resolves.toBe('Admin — Analytics — Quietwire');
       await expect(seriousAxeViolations(page)).resolves.toEqual([]);
       // Tiles wrap, charts take the width; on a phone the heatmap scrolls in its own labelled box.
-      const heatmapBox = page.getByRole('region', { name: /Cohort retention heatmap: scroll sideways/ });
+      const heatmapBox = page.getByRole('region', { name: /Cohort retention heatmap: a row per cohort/ });
       await expect(heatmapBox.isVisible()).resolves.toBe(true);
       const scrolls = await heatmapBox.evaluate((box) => box.scrollWidth > box.clientWidth);
       expect(scrolls).toBe(width < 760);
       if (width < 760) await expect(page.getByText(/scroll sideways for months/).isVisible()).resolves.toBe(true);
+      // Every legend names every series whole, on as many lines as it needs: never paged, never cut.
+      const mrr = panel(page, 'MRR movements');
+      const legend = mrr.getByRole('list', { name: /^Series of / });
+      await expect(legend.getByRole('button').allInnerTexts()).resolves.toEqual([
+        'New',
+        'Expansion',
+        'Reactivation',
+        'Contraction',
+        'Churn',
+        'Net',
+        'MRR',
+      ]);
+      const panelBox = (await mrr.boundingBox())!;
+      for (const button of await legend.getByRole('button').all()) {
+        const box = (await button.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(panelBox.x);
+        expect(box.x + box.width).toBeLessThanOrEqual(panelBox.x + panelBox.width);
+      }
       await screenshot(page, 'admin-analytics');
+      // A legend button hides its series and shows it again.
+      const churn = legend.getByRole('button', { name: 'Churn' });
+      await churn.click();
+      await expect(churn.getAttribute('aria-pressed')).resolves.toBe('false');
+      await churn.click();
+      await expect(churn.getAttribute('aria-pressed')).resolves.toBe('true');
       // The tables open within the page width too (they scroll inside their own box).
       await panel(page, 'MRR movements').getByRole('button', { name: 'Show table' }).click();
       await expect(sidewaysOverflow(page)).resolves.toBeLessThanOrEqual(0);

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { EChartsOption } from 'echarts';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { BarChart, FunnelChart, HeatmapChart, LineChart, PieChart } from 'echarts/charts';
 import {
@@ -12,6 +13,7 @@ import {
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { ChartProps } from './chart';
+import './chart.css';
 
 echarts.use([
   LineChart,
@@ -28,6 +30,11 @@ echarts.use([
   CanvasRenderer,
 ]);
 
+const palette = {
+  light: ['#0f766e', '#1e3a64', '#b45309', '#64748b', '#14b8a6'],
+  dark: ['#2dd4bf', '#93b4e8', '#fbbf24', '#cbd5e1', '#5eead4'],
+};
+
 /** The same colours as theme.css: teal accent first, then navy, amber and slate. */
 function theme(dark: boolean) {
   const ink = dark ? '#e6edf7' : '#0f1f38';
@@ -41,9 +48,7 @@ function theme(dark: boolean) {
     nameTextStyle: { color: muted },
   };
   return {
-    color: dark
-      ? ['#2dd4bf', '#93b4e8', '#fbbf24', '#cbd5e1', '#5eead4']
-      : ['#0f766e', '#1e3a64', '#b45309', '#64748b', '#14b8a6'],
+    color: dark ? palette.dark : palette.light,
     backgroundColor: 'transparent',
     textStyle: { color: ink, fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
     title: { textStyle: { color: ink }, subtextStyle: { color: muted } },
@@ -70,19 +75,80 @@ function usePrefersDark(): boolean {
   return dark;
 }
 
+export type LegendEntry = { name: string; color: string };
+
+/** The series a chart's legend names, with their colours (a series' own, else the theme's in turn). */
+export function legendEntries(option: EChartsOption, colors: string[]): LegendEntry[] {
+  if (!option.legend) return [];
+  const series = Array.isArray(option.series) ? option.series : option.series ? [option.series] : [];
+  return series.flatMap((item, index) => {
+    const name = typeof item.name === 'string' ? item.name : null;
+    if (!name) return [];
+    const own = (item as { color?: unknown }).color;
+    return [{ name, color: typeof own === 'string' ? own : colors[index % colors.length]! }];
+  });
+}
+
+/**
+ * The chart, with its legend drawn as a list of buttons above the canvas (issue #26): it wraps
+ * onto as many lines as a narrow screen needs, is never paged or cut, and each button shows or
+ * hides its series (echarts' own legend stays, hidden, to carry which are shown).
+ */
 export default function ChartCanvas({ option, label, height, loading = false }: ChartProps) {
   const dark = usePrefersDark();
+  const entries = useMemo(() => legendEntries(option, dark ? palette.dark : palette.light), [option, dark]);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const shown = useMemo<EChartsOption>(
+    () =>
+      entries.length === 0
+        ? option
+        : {
+            ...option,
+            legend: {
+              show: false,
+              data: entries.map((entry) => entry.name),
+              selected: Object.fromEntries(entries.map((entry) => [entry.name, !hidden.has(entry.name)])),
+            },
+          },
+    [option, entries, hidden],
+  );
+  const toggle = (name: string) =>
+    setHidden((before) => {
+      const after = new Set(before);
+      if (after.has(name)) after.delete(name);
+      else after.add(name);
+      return after;
+    });
   return (
-    <div role="img" aria-label={label}>
-      <ReactEChartsCore
-        key={dark ? 'dark' : 'light'}
-        echarts={echarts}
-        option={option}
-        theme={dark ? 'quietwire-dark' : 'quietwire-light'}
-        showLoading={loading}
-        notMerge
-        style={{ height, width: '100%' }}
-      />
+    <div className="qw-chart">
+      {entries.length > 0 && (
+        <ul className="qw-chart-legend" aria-label={`Series of ${label}`}>
+          {entries.map((entry) => (
+            <li key={entry.name}>
+              <button
+                type="button"
+                className="qw-chart-legend__item"
+                aria-pressed={!hidden.has(entry.name)}
+                onClick={() => toggle(entry.name)}
+              >
+                <span className="qw-chart-legend__swatch" style={{ background: entry.color }} aria-hidden="true" />
+                {entry.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div role="img" aria-label={label}>
+        <ReactEChartsCore
+          key={dark ? 'dark' : 'light'}
+          echarts={echarts}
+          option={shown}
+          theme={dark ? 'quietwire-dark' : 'quietwire-light'}
+          showLoading={loading}
+          notMerge
+          style={{ height, width: '100%' }}
+        />
+      </div>
     </div>
   );
 }

@@ -27,8 +27,9 @@ function usdAxisLabel(cents: number): string {
   return cents % 100 === 0 ? `${cents < 0 ? '-' : ''}$${formatCount(Math.abs(cents) / 100)}` : formatCents(cents);
 }
 
-const legend = { type: 'scroll', top: 0 } as const;
-const grid = { top: 56, left: 8, right: 16, bottom: 8 };
+/** The legend is drawn above the canvas as buttons that wrap (ui/chart-canvas.tsx); echarts keeps only which series show. */
+const legend = { show: false } as const;
+const grid = { top: 36, left: 8, right: 16, bottom: 8 };
 /** Sixty days of bars: wide enough to read on a phone, never wider than a finger. */
 const barWidth = { barMaxWidth: 18, barCategoryGap: '15%', barGap: '0%' };
 
@@ -216,7 +217,9 @@ export function cohortHeatmapOption(rows: CohortRow[], palette: ChartPalette): E
     },
     grid: { top: 28, left: 8, right: 16, bottom: 56 },
     xAxis: { type: 'category', data: offsets, name: 'Month', position: 'top', splitArea: { show: true } },
-    yAxis: { type: 'category', data: rows.map((row) => monthLabel(row.month)), inverse: true, name: 'Cohort' },
+    // The rows are the cohorts (the months customers first paid), as the panel's description says;
+    // an axis name there sat on the colour scale at 390 px (issue #26).
+    yAxis: { type: 'category', data: rows.map((row) => monthLabel(row.month)), inverse: true },
     visualMap: {
       min: 0,
       max: 100,

@@ -61,7 +61,8 @@ export function CohortRetentionPanel() {
         return (
           <>
             <p id={hintId} className="analytics-scroll__hint qw-small qw-muted">
-              Cohort retention heatmap: scroll sideways for months +6 to +{cohortOffsets - 1}.
+              Cohort retention heatmap: a row per cohort (the month its customers first paid); scroll sideways for
+              months +6 to +{cohortOffsets - 1}.
             </p>
             {/* biome-ignore lint/a11y/useSemanticElements: a scrollable box must be focusable so keyboards can scroll it */}
             {/* biome-ignore lint/a11y/noNoninteractiveTabindex: same reason */}
