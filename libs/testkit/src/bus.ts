@@ -54,6 +54,11 @@ export type TestBus = {
   streamReplicas?: number;
   /** A cluster's: OUTBOX_RETENTION_MS of the services launched on it, so a lossy restart can be replayed. */
   outboxRetentionMs?: number;
+  /**
+   * A single server's: stops it (SIGTERM), keeps it down `downMs` and starts it again on the same
+   * port with the same streams, as a NATS upgrade or a crash does; every client reconnects.
+   */
+  restart?(downMs: number): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -146,6 +151,7 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
     ) {
       return connectBus({ url, name, namespace: '', logger, creds: issuedTo(user).creds, caFile: tls.caFile });
     },
+    restart: (downMs) => server.restart('SIGTERM', downMs),
     async stop() {
       await server.halt('SIGTERM');
       await rm(dir, { recursive: true, force: true });

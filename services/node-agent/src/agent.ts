@@ -33,9 +33,10 @@ import { WgHost } from './wg-host.ts';
 
 /**
  * One per WireGuard server: registers the node, applies each provisioning event to the interface
- * as it arrives, reconciles the whole desired peer set at start and every minute (adds, removes
- * and fixes what drifted), reports to provisioning every NODE_REPORT_SECONDS (a node silent for
- * 30 s is unreachable), and publishes peer samples and host metrics.
+ * as it arrives, reconciles the whole desired peer set at start, each time the bus connection
+ * comes back and every RECONCILE_SECONDS (adds, removes and fixes what drifted), reports to
+ * provisioning every NODE_REPORT_SECONDS (a node silent for 30 s is unreachable), and publishes
+ * peer samples and host metrics.
  */
 export class NodeAgent {
   private bus: BusConnection | undefined;
@@ -44,6 +45,8 @@ export class NodeAgent {
   private reading: Promise<void> | undefined;
   private timers: NodeJS.Timeout[] = [];
   private reconciling: Promise<void> | undefined;
+  private watching: Promise<void> | undefined;
+  private stopped = false;
   private probeOffset = 0;
   private startedAt = new Date();
   private readonly version: string;
@@ -61,6 +64,7 @@ export class NodeAgent {
   async start(): Promise<void> {
     const { config, logger } = this;
     this.startedAt = new Date();
+    this.stopped = false;
     this.bus = await connectBus({
       url: config.NATS_URL,
       name: `node-agent-${config.NODE_NAME}`,
@@ -104,6 +108,7 @@ export class NodeAgent {
     // Catch up first (the agent may have been offline while devices changed), then follow events.
     await this.reconcile();
     await this.followEvents();
+    this.followConnection();
     this.every(config.RECONCILE_SECONDS, () => this.reconcile());
     this.every(config.NODE_REPORT_SECONDS, () => this.report());
     this.every(config.SAMPLE_SECONDS, () => this.reportPeers());
@@ -115,11 +120,42 @@ export class NodeAgent {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.messages?.close().catch(() => undefined);
     await this.reading?.catch(() => undefined);
     await this.reconciling?.catch(() => undefined);
     await this.bus?.close();
+    await this.watching?.catch(() => undefined);
+  }
+
+  /**
+   * Each time the bus connection comes back (NATS restarted, the link dropped): the durable consumer
+   * resumes on its own, but what changed while the node was cut off may be more than it still
+   * holds, so the agent fetches the whole desired set at once instead of at the next
+   * RECONCILE_SECONDS, and reports, so the node reads reachable again without waiting.
+   */
+  private followConnection(): void {
+    const statuses = this.bus!.nc.status();
+    this.watching = (async () => {
+      for await (const status of statuses) {
+        if (status.type !== 'reconnect' || this.stopped) continue;
+        this.logger.info('bus connection back; reconciling the whole peer set');
+        void this.report().catch((error: unknown) => this.logger.warn({ err: error }, 'node report failed'));
+        void this.catchUp().catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'reconcile after reconnect failed; the periodic one will retry'),
+        );
+      }
+    })();
+  }
+
+  /**
+   * A reconcile that starts now (one under way may fail with the connection it began on), asked
+   * again while provisioning is not answering yet (it reconnects too).
+   */
+  private async catchUp(): Promise<void> {
+    await this.reconciling?.catch(() => undefined);
+    if (!this.stopped) await this.untilAnswered(() => this.reconcile());
   }
 
   /** Provisioning may still be starting (or restarting): ask again, 0.5 s doubling to 10 s, for up to two minutes. */
