@@ -1,6 +1,6 @@
 /**
  * The public pages' JavaScript budget: the gzipped size of every JS chunk that /, /pricing, /faq,
- * /about, /contact and /support load (the entry, their lazy route chunks, and everything those import
+ * /about, /contact, /support and /servers load (the entry, their lazy route chunks, and everything those import
  * statically, transitively) must stay at or under 150 KB. Charting code (echarts) and TypeBox
  * schemas must never be among them.
  *
@@ -23,6 +23,7 @@ export const publicRouteModules: Readonly<Record<string, string>> = {
   '/about': 'src/app/routes/about.route.tsx',
   '/contact': 'src/app/routes/contact.route.tsx',
   '/support': 'src/app/routes/support.route.tsx',
+  '/servers': 'src/app/routes/servers.route.tsx',
 };
 
 /** Code that only console screens may load. */

@@ -502,9 +502,10 @@ describe('admin console: Servers', () => {
     await nyc.getByRole('button', { name: 'Copied' }).waitFor();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe('ssh ops@198.51.100.7 -p 2222');
 
-    // Undrain at once; Drain asks first.
-    await nyc.getByRole('button', { name: 'Undrain' }).click();
-    await nyc.getByText('Open', { exact: true }).waitFor();
+    // Open again at once; Drain asks first.
+    await nyc.getByRole('button', { name: 'Open again' }).click();
+    await nyc.getByRole('button', { name: 'Drain' }).waitFor();
+    await expect(nyc.getByText('Draining', { exact: true }).count()).resolves.toBe(0);
     expect(api.requestsTo('/api/admin/servers/:id/drain')[0]).toMatchObject({
       path: `/api/admin/servers/${idOf('server-nyc')}/drain`,
       body: { draining: false },

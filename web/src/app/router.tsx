@@ -33,6 +33,7 @@ export function createRouter() {
             { path: 'about', lazy: screen(() => import('./routes/about.route')) },
             { path: 'contact', lazy: screen(() => import('./routes/contact.route')) },
             { path: 'support', lazy: screen(() => import('./routes/support.route')) },
+            { path: 'servers', lazy: screen(() => import('./routes/servers.route')) },
             { path: 'privacy/what-we-store', lazy: screen(() => import('./routes/what-we-store.route')) },
             { path: '*', lazy: screen(() => import('./routes/not-found.route')) },
           ],

@@ -12,8 +12,9 @@ export const publicNavLinks: readonly NavLinkItem[] = [
   { to: '/login', label: 'Sign in' },
 ];
 
-/** Linked from the footer only: how to reach support (issue #12), and what we store (issue #15). */
+/** Linked from the footer only: how to reach support (issue #12), what we store (issue #15), the servers (issue #23). */
 export const footerExtraLinks: readonly NavLinkItem[] = [
+  { to: '/servers', label: 'Servers' },
   { to: '/support', label: 'Support' },
   { to: '/privacy/what-we-store', label: 'What we store' },
 ];

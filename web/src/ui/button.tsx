@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 import { Spinner } from './spinner';
 import './button.css';
@@ -28,6 +28,7 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
     /** While true the button is disabled and shows `busyText` (the spec's busy text, e.g. 'Redirecting…'). */
     busy?: boolean;
     busyText?: ReactNode;
+    ref?: Ref<HTMLButtonElement>;
   };
 
 export function Button({

@@ -7,7 +7,8 @@ export type ModalProps = {
   title: ReactNode;
   children?: ReactNode;
   confirmLabel: ReactNode;
-  cancelLabel?: ReactNode;
+  /** null: no Cancel button (a dialog that only informs, closed by its one button or Esc). */
+  cancelLabel?: ReactNode | null;
   /** 'danger' for Remove and Revoke keys. */
   confirmVariant?: ButtonVariant;
   busy?: boolean;
@@ -86,10 +87,18 @@ export function Modal({
           <h2 id={titleId}>{title}</h2>
           {children}
           <div className="qw-modal__actions">
-            <Button variant="secondary" onClick={onCancel} disabled={busy} autoFocus>
-              {cancelLabel}
-            </Button>
-            <Button variant={confirmVariant} onClick={onConfirm} busy={busy} busyText={busyText}>
+            {cancelLabel !== null && (
+              <Button variant="secondary" onClick={onCancel} disabled={busy} autoFocus>
+                {cancelLabel}
+              </Button>
+            )}
+            <Button
+              variant={confirmVariant}
+              onClick={onConfirm}
+              busy={busy}
+              busyText={busyText}
+              autoFocus={cancelLabel === null}
+            >
               {confirmLabel}
             </Button>
           </div>

@@ -7,13 +7,19 @@ import {
   adminOrganizationsRoute,
   adminOverviewRoute,
   adminRoutes,
+  adminServerLifecycleRoutes,
   adminServersRoute,
   adminTelemetryRoute,
+  addServerRoute,
   adminUsersRoute,
   drainServerRoute,
+  enrolmentTokenTtlSeconds,
+  newEnrolmentRoute,
   reactivateOrganizationRoute,
   removeAdminEmailRoute,
+  retireServerRoute,
   type RouteAnswer,
+  type RouteBody,
   suspendOrganizationRoute,
 } from '@qw/contracts';
 import type { Page, Route } from 'playwright-core';
@@ -65,7 +71,7 @@ export type RecordedRequest = {
   query: Record<string, string>;
   body: unknown;
 };
-export type Failure = { status: number; code: string; message: string };
+export type Failure = { status: number; code: string; message: string; details?: Record<string, unknown> };
 
 export type FakeAdminApi = {
   fleet: AdminFleet;
@@ -75,6 +81,8 @@ export type FakeAdminApi = {
   fail(url: string, failure: Failure): void;
   recover(url: string): void;
   requestsTo(url: string, method?: string): RecordedRequest[];
+  /** Every enrolment token the fake has answered with (issue #23), to look for them where they must not be. */
+  tokens: string[];
 };
 
 const validators = new Map<TSchema, ReturnType<typeof Compile>>();
@@ -131,8 +139,12 @@ export async function installFakeAdminApi(page: Page, fleet: AdminFleet = demoFl
     recover: (url) => void failures.delete(url),
     requestsTo: (url, method) =>
       fake.requests.filter((request) => request.route === url && (!method || request.method === method)),
+    tokens: [],
   };
-  const routes = (adminRoutes as readonly HttpRoute[]).map((route) => ({ route, pattern: matcher(route.url) }));
+  const routes = ([...adminRoutes, ...adminServerLifecycleRoutes] as readonly HttpRoute[]).map((route) => ({
+    route,
+    pattern: matcher(route.url),
+  }));
 
   const audit = (kind: string, target: string, details: Record<string, unknown> = {}) =>
     fleet.audit.unshift({
@@ -305,7 +317,84 @@ export async function installFakeAdminApi(page: Page, fleet: AdminFleet = demoFl
       audit(server.draining ? 'node.drained' : 'node.undrained', server.name);
       return [200, server];
     },
+    // Issue #23: a server is added pending with a one-time enrolment; a pending one gets a new token;
+    // retiring is refused while devices are on the server, as the gateway refuses it.
+    [`POST ${addServerRoute.url}`]: (_, __, body) => {
+      const wanted = body as RouteBody<typeof addServerRoute>;
+      if (fleet.servers.some((server) => server.name === wanted.name))
+        return [
+          409,
+          {
+            error: {
+              code: 'already_exists',
+              message: `A server is already called ${wanted.name}.`,
+              details: { field: 'name' },
+            },
+          },
+        ];
+      const server: AdminServer = {
+        id: idOf(`server-${wanted.name}`),
+        name: wanted.name,
+        ip: wanted.endpoint.replace(/:\d+$/, '').replace(/^\[|\]$/g, ''),
+        ssh_user: wanted.ssh_user ?? null,
+        ssh_port: wanted.ssh_port ?? null,
+        region: wanted.region,
+        city: wanted.city,
+        endpoint: wanted.endpoint,
+        tags: wanted.tags,
+        status: 'pending',
+        capacity: wanted.capacity,
+        reachable: false,
+        load: 'low',
+        draining: false,
+        peers_placed: 0,
+        peers_retiring: 0,
+        peers_moved: 0,
+        devices_held: 0,
+        peers_connected: 0,
+        last_seen_at: null,
+        agent_version: null,
+        agent_started_at: null,
+        metrics: null,
+      };
+      fleet.servers.push(server);
+      return [201, { server, enrolment: enrolment() }];
+    },
+    [`POST ${newEnrolmentRoute.url}`]: ([id]) => {
+      const server = fleet.servers.find((candidate) => candidate.id === id);
+      if (!server) return [404, { error: { code: 'not_found', message: 'Server not found.' } }];
+      if (server.status !== 'pending')
+        return [409, { error: { code: 'conflict', message: `${server.name} is enrolled already.` } }];
+      return [200, enrolment()];
+    },
+    [`POST ${retireServerRoute.url}`]: ([id]) => {
+      const server = fleet.servers.find((candidate) => candidate.id === id);
+      if (!server) return [404, { error: { code: 'not_found', message: 'Server not found.' } }];
+      const devices = server.peers_placed + server.devices_held;
+      if (devices > 0)
+        return [
+          409,
+          {
+            error: {
+              code: 'conflict',
+              message: `Drain ${server.name} first: ${devices} devices are still on it.`,
+            },
+          },
+        ];
+      Object.assign(server, { status: 'retired', reachable: false, draining: false, peers_connected: 0 });
+      return [200, server];
+    },
   };
+
+  function enrolment() {
+    const token = `qwe_${crypto.randomUUID().replace(/-/g, '')}${crypto.randomUUID().replace(/-/g, '').slice(0, 8)}`;
+    fake.tokens.push(token);
+    return {
+      token,
+      expires_at: new Date(Date.now() + enrolmentTokenTtlSeconds * 1000).toISOString(),
+      install_command: `curl -fsSL https://quietwire.test/node-install.sh | sudo sh -s -- --token ${token}`,
+    };
+  }
 
   const handle = async (route: Route) => {
     const request = route.request();
@@ -349,7 +438,14 @@ export async function installFakeAdminApi(page: Page, fleet: AdminFleet = demoFl
       }
     }
     const failure = failures.get(contract.url);
-    if (failure) return json(route, failure.status, { error: { code: failure.code, message: failure.message } });
+    if (failure)
+      return json(route, failure.status, {
+        error: {
+          code: failure.code,
+          message: failure.message,
+          ...(failure.details ? { details: failure.details } : {}),
+        },
+      });
 
     const handler = handlers[`${method} ${contract.url}`];
     if (!handler) {

@@ -13,4 +13,4 @@ export const publicPages = [
 export const layoutLinkTargets = ['/', '/pricing', '/faq', '/about', '/contact', '/login'] as const;
 
 /** The footer links to these as well (issue #12: how to reach support). */
-export const footerOnlyLinkTargets = ['/support', '/privacy/what-we-store'] as const;
+export const footerOnlyLinkTargets = ['/servers', '/support', '/privacy/what-we-store'] as const;

@@ -1,31 +1,85 @@
 import './admin.css';
-import { connectedWindowSeconds, keyRotationGraceHours, regionLabel } from '@qw/contracts';
-import { useState } from 'react';
+import { keyRotationGraceHours, regionLabel } from '@qw/contracts';
+import { useEffect, useRef, useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
-import { Alert, Badge, Button, CopyButton, Modal, Skeleton } from '../../../ui';
+import { Alert, Button, Modal, Skeleton } from '../../../ui';
+import type { ServerEnrolment } from '../api/add-server';
 import { useDrainServer } from '../api/drain-server';
 import { type AdminServer, useServers } from '../api/get-servers';
-import { formatCount, formatCpu, formatLoad, formatUsedPercent, recentMetrics, sshCommand } from '../format';
+import { useNewEnrolment } from '../api/new-enrolment';
+import { useRetireServer } from '../api/retire-server';
+import { formatCount } from '../format';
+import { orderServers, unreachableAlertText } from '../utils/server-rules';
+import { AddServerForm } from './add-server-form';
+import { EnrolmentDialog } from './enrolment-dialog';
 import { LoadFailure } from './list-controls';
+import { ServerCard } from './server-card';
 
-/** Spec §8: a card without metrics in the last 300 s. */
-export const noRecentMetricsText = 'No recent metrics.';
+export { noRecentMetricsText } from './server-card';
 
-/** Spec §2 Servers: one card per server host. */
+/** "12 s ago" moves on between refreshes. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), everyMs);
+    return () => window.clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/** A token on screen: the server it enrols and the enrolment, held only while the dialog is open. */
+type ShownEnrolment = { serverName: string; enrolment: ServerEnrolment };
+
+/** Spec §2 Servers: one card per server host; issue #23: add, enrol, drain and retire them. */
 export function AdminServersPanel() {
   const servers = useServers();
   const drain = useDrainServer();
-  const [confirming, setConfirming] = useState<AdminServer | null>(null);
-  const [drainError, setDrainError] = useState<string | null>(null);
+  const enrol = useNewEnrolment();
+  const retire = useRetireServer();
+  const now = useNow(5_000);
+  const [adding, setAdding] = useState(false);
+  const [shown, setShown] = useState<ShownEnrolment | null>(null);
+  const [confirmingDrain, setConfirmingDrain] = useState<AdminServer | null>(null);
+  const [retiring, setRetiring] = useState<AdminServer | null>(null);
+  const [retireError, setRetireError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
 
   async function setDraining(server: AdminServer, draining: boolean) {
-    setDrainError(null);
+    setActionError(null);
     try {
       await drain.mutateAsync({ id: server.id, draining });
     } catch (error) {
-      setDrainError(failureMessage(error, `${server.name} did not change. Try again in a moment.`));
+      setActionError(failureMessage(error, `${server.name} did not change. Try again in a moment.`));
     }
+  }
+
+  async function newToken(server: AdminServer) {
+    setActionError(null);
+    try {
+      const enrolment = await enrol.mutateAsync(server.id);
+      enrol.reset();
+      setShown({ serverName: server.name, enrolment });
+    } catch (error) {
+      enrol.reset();
+      setActionError(failureMessage(error, `No new token for ${server.name}. Try again in a moment.`));
+    }
+  }
+
+  async function confirmRetire() {
+    if (!retiring) return;
+    setRetireError(null);
+    try {
+      await retire.mutateAsync(retiring.id);
+      setRetiring(null);
+    } catch (error) {
+      setRetireError(failureMessage(error, `${retiring.name} was not retired. Try again in a moment.`));
+    }
+  }
+
+  function closeEnrolment() {
+    setShown(null);
+    window.requestAnimationFrame(() => addButton.current?.focus());
   }
 
   if (servers.isPending)
@@ -45,45 +99,116 @@ export function AdminServersPanel() {
       />
     );
   const list = servers.data?.servers ?? [];
+  const { current, retired } = orderServers(list);
+  const unreachable = unreachableAlertText(list);
+  const card = (server: AdminServer) => (
+    <ServerCard
+      key={server.id}
+      server={server}
+      now={now}
+      actions={{
+        busy:
+          drain.isPending && drain.variables?.id === server.id
+            ? 'drain'
+            : enrol.isPending && enrol.variables === server.id
+              ? 'enrolment'
+              : null,
+        onDrain: () => setConfirmingDrain(server),
+        onUndrain: () => void setDraining(server, false),
+        onNewEnrolment: () => void newToken(server),
+        onRetire: () => {
+          setRetireError(null);
+          setRetiring(server);
+        },
+      }}
+    />
+  );
 
   return (
     <>
-      {drainError && (
-        <Alert tone="error" title="Action failed">
-          {drainError}
+      {unreachable && (
+        <Alert tone="error" title="Unreachable servers" assertive>
+          {unreachable}
         </Alert>
       )}
-      {list.length === 0 ? (
-        <p className="admin-server__no-metrics">No server has registered yet.</p>
-      ) : (
-        <p className="qw-small qw-muted admin-servers__total">{peersTotalText(list)}</p>
+      {actionError && (
+        <Alert tone="error" title="Action failed">
+          {actionError}
+        </Alert>
       )}
-      {list.length > 0 && (
-        <ul className="admin-servers">
-          {list.map((server) => (
-            <ServerCard
-              key={server.id}
-              server={server}
-              busy={drain.isPending && drain.variables?.id === server.id}
-              onDrain={() => setConfirming(server)}
-              onUndrain={() => void setDraining(server, false)}
-            />
-          ))}
-        </ul>
+      <div className="admin-servers__toolbar">
+        <p className="qw-small qw-muted admin-servers__total">
+          {current.length === 0 ? 'No servers yet: add the first one.' : peersTotalText(current)}
+        </p>
+        {!adding && (
+          <Button ref={addButton} onClick={() => setAdding(true)}>
+            Add server
+          </Button>
+        )}
+      </div>
+      {adding && (
+        <AddServerForm
+          onAdded={({ server, enrolment }) => {
+            setAdding(false);
+            setShown({ serverName: server.name, enrolment });
+          }}
+          onCancel={() => {
+            setAdding(false);
+            window.requestAnimationFrame(() => addButton.current?.focus());
+          }}
+        />
       )}
+      {current.length > 0 && <ul className="admin-servers">{current.map(card)}</ul>}
+      {retired.length > 0 && (
+        <details className="admin-servers__retired">
+          <summary>
+            Retired servers ({formatCount(retired.length)}): no credentials, no peers. Kept for the record.
+          </summary>
+          <ul className="admin-servers">{retired.map(card)}</ul>
+        </details>
+      )}
+      <EnrolmentDialog
+        serverName={shown?.serverName ?? ''}
+        enrolment={shown?.enrolment ?? null}
+        onClose={closeEnrolment}
+      />
       <Modal
-        open={confirming !== null}
-        title={`Drain ${confirming?.name ?? 'this server'}?`}
+        open={confirmingDrain !== null}
+        title={`Drain ${confirmingDrain?.name ?? 'this server'}?`}
         confirmLabel="Drain"
         busy={drain.isPending}
         busyText="Draining…"
-        onCancel={() => setConfirming(null)}
+        onCancel={() => setConfirmingDrain(null)}
         onConfirm={async () => {
-          if (confirming) await setDraining(confirming, true);
-          setConfirming(null);
+          if (confirmingDrain) await setDraining(confirmingDrain, true);
+          setConfirmingDrain(null);
         }}
       >
-        <p>New devices are placed on other servers. The devices already here stay and keep working.</p>
+        <p>
+          It takes no new devices. Its devices move to other servers in{' '}
+          {confirmingDrain ? regionLabel(confirmingDrain.region) : 'its region'}, each with a new configuration to
+          download; any that find no room there wait, shown as held, until a server of the region has room.
+        </p>
+      </Modal>
+      <Modal
+        open={retiring !== null}
+        title={`Retire ${retiring?.name ?? 'this server'}?`}
+        confirmLabel="Retire"
+        confirmVariant="danger"
+        busy={retire.isPending}
+        busyText="Retiring…"
+        onCancel={() => setRetiring(null)}
+        onConfirm={() => void confirmRetire()}
+      >
+        <p>
+          Its credentials are revoked at once and its peers are removed; it cannot come back. A server with devices on
+          it must be drained first.
+        </p>
+        {retireError && (
+          <Alert tone="error" title="Not retired">
+            {retireError}
+          </Alert>
+        )}
       </Modal>
     </>
   );
@@ -98,108 +223,4 @@ export function peersTotalText(servers: AdminServer[]): string {
   const retiring = servers.reduce((sum, server) => sum + server.peers_retiring, 0);
   const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
   return `${plural(placed + retiring, 'peer', 'peers')} on ${plural(servers.length, 'server', 'servers')}: ${plural(placed, 'device placed', 'devices placed')} and ${plural(retiring, 'key', 'keys')} in their ${keyRotationGraceHours} h rotation grace.`;
-}
-
-function ServerCard({
-  server,
-  busy,
-  onDrain,
-  onUndrain,
-}: {
-  server: AdminServer;
-  busy: boolean;
-  onDrain: () => void;
-  onUndrain: () => void;
-}) {
-  const metrics = recentMetrics(server.metrics);
-  const headingId = `server-${server.id}`;
-  return (
-    <li className="qw-card admin-server" aria-labelledby={headingId}>
-      <div className="admin-server__head">
-        <div className="admin-server__titles">
-          <h2 id={headingId} className="admin-server__name">
-            {server.name}
-          </h2>
-          <p className="qw-small qw-muted">
-            {server.city ? `${server.city}, ${regionLabel(server.region)}` : regionLabel(server.region)}
-            {server.last_seen_at ? ` · last seen ${formatDateTime(server.last_seen_at)}` : ' · never seen'}
-          </p>
-        </div>
-        {server.draining ? <Badge tone="warning">Draining</Badge> : <Badge tone="success">Open</Badge>}
-      </div>
-      {server.tags.length > 0 && (
-        <ul className="admin-server__tags" aria-label="Tags">
-          {server.tags.map((tag) => (
-            <li key={tag}>
-              <Badge tone="neutral">{tag}</Badge>
-            </li>
-          ))}
-        </ul>
-      )}
-      {metrics ? (
-        <dl className="admin-server__metrics">
-          <Metric term="CPU" value={formatCpu(metrics.cpu)} />
-          <Metric
-            term="Load"
-            value={`${formatLoad(metrics.load1)} / ${formatLoad(metrics.load5)} / ${formatLoad(metrics.load15)}`}
-            hint="1, 5 and 15 min"
-          />
-          <Metric term="Memory" value={formatUsedPercent(metrics.mem_used, metrics.mem_total)} />
-          <Metric term="Disk" value={formatUsedPercent(metrics.disk_used, metrics.disk_total)} />
-        </dl>
-      ) : (
-        <p className="admin-server__no-metrics">{noRecentMetricsText}</p>
-      )}
-      <dl className="admin-server__peers">
-        <Metric term="Peers placed" value={formatCount(server.peers_placed)} hint="active devices with a key" />
-        <Metric
-          term="Retiring keys"
-          value={formatCount(server.peers_retiring)}
-          hint={`in their ${keyRotationGraceHours} h rotation grace`}
-        />
-        <Metric
-          term="Connected"
-          value={formatCount(server.peers_connected)}
-          hint={`handshake in the last ${connectedWindowSeconds / 60} min`}
-        />
-      </dl>
-      <SshCommand command={sshCommand(server)} />
-      <div className="admin-server__actions">
-        {server.draining ? (
-          <Button variant="secondary" size="small" busy={busy} busyText="Opening…" onClick={onUndrain}>
-            Undrain
-          </Button>
-        ) : (
-          <Button variant="secondary" size="small" busy={busy} busyText="Draining…" onClick={onDrain}>
-            Drain
-          </Button>
-        )}
-      </div>
-    </li>
-  );
-}
-
-function Metric({ term, value, hint }: { term: string; value: string; hint?: string }) {
-  return (
-    <div className="admin-metric">
-      <dt className="qw-small qw-muted">
-        {term}
-        {hint && <span className="admin-metric__hint"> ({hint})</span>}
-      </dt>
-      <dd className="admin-metric__value">{value}</dd>
-    </div>
-  );
-}
-
-/**
- * The SSH command, selectable as text and copied with one button, which says "Copied" where it was
- * pressed (issue #26) rather than in a toast far from it.
- */
-function SshCommand({ command }: { command: string }) {
-  return (
-    <div className="admin-ssh">
-      <code className="qw-mono admin-ssh__command">{command}</code>
-      <CopyButton text={command} label={`Copy ${command}`} />
-    </div>
-  );
 }

@@ -111,7 +111,12 @@ const questions: readonly { id: string; question: string; answer: ReactNode }[] 
   {
     id: 'locations',
     question: 'Where are your servers?',
-    answer: <p>In North America, Europe and Asia. More regions are on our roadmap.</p>,
+    answer: (
+      <p>
+        In North America, Europe and Asia. More regions are on our roadmap. The{' '}
+        <Link to="/servers">server locations page</Link> lists every city with its live status and load.
+      </p>
+    ),
   },
   {
     id: 'support',
