@@ -17,37 +17,28 @@
  * A user is issued without touching any server; a revocation is pushed to the running servers
  * over the system account and kept in revocations.json for every later account JWT.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { busAccess, isBusPrincipal, operatorUser } from '@qw/contracts';
 import {
-  BusIdentities,
+  type BusIdentities,
   type BusIdentity,
   type BusKeys,
   createBusKeys,
+  credsFile,
   credsPublicKey,
+  keepRevocations,
   natsOperatorConfig,
+  openBusIdentities,
   pushAccountJwtTo,
   retireSigningKey,
-  type Revocations,
   rotateSigningKey,
 } from '@qw/platform/bus';
 
 const readJson = <T>(file: string, fallback: T): T =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : fallback;
 
-/** The identities of the folder, its keys made on first use. */
-export function openBusIdentities(folder: string): BusIdentities {
-  mkdirSync(path.join(folder, 'creds'), { recursive: true, mode: 0o700 });
-  const keysFile = path.join(folder, 'keys.json');
-  if (!existsSync(keysFile)) writeFileSync(keysFile, JSON.stringify(createBusKeys(), null, 2), { mode: 0o600 });
-  const keys = readJson<BusKeys>(keysFile, createBusKeys());
-  return new BusIdentities(keys, readJson<Revocations>(path.join(folder, 'revocations.json'), {}));
-}
-
-export function credsFile(folder: string, user: string): string {
-  return path.join(folder, 'creds', `${user}.creds`);
-}
+export { credsFile, openBusIdentities };
 
 /**
  * Issues `user` (a bus principal, `admin`, or `node-<name>`) and writes its .creds; answers the
@@ -87,9 +78,11 @@ export async function revokeUser(
   user: string,
   server: { url: string; caFile?: string | undefined },
 ): Promise<void> {
-  const accountJwt = await identities.revoke(credsPublicKey(readFileSync(credsFile(folder, user), 'utf8')));
-  writeFileSync(path.join(folder, 'revocations.json'), JSON.stringify(identities.revocations, null, 2));
-  await pushAccountJwtTo(server, identities, accountJwt);
+  const key = credsPublicKey(readFileSync(credsFile(folder, user), 'utf8'));
+  // The folder's file is the list (provisioning adds the nodes it retires to it): nothing in it is undone.
+  const revocations = keepRevocations(folder, { [key]: Math.floor(Date.now() / 1000) });
+  Object.assign(identities.revocations, revocations);
+  await pushAccountJwtTo(server, identities, await identities.accountJwt());
   // The next issue (or `make dev`) gives the user a new key.
   rmSync(credsFile(folder, user));
 }

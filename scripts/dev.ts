@@ -11,7 +11,7 @@ import { demoAdminEmail, seedDemo } from './seed-demo.ts';
 import { connectDevBus, demoDomain, seedDevDemoHistory } from './seed-demo-history.ts';
 import { connectDemoClient, prepareDevFleet, removeDevFleet, startDemoTraffic } from './dev-fleet.ts';
 import { demoClientConfigs, seedFleetDevices, waitForFleet } from './seed-fleet.ts';
-import { devNatsTls, writeDevBusConfig } from './dev-bus.ts';
+import { devIdentityFolder, devNatsTls, writeDevBusConfig } from './dev-bus.ts';
 
 const env = process.env;
 const adminUrl = env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -66,6 +66,8 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
       ADMIN_EMAILS: env.ADMIN_EMAILS ?? demoAdminEmail,
       PRIVATE_KEY_ENCRYPTION_KEY: env.PRIVATE_KEY_ENCRYPTION_KEY ?? secrets.PRIVATE_KEY_ENCRYPTION_KEY!,
       BILLING_TEST_CLOCK: env.BILLING_TEST_CLOCK ?? 'true',
+      // Provisioning issues enrolled servers' bus users and revokes retired ones' with the dev bus's keys.
+      ...(service === 'provisioning' ? { BUS_IDENTITY_DIR: env.BUS_IDENTITY_DIR ?? devIdentityFolder } : {}),
       // The demo history's back-dated sign-ups (identity refuses them in production).
       ...(service === 'identity'
         ? { DEMO_TOOLS: env.DEMO_TOOLS ?? (common.NODE_ENV === 'production' ? 'false' : 'true') }

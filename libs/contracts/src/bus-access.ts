@@ -155,6 +155,11 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       provisioning.adminDeviceCountRpc,
       provisioning.adminDevicesRpc,
       provisioning.adminDrainNodeRpc,
+      provisioning.adminAddNodeRpc,
+      provisioning.adminNewEnrolmentRpc,
+      provisioning.adminRetireNodeRpc,
+      // A host's enrolment with its one-time token (public: the token is the proof).
+      provisioning.enrolNodeRpc,
       provisioning.adminOperatorActionsRpc,
       provisioning.adminServersRpc,
       provisioning.publicServersRpc,

@@ -23,6 +23,8 @@ export const ErrorStatus = {
   link_expired: 410,
   /** A one-use link opened again (a verification link already spent): not the same as expired. */
   link_used: 410,
+  /** A server's enrolment token past its hour (or replaced by a newer one): the console gives a new one. */
+  token_expired: 410,
   conflict: 409,
   already_exists: 409,
   email_mismatch: 409,
@@ -33,6 +35,12 @@ export const ErrorStatus = {
   cannot_remove_self: 409,
   /** The admin list: the last address that grants admin stays. */
   last_admin: 409,
+  /** A server's name is another server's (retired ones keep theirs). */
+  name_taken: 409,
+  /** A server's enrolment token used once already: a second host may not enrol with it. */
+  token_used: 409,
+  /** A server still has devices on it: drain it before it is retired. */
+  node_not_empty: 409,
   unprocessable: 422,
   weak_password: 422,
   rate_limited: 429,

@@ -2,7 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { busAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
-import { BusIdentities, type BusIdentity, createBusKeys, pushAccountJwt } from '@qw/platform/bus';
+import {
+  BusIdentities,
+  type BusIdentity,
+  busKeysFile,
+  createBusKeys,
+  keepRevocations,
+  pushAccountJwt,
+} from '@qw/platform/bus';
 
 /** A user of a test bus: the name the server knows, its public key, its `.creds` text and file. */
 export type IssuedUser = { user: string; publicKey: string; creds: string; file: string };
@@ -11,9 +18,13 @@ export type IssuedUser = { user: string; publicKey: string; creds: string; file:
  * The users of a test bus or cluster, issued as the product issues them (libs/platform
  * identities.ts): the operator and every principal at start, a node when it is added, each kept
  * as a `.creds` file in `dir`. `where` names the bus in the error for a user nobody issued.
+ * `dir` is also the bus's identity folder (keys.json, revocations.json), as provisioning reads
+ * it (BUS_IDENTITY_DIR) to issue and revoke enrolled nodes' users.
  */
 export async function issueTestBusUsers(dir: string, where: string) {
-  const identities = new BusIdentities(createBusKeys());
+  const keys = createBusKeys();
+  await writeFile(busKeysFile(dir), JSON.stringify(keys, null, 2), { mode: 0o600 });
+  const identities = new BusIdentities(keys);
   const issued = new Map<string, IssuedUser>();
   const keep = async (identity: BusIdentity) => {
     const file = path.join(dir, `${identity.user}.creds`);
@@ -42,7 +53,10 @@ export async function issueTestBusUsers(dir: string, where: string) {
     },
     /** Revokes the user and pushes the account to the servers over `$SYS`, as the system user connected by `connectAs`. */
     async revoke(user: string, connectAs: (creds: string) => Promise<NatsConnection>): Promise<void> {
+      // With provisioning's revocations (the folder's file), so none of them is undone.
+      Object.assign(identities.revocations, keepRevocations(dir, {}));
       const accountJwt = await identities.revoke(issuedTo(user).publicKey);
+      keepRevocations(dir, identities.revocations);
       const nc = await connectAs(system.creds);
       try {
         await pushAccountJwt(nc, accountJwt);

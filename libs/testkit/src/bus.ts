@@ -29,6 +29,8 @@ export type TestBus = {
   url: string;
   /** The test CA that signed the server's certificate: every client connects over TLS with it. */
   caFile: string;
+  /** The bus's identity folder (keys.json, revocations.json): provisioning's BUS_IDENTITY_DIR. */
+  identityDir: string;
   /** Everything allowed: for tests that inspect streams or play an attacker's raw client. */
   admin: BusCredentials;
   credentials(user: string): BusCredentials;
@@ -136,6 +138,7 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
   return {
     url,
     caFile: tls.caFile,
+    identityDir: dir,
     admin,
     credentials: issuedTo,
     env,

@@ -268,6 +268,7 @@ export async function startNatsCluster(
   return {
     url: servers,
     caFile: tls.caFile,
+    identityDir: dir,
     admin,
     credentials: issuedTo,
     env,

@@ -24,6 +24,8 @@ import { VisitCounter } from './analytics/visit-counter.ts';
 import { registerAdminAccountRoutes } from './admin/accounts.routes.ts';
 import { registerAdminFleetRoutes } from './admin/fleet.routes.ts';
 import { registerPublicServerRoutes } from './servers/public-servers.routes.ts';
+import { registerServerLifecycleRoutes } from './admin/server-lifecycle.routes.ts';
+import { registerEnrolmentRoutes } from './nodes/enrolment.routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import { trackRoutes } from './http/add-route.ts';
 
@@ -113,6 +115,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   registerAdminAccountRoutes(app, { rpc: deps.rpc });
   registerAdminFleetRoutes(app, { rpc: deps.rpc });
   registerPublicServerRoutes(app, { rpc: deps.rpc });
+  registerServerLifecycleRoutes(app, { rpc: deps.rpc, publicUrl: config.PUBLIC_URL });
+  registerEnrolmentRoutes(app, { rpc: deps.rpc, addressHashKey: config.ADDRESS_HASH_KEY });
 
   const services = config.GATEWAY_SERVICES.split(',').filter(isBackendService) as BackendService[];
   registerHealthRoutes(app, { rpc: deps.rpc, services, timeoutMs: Math.min(config.RPC_TIMEOUT_MS, 2000) });

@@ -485,6 +485,34 @@ const matrix: Record<string, Row> = {
     request: () => ({ url: `/api/admin/servers/${matrixNodeId}/drain`, body: { draining: false } }),
     expect: adminOnly(),
   },
+  // A server's lifecycle (issue #23): added pending, a new token for it, retired (a pending one has no devices).
+  'POST /api/admin/servers': {
+    request: () => ({
+      url: '/api/admin/servers',
+      body: {
+        name: `matrix-${randomUUID().slice(0, 8)}`,
+        region: 'europe',
+        city: 'Lyon',
+        endpoint: '198.51.100.9:51820',
+        tags: [],
+        capacity: 10,
+      },
+    }),
+    expect: adminOnly(),
+  },
+  'POST /api/admin/servers/:id/enrolment': {
+    request: () => ({ url: `/api/admin/servers/${matrixPendingNodeId}/enrolment` }),
+    expect: adminOnly(),
+  },
+  'POST /api/admin/servers/:id/retire': {
+    request: () => ({ url: `/api/admin/servers/${matrixRetiredNodeId}/retire` }),
+    expect: adminOnly(),
+  },
+  // A host's enrolment: public, the token is the proof (one nobody issued is refused alike for all).
+  'POST /api/nodes/enrol': {
+    request: () => ({ url: '/api/nodes/enrol', body: { token: 'n'.repeat(43) } }),
+    expect: anyone(),
+  },
 };
 
 /** An address on the admin list that every refused removal aims at. */
@@ -511,6 +539,9 @@ async function addOrgDevice(by: Principal, name: string, assignee?: string): Pro
 }
 
 let matrixNodeId: string;
+/** Servers added in the console and never enrolled: one given new tokens, one retired. */
+let matrixPendingNodeId: string;
+let matrixRetiredNodeId: string;
 let adminTargetId: string | undefined;
 /** An organization device (the owner's, for its member) that the admin row suspends. */
 async function adminTarget(): Promise<string> {
@@ -627,6 +658,20 @@ beforeAll(async () => {
   roleTarget = await spareMember();
   survivor = await spareMember();
   survivorInvitation = await openInvitation();
+  const pendingServer = async (name: string) => {
+    const added = await clients.admin.call('POST', '/api/admin/servers', {
+      name,
+      region: 'asia',
+      city: 'Tokyo',
+      endpoint: '198.51.100.10:51820',
+      tags: [],
+      capacity: 10,
+    });
+    if (added.statusCode !== 201) throw new Error(`server: ${added.statusCode} ${added.body}`);
+    return added.data.server.id as string;
+  };
+  matrixPendingNodeId = await pendingServer('matrix-pending');
+  matrixRetiredNodeId = await pendingServer('matrix-retired');
   const kept = await clients.admin.call('POST', '/api/admin/admin-emails', { email: keptAdminAddress });
   if (kept.statusCode !== 201) throw new Error(`admin email: ${kept.statusCode} ${kept.body}`);
   // An admin of the operator's adding, holding a token that says admin, then taken off the list.

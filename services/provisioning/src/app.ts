@@ -24,6 +24,7 @@ import { handshakesObservedConsumer } from './consumers/handshakes-observed.cons
 import { userDeletedConsumer } from './consumers/user-deleted.consumer.ts';
 import { exportDevices } from './devices/account-devices.ts';
 import { nodeGauges } from './nodes/node-metrics.ts';
+import { NodeBusUsers } from './nodes/node-bus-users.ts';
 
 export type ProvisioningSettings = {
   PRIVATE_KEY_ENCRYPTION_KEY: string;
@@ -36,6 +37,14 @@ export type ProvisioningSettings = {
   /** Lets the advance-clock RPC move provisioning's time (tests only; refused in production). */
   PROVISIONING_TEST_CLOCK?: boolean | undefined;
   NODE_ENV?: string | undefined;
+  /** The bus identity folder (keys.json, revocations.json): node users are issued and revoked with it. */
+  BUS_IDENTITY_DIR?: string | undefined;
+  /** The bus URL enrolled nodes are told (NATS_URL when not set). */
+  NODE_BUS_URL?: string | undefined;
+  /** The bus as provisioning reaches it, for revocations and what enrolled nodes are told. */
+  NATS_URL?: string | undefined;
+  NATS_CA_FILE?: string | undefined;
+  BUS_NAMESPACE?: string | undefined;
 };
 
 /**
@@ -91,7 +100,17 @@ export function provisioningService(
     events: provisioningEvents,
     rpc: (context) => {
       const { devices, orgDevices, keys, configDelivery, clock } = partsFor(context);
-      const fleet = new FleetAdmin({ db: context.db, readDb: context.readDb, rpc: context.rpc, devices });
+      const busUsers = new NodeBusUsers(
+        {
+          identityDir: settings.BUS_IDENTITY_DIR,
+          natsUrl: settings.NATS_URL ?? 'nats://127.0.0.1:4222',
+          caFile: settings.NATS_CA_FILE,
+          nodeBusUrl: settings.NODE_BUS_URL,
+          namespace: settings.BUS_NAMESPACE,
+        },
+        context.logger,
+      );
+      const fleet = new FleetAdmin({ db: context.db, readDb: context.readDb, rpc: context.rpc, devices, busUsers });
       return [
         ...provisioningEndpoints({
           db: context.db,
@@ -102,6 +121,7 @@ export function provisioningService(
           keys,
           configDelivery,
           fleet,
+          busUsers,
           dns,
           clock,
         }),

@@ -22,6 +22,19 @@ export const ProvisioningConfigSchema = Type.Object({
     default: '1.1.1.1,2606:4700:4700::1111',
     description: 'resolvers written into device configs',
   }),
+  BUS_IDENTITY_DIR: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "the bus identity folder (keys.json, revocations.json): enrolled servers' bus users are issued and revoked with it",
+    }),
+  ),
+  NODE_BUS_URL: Type.Optional(
+    Type.String({
+      pattern: '^(nats|tls)://',
+      description: 'the NATS URL(s) an enrolled server is told to connect to (default NATS_URL)',
+    }),
+  ),
   PROVISIONING_TEST_CLOCK: Type.Boolean({
     default: false,
     description: "lets the advance-clock RPC move provisioning's time for scheduled key rotation (never in production)",

@@ -521,7 +521,7 @@ export const adminFleetRoutes = [
   drainServerRoute,
 ];
 
-/** The fleet's lifecycle (issue #23): add a server with its enrolment, a new token, retire. Wired by the gateway as they land. */
+/** The fleet's lifecycle (issue #23): add a server with its enrolment, a new token, retire. */
 export const adminServerLifecycleRoutes = [addServerRoute, newEnrolmentRoute, retireServerRoute];
 
 export const adminRoutes = [...adminFleetRoutes, ...adminAccountRoutes];

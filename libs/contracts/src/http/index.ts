@@ -15,7 +15,8 @@ import { deviceRoutes } from './devices.http.ts';
 import { organizationDeviceRoutes, organizationMemberRoutes } from './organizations.http.ts';
 import { analyticsRoutes } from './analytics.http.ts';
 import { adminAccountRoutes } from './admin.http.ts';
-import { adminFleetRoutes } from './admin.http.ts';
+import { adminFleetRoutes, adminServerLifecycleRoutes } from './admin.http.ts';
+import { enrolNodeRoute } from './servers.http.ts';
 import type { HttpRoute } from './route.ts';
 import { accountDataRoutes } from './account-data.http.ts';
 import { supportRoutes } from './support.http.ts';
@@ -35,4 +36,6 @@ export const httpRoutes: readonly HttpRoute[] = [
   ...adminAccountRoutes,
   ...adminFleetRoutes,
   publicServersRoute,
+  ...adminServerLifecycleRoutes,
+  enrolNodeRoute,
 ];

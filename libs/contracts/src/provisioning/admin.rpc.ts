@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { defineRpc } from '../rpc.ts';
+import { EnrolmentAnswerSchema } from '../http/servers.http.ts';
 import {
+  AddServerBodySchema,
   AdminDeviceActionSchema,
   AdminDeviceBreakdownSchema,
   AdminDeviceSchema,
@@ -79,7 +81,7 @@ export const OperatorActionSchema = Type.Object({
   actor_id: Uuid,
   /** The operator's address now (identity's), or null if the account is gone. */
   actor_email: Type.Union([Type.String(), Type.Null()]),
-  /** device.activated, device.suspended, device.keys_revoked, node.drained, node.undrained */
+  /** device.activated, device.suspended, device.keys_revoked, node.drained, node.undrained, node.added, node.enrolment_issued, node.retired */
   kind: Type.String(),
   target_kind: Type.Union([Type.Literal('device'), Type.Literal('node')]),
   target_id: Uuid,
@@ -100,4 +102,41 @@ export const adminOperatorActionsRpc = defineRpc(
     page: Type.Integer({ minimum: 1 }),
     per_page: Type.Integer({ minimum: 1 }),
   }),
+);
+
+/** A one-time enrolment as provisioning issues it; the gateway adds the install command. */
+export const EnrolmentTokenSchema = Type.Object({
+  token: Type.String(),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+/** Add a server (pending until its host enrols) with its first enrolment token; audited. */
+export const adminAddNodeRpc = defineRpc(
+  'provisioning.rpc.admin-add-node',
+  AddServerBodySchema,
+  Type.Object({ server: AdminServerSchema, enrolment: EnrolmentTokenSchema }),
+);
+/** A new enrolment token for a pending server; its earlier unused tokens stop working. */
+export const adminNewEnrolmentRpc = defineRpc(
+  'provisioning.rpc.admin-new-enrolment',
+  Type.Object({ node_id: Type.String({ maxLength: 64 }) }),
+  EnrolmentTokenSchema,
+);
+/** Retire a server without devices: its bus credentials revoked at once, its leftover peers gone; audited. */
+export const adminRetireNodeRpc = defineRpc(
+  'provisioning.rpc.admin-retire-node',
+  Type.Object({ node_id: Type.String({ maxLength: 64 }) }),
+  AdminServerSchema,
+);
+/**
+ * A host's enrolment (public, through the gateway): the token once, for the node's own bus user.
+ * `address_key` is the gateway's keyed hash of the client's address, for the rate limit.
+ */
+export const enrolNodeRpc = defineRpc(
+  'provisioning.rpc.enrol-node',
+  Type.Object({
+    token: Type.String({ minLength: 20, maxLength: 200 }),
+    agent_version: Type.Optional(Type.String({ maxLength: 64 })),
+    address_key: Type.String({ minLength: 1, maxLength: 64 }),
+  }),
+  EnrolmentAnswerSchema,
 );

@@ -276,7 +276,7 @@ export async function pushAccountJwtTo(
 ): Promise<void> {
   const system = await identities.issueSystemUser();
   const nc = await connect({
-    servers: server.url,
+    servers: server.url.split(',').map((url) => url.trim()),
     authenticator: credsAuthenticator(new TextEncoder().encode(system.creds)),
     ...(server.caFile ? { tls: { caFile: server.caFile } } : {}),
   });

@@ -78,3 +78,13 @@ export {
   type Revocations,
 } from './identities.ts';
 export { ensureNatsCertificates, type NatsTlsFiles } from './tls.ts';
+export {
+  busKeysFile,
+  credsFile,
+  keepRevocations,
+  mergeRevocations,
+  openBusIdentities,
+  readBusKeys,
+  readRevocations,
+  revocationsFile,
+} from './identity-folder.ts';

@@ -2,19 +2,21 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceDefinition } from '@qw/platform';
 import { eventually } from '@qw/testkit';
 import { billingService } from '@qw/billing';
-import { provisioningService } from '@qw/provisioning';
+import { provisioningService, type ProvisioningSettings } from '@qw/provisioning';
 import { telemetryService } from '@qw/telemetry';
 import { userIdOf } from './organizations.ts';
 import { Client, confirmEmail, signUpConfirmed, type Stack } from './stack.ts';
 
 /**
  * Billing, provisioning and telemetry, as `startStack({ extra })` wants them; device keys sealed
- * with `sealingKey` (a new one by default; a restored database needs the key it was sealed with).
+ * with `sealingKey` (a new one by default; a restored database needs the key it was sealed with);
+ * `provisioning` adds to provisioning's settings (the bus identity folder for enrolment).
  */
 export function deviceServices(
   publicUrl: string,
   mailUrl: string,
   sealingKey = randomBytes(32).toString('base64'),
+  provisioning: Partial<ProvisioningSettings> = {},
 ): Array<ServiceDefinition<any>> {
   return [
     billingService({ PUBLIC_URL: publicUrl, BILLING_TEST_CLOCK: true, NODE_ENV: 'test' }),
@@ -25,6 +27,7 @@ export function deviceServices(
       MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
       MAIL_DIR: 'var/mail-test',
       PROVISIONING_TEST_CLOCK: true,
+      ...provisioning,
     }),
     telemetryService,
   ];

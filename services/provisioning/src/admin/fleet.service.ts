@@ -8,11 +8,13 @@ import {
   ownerSearchLimit,
   requireAdmin,
   type AdminDevice,
+  type AddServerBodySchema,
   type AdminServer,
   type AuditCursor,
   type Caller,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
+import type { Static } from 'typebox';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import { serverCard } from '../nodes/node-rules.ts';
@@ -25,6 +27,8 @@ import {
   peersRetiring,
 } from '../nodes/nodes.repository.ts';
 import { drainNode } from '../nodes/nodes.service.ts';
+import { addNode, newEnrolment, retireNode } from '../nodes/node-lifecycle.service.ts';
+import type { NodeBusUsers } from '../nodes/node-bus-users.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -83,7 +87,9 @@ export class FleetAdmin {
    * `readDb` (a replica when there is one) serves the device list and the overview's count: a page
    * of the console may trail the primary by the replica's lag. Actions and their answers use `db`.
    */
-  constructor(private readonly deps: { db: Db; readDb?: Db; rpc: RpcClient; devices: DevicesService }) {}
+  constructor(
+    private readonly deps: { db: Db; readDb?: Db; rpc: RpcClient; devices: DevicesService; busUsers: NodeBusUsers },
+  ) {}
 
   /**
    * Spec §2 Devices: filtered by a search (a part of the name, or of the owner's e-mail), node,
@@ -340,6 +346,28 @@ export class FleetAdmin {
   async drain(caller: Caller, input: { node_id: string; draining: boolean }): Promise<AdminServer> {
     const actorId = requireAdmin(caller);
     const node = await drainNode(this.deps.db, { actorId, nodeId: input.node_id, draining: input.draining });
+    const [view] = await this.serverViews(caller, [node]);
+    return view!;
+  }
+
+  /** Adds a server (pending until its host enrols) and answers its card with the first enrolment token. */
+  async addServer(caller: Caller, server: Static<typeof AddServerBodySchema>) {
+    const actorId = requireAdmin(caller);
+    const { node, enrolment } = await addNode(this.deps.db, { actorId, server });
+    const [view] = await this.serverViews(caller, [node]);
+    return { server: view!, enrolment };
+  }
+
+  /** A new enrolment token for a pending server (its earlier unused ones stop working). */
+  async newEnrolment(caller: Caller, input: { node_id: string }) {
+    const actorId = requireAdmin(caller);
+    return newEnrolment(this.deps.db, { actorId, nodeId: input.node_id });
+  }
+
+  /** Retires a server without devices: credentials revoked on the bus at once, its leftover peers gone. */
+  async retire(caller: Caller, input: { node_id: string }): Promise<AdminServer> {
+    const actorId = requireAdmin(caller);
+    const node = await retireNode(this.deps.db, this.deps.busUsers, { actorId, nodeId: input.node_id });
     const [view] = await this.serverViews(caller, [node]);
     return view!;
   }

@@ -45,6 +45,21 @@ export async function updateAnnouncedNode(tx: Db, nodeId: string, announced: Nod
     .execute();
 }
 
+/** A host of a server added in the console registered: its key, active, enrolled (the first time), seen now. */
+export async function activateEnrolledNode(tx: Db, nodeId: string, publicKey: string): Promise<void> {
+  const now = new Date();
+  await tx
+    .updateTable('nodes')
+    .set((eb) => ({
+      public_key: publicKey,
+      status: 'active',
+      enrolled_at: eb.fn.coalesce('enrolled_at', eb.val(now)),
+      last_seen_at: now,
+    }))
+    .where('id', '=', nodeId)
+    .execute();
+}
+
 export function insertNode(tx: Db, values: Insertable<NodesTable>): Promise<Node> {
   return tx.insertInto('nodes').values(values).returningAll().executeTakeFirstOrThrow();
 }

@@ -6,8 +6,10 @@ import { nodeSubnets } from '@qw/wireguard';
 import type { Node, ProvisioningDatabase } from '../database.ts';
 import { recordOperatorAction } from '../admin/operator-actions.repository.ts';
 import { ensureNodeConsumer } from './node-consumer.ts';
+import { keepsOperatorSettings, registrationRefusal } from './enrolment-rules.ts';
 import { desiredPeerPage, firstFreeNodeIndex, nodeAddressing } from './node-rules.ts';
 import {
+  activateEnrolledNode,
   desiredPeerRows,
   insertNode,
   lockNode,
@@ -35,8 +37,11 @@ export type NodeRegistration = {
 };
 
 /**
- * A node agent announces itself; a known name keeps its id, index and subnets. Its durable
- * consumer (the node's peer changes) is declared here, idempotently, after the node's row
+ * A node agent announces itself; a known name keeps its id, index and subnets. A server added in
+ * the console (pending, or enrolled before) keeps the operator's region, city, endpoint, tags and
+ * capacity, takes the host's public key and becomes active; a retired one is refused. A name
+ * nobody added (a development or test node, a node from before enrolment) registers as it says.
+ * Its durable consumer (the node's peer changes) is declared here, idempotently, after the node's row
  * commits and before the answer: the agent reads it as soon as it is answered, and its own
  * credentials may not make it. Nothing on the bus is asked while the row lock is held.
  */
@@ -63,7 +68,11 @@ async function recordNode(db: Db, input: NodeRegistration, dns: string[]) {
     };
     let node = await nodeByName(tx, input.name);
     if (node) {
-      await updateAnnouncedNode(tx, node.id, announced);
+      const refused = registrationRefusal(node.status);
+      if (refused) throw refused;
+      // A server added in the console keeps what the operator set; its host brings only its key.
+      if (keepsOperatorSettings(node)) await activateEnrolledNode(tx, node.id, input.public_key);
+      else await updateAnnouncedNode(tx, node.id, announced);
     } else {
       const index = firstFreeNodeIndex(await usedNodeIndexes(tx));
       const subnets = nodeSubnets(index);

@@ -1,4 +1,8 @@
 import {
+  adminAddNodeRpc,
+  adminNewEnrolmentRpc,
+  adminRetireNodeRpc,
+  enrolNodeRpc,
   adminDeviceActionRpc,
   adminDeviceCountRpc,
   adminDeviceNamesRpc,
@@ -39,6 +43,8 @@ import type { ConfigDelivery } from '../config-delivery/config-delivery.service.
 import type { FleetAdmin } from '../admin/fleet.service.ts';
 import { desiredPeers, registerNode } from '../nodes/nodes.service.ts';
 import { reportNode } from '../nodes/node-report.ts';
+import { enrolNode } from '../nodes/node-lifecycle.service.ts';
+import type { NodeBusUsers } from '../nodes/node-bus-users.ts';
 import { copiedRole } from '../organizations/organizations.service.ts';
 import { endExpiredMovedPeers } from '../placement/moved-peers.ts';
 import { publicServers } from '../servers/public-servers.ts';
@@ -52,6 +58,7 @@ export function provisioningEndpoints(deps: {
   orgDevices: OrgDevicesService;
   configDelivery: ConfigDelivery;
   fleet: FleetAdmin;
+  busUsers: NodeBusUsers;
   dns: string[];
   clock: Clock;
 }): RpcEndpoint[] {
@@ -63,6 +70,11 @@ export function provisioningEndpoints(deps: {
     endpoint(adminDeviceActionRpc, (data, caller) => fleet.deviceAction(caller, data)),
     endpoint(adminServersRpc, (_data, caller) => fleet.servers(caller)),
     endpoint(adminDrainNodeRpc, (data, caller) => fleet.drain(caller, data)),
+    endpoint(adminAddNodeRpc, (data, caller) => fleet.addServer(caller, data)),
+    endpoint(adminNewEnrolmentRpc, (data, caller) => fleet.newEnrolment(caller, data)),
+    endpoint(adminRetireNodeRpc, (data, caller) => fleet.retire(caller, data)),
+    // A host with its one-time token (public: the token is the proof, checked and spent here).
+    endpoint(enrolNodeRpc, (data) => enrolNode(db, deps.busUsers, data)),
     endpoint(adminDeviceNamesRpc, (data, caller) => fleet.deviceNames(caller, data.device_ids)),
     endpoint(adminOperatorActionsRpc, (data, caller) => fleet.operatorActions(caller, data)),
     // The public /servers page (no caller).
