@@ -64,7 +64,8 @@ export function TestBillingPortal({ orgId, returnPath }: { orgId: string | null;
         </span>
         <h1>Billing portal</h1>
         <p className="qw-muted">
-          Quietwire’s test payment provider. Changing the card or cancelling here works like the real portal, without money moving.
+          Quietwire’s test payment provider. Changing the card or cancelling here works like the real portal, without
+          money moving.
         </p>
       </div>
 
