@@ -163,6 +163,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       provisioning.adminOperatorActionsRpc,
       provisioning.adminServersRpc,
       provisioning.publicServersRpc,
+      provisioning.changeDeviceRegionRpc,
       provisioning.configByLinkRpc,
       provisioning.createDeviceRpc,
       provisioning.createOrgDeviceRpc,

@@ -29,6 +29,8 @@ export const ErrorStatus = {
   already_exists: 409,
   email_mismatch: 409,
   quota_exceeded: 409,
+  /** The device's chosen region has no server with room (issue #23): another region or Automatic may. */
+  region_full: 409,
   /** A WireGuard public key names one peer: another device already has it. */
   public_key_in_use: 409,
   /** The admin list: an operator may not take their own address off it. */

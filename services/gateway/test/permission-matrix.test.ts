@@ -249,6 +249,11 @@ const matrix: Record<string, Row> = {
     request: () => ({ url: `/api/devices/${sharedDevice}/key-rotation`, body: { every_days: 90 } }),
     expect: devicePerson(),
   },
+  // Automatic without a country fits any server: the choice is kept and nothing moves.
+  'POST /api/devices/:id/region': {
+    request: () => ({ url: `/api/devices/${sharedDevice}/region`, body: { region: 'auto' } }),
+    expect: devicePerson(),
+  },
   'GET /api/devices/:id/peer-info': {
     request: () => ({ url: `/api/devices/${sharedDevice}/peer-info` }),
     expect: devicePerson(),

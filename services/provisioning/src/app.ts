@@ -99,7 +99,7 @@ export function provisioningService(
     migrations: new URL('../migrations/', import.meta.url),
     events: provisioningEvents,
     rpc: (context) => {
-      const { devices, orgDevices, keys, configDelivery, clock } = partsFor(context);
+      const { devices, orgDevices, keys, configDelivery, clock, mailQueue } = partsFor(context);
       const busUsers = new NodeBusUsers(
         {
           identityDir: settings.BUS_IDENTITY_DIR,
@@ -124,6 +124,7 @@ export function provisioningService(
           busUsers,
           dns,
           clock,
+          mailQueue,
         }),
         endpoint(exportProvisioningDataRpc, (_data, caller) =>
           exportDevices(context.db, context.rpc, requireUserId(caller)),

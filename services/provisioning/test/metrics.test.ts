@@ -8,8 +8,8 @@ import {
   registerNodeRpc,
   subscriptionActivated,
 } from '@qw/contracts';
-import { callerTokenSigner, RpcClient, type RunningService } from '@qw/platform';
-import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
+import { type BusConnection, callerTokenSigner, RpcClient, type RunningService } from '@qw/platform';
+import { eventually, keepReporting, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import { provisioningService } from '../src/app.ts';
 import type { ProvisioningDatabase } from '../src/database.ts';
 import { serveProvisioningNeighbours } from './support/neighbours.ts';
@@ -32,6 +32,7 @@ let planActive = false;
 let alone: ServiceAlone;
 let provisioning: RunningService<ProvisioningDatabase>;
 let node: RpcClient;
+let nodeBus: BusConnection;
 
 async function metrics(): Promise<string> {
   const response = await provisioning.http.inject({ method: 'GET', url: '/metrics' });
@@ -57,7 +58,8 @@ beforeAll(async () => {
       NODE_ENV: 'test',
     }),
   );
-  node = new RpcClient(await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER));
+  nodeBus = await alone.connect((await alone.bus.addNode(nodeName)).NATS_USER);
+  node = new RpcClient(nodeBus);
 }, 120_000);
 
 afterAll(() => alone?.stop());
@@ -77,6 +79,8 @@ describe('provisioning’s /metrics', () => {
       undefined,
       { params: { node: nodeName } },
     );
+    // Reachable for placement however long the test takes (a node silent for 30 s takes no devices).
+    keepReporting(nodeBus, nodeName);
     await node.request(desiredPeersRpc, {}, undefined, { params: { node: nodeName } });
     const desired = `qw_node_peers_desired{node="${nodeName}"}`;
     const seen = `qw_node_last_seen_seconds{node="${nodeName}"}`;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activePlanRpc,
   advanceProvisioningClockRpc,
+  changeDeviceRegionRpc,
   billingEvents,
   createDeviceRpc,
   desiredPeersRpc,
@@ -20,8 +21,8 @@ import {
   updateDeviceRpc,
 } from '@qw/contracts';
 import { callerTokenSigner, endpoint, RpcClient, refuseEveryCallerToken } from '@qw/platform';
-import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
-import type { RunningService } from '@qw/platform';
+import { eventually, keepReporting, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
+import type { BusConnection, RunningService } from '@qw/platform';
 import type { ProvisioningDatabase } from '../src/database.ts';
 import { provisioningService } from '../src/app.ts';
 import { lockDevice } from '../src/devices/devices.repository.ts';
@@ -43,7 +44,12 @@ let alone: ServiceAlone;
 let provisioning: RunningService<ProvisioningDatabase>;
 let rpc: RpcClient;
 const nodeIds: Record<string, string> = {};
+const stopReports: Record<string, () => void> = {};
+const nodeBuses: Record<string, BusConnection> = {};
 const sign = callerTokenSigner(testCallerKeys.privateKey);
+const asBob = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: false, emailVerified: true } as Parameters<
+  typeof sign
+>[0]);
 const asAnn = sign({ userId: ann, accountType: 'personal', isAdmin: false, emailVerified: true } as Parameters<
   typeof sign
 >[0]);
@@ -105,7 +111,8 @@ beforeAll(async () => {
     ['europe', 'europe'],
     ['america', 'north-america'],
   ] as const) {
-    const node = new RpcClient(await alone.connect((await alone.bus.addNode(names[key])).NATS_USER));
+    const bus = await alone.connect((await alone.bus.addNode(names[key])).NATS_USER);
+    const node = new RpcClient(bus);
     await node.request(
       registerNodeRpc,
       {
@@ -118,6 +125,8 @@ beforeAll(async () => {
       undefined,
       { params: { node: names[key] } },
     );
+    stopReports[key] = keepReporting(bus, names[key]);
+    nodeBuses[key] = bus;
     nodeIds[key] = (
       await provisioning.db.selectFrom('nodes').select('id').where('name', '=', names[key]).executeTakeFirstOrThrow()
     ).id;
@@ -225,4 +234,79 @@ describe('moving a device to another node', () => {
     expect((await peersOf(names.europe)).has(laptop!.public_key!)).toBe(true);
     expect((await peersOf(names.america)).has(laptop!.public_key!)).toBe(false);
   }, 60_000);
+});
+
+describe('a customer chooses a device’s region', () => {
+  const choose = (deviceId: string, region: 'auto' | 'europe' | 'north-america' | 'asia', country?: string) =>
+    rpc.request(changeDeviceRegionRpc, { device_id: deviceId, region, ...(country ? { country } : {}) }, asAnn);
+
+  it('adds a device in the region asked for, its country kept upper-cased', async () => {
+    const { device } = await rpc.request(
+      createDeviceRpc,
+      { name: 'phone', platform: 'ios', region: 'north-america', country: 'de' },
+      asAnn,
+    );
+    expect(device).toMatchObject({ region_choice: 'north-america', country: 'DE', node: { name: names.america } });
+    const auto = await rpc.request(createDeviceRpc, { name: 'tablet', platform: 'ios', country: 'fr' }, asAnn);
+    expect(auto.device).toMatchObject({ region_choice: 'auto', country: 'FR', node: { name: names.europe } });
+    await expect(
+      rpc.request(createDeviceRpc, { name: 'tv', platform: 'other', country: 'ZZ' }, asAnn),
+    ).rejects.toMatchObject({ code: 'unprocessable', message: expect.stringContaining('ZZ') });
+  });
+
+  it('moves the device when its server is elsewhere, keeps it when it fits, and refuses a region without room', async () => {
+    const laptop = (await rpc.request(listDevicesRpc, {}, asAnn)).devices.find((d) => d.name === 'laptop')!;
+    expect(laptop.node?.name).toBe(names.europe);
+    const moved = await choose(laptop.id, 'north-america');
+    expect(moved).toMatchObject({
+      moved: true,
+      device: { region_choice: 'north-america', node: { name: names.america } },
+    });
+    expect(moved.device.config_changed_at).not.toBeNull();
+    expect((await peersOf(names.america)).has(laptop.public_key!)).toBe(true);
+    expect(await choose(laptop.id, 'north-america')).toMatchObject({ moved: false });
+    // Automatic with a country of the region it is in: it stays; with one of Europe, it goes back.
+    expect(await choose(laptop.id, 'auto', 'US')).toMatchObject({ moved: false, device: { country: 'US' } });
+    const back = await choose(laptop.id, 'auto', 'fr');
+    expect(back).toMatchObject({
+      moved: true,
+      device: { region_choice: 'auto', country: 'FR', node: { name: names.europe } },
+    });
+
+    await expect(choose(laptop.id, 'asia')).rejects.toMatchObject({
+      code: 'region_full',
+      message: 'No server in Asia has room right now. Choose another region or Automatic.',
+    });
+    await expect(choose(laptop.id, 'auto', 'ZZ')).rejects.toMatchObject({ code: 'unprocessable' });
+    await expect(
+      rpc.request(changeDeviceRegionRpc, { device_id: laptop.id, region: 'north-america' }, asBob),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    // Nothing of those refusals changed the device.
+    expect(await row(laptop.id)).toMatchObject({ region_choice: 'auto', country: 'FR', node_id: nodeIds.europe });
+  });
+
+  it('a full node takes no more devices: a region whose nodes are full refuses by its name', async () => {
+    await provisioning.db.updateTable('nodes').set({ capacity: 1 }).where('id', '=', nodeIds.america!).execute();
+    const laptop = (await rpc.request(listDevicesRpc, {}, asAnn)).devices.find((d) => d.name === 'laptop')!;
+    await expect(choose(laptop.id, 'north-america')).rejects.toMatchObject({
+      code: 'region_full',
+      message: expect.stringContaining('North America'),
+    });
+    await provisioning.db.updateTable('nodes').set({ capacity: 1000 }).where('id', '=', nodeIds.america!).execute();
+  });
+
+  it('places no device on a node that stopped reporting, and again once it reports', async () => {
+    stopReports.america!();
+    await provisioning.db
+      .updateTable('nodes')
+      .set({ last_seen_at: new Date(Date.now() - 3600_000) })
+      .where('id', '=', nodeIds.america!)
+      .execute();
+    const laptop = (await rpc.request(listDevicesRpc, {}, asAnn)).devices.find((d) => d.name === 'laptop')!;
+    await expect(choose(laptop.id, 'north-america')).rejects.toMatchObject({ code: 'region_full' });
+    const { device } = await rpc.request(createDeviceRpc, { name: 'watch', platform: 'other', country: 'US' }, asAnn);
+    expect(device.node?.name).toBe(names.europe);
+    keepReporting(nodeBuses.america!, names.america);
+    await eventually(async () => (await choose(laptop.id, 'north-america')).moved, 20_000, 250);
+  });
 });

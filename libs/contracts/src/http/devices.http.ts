@@ -194,6 +194,7 @@ export const deviceRoutes = [
   removeDeviceRoute,
   requestKeyRoute,
   setKeyRotationRoute,
+  changeDeviceRegionRoute,
   devicePeerInfoRoute,
   configLinkRoute,
   deviceConfigRoute,

@@ -154,6 +154,8 @@ export const createOrgDeviceRpc = defineRpc(
     platform: Type.Optional(Type.String({ maxLength: 32 })),
     assignee_id: Type.Optional(Uuid),
     public_key: Type.Optional(Type.String({ maxLength: 64 })),
+    region: Type.Optional(RegionChoiceSchema),
+    country: Type.Optional(CountrySchema),
   }),
   Type.Object({ device: DeviceViewSchema }),
 );
@@ -164,6 +166,8 @@ export const createDeviceRpc = defineRpc(
     name: Type.String({ maxLength: 1000 }),
     platform: Type.String({ maxLength: 32 }),
     public_key: Type.Optional(Type.String({ maxLength: 64 })),
+    region: Type.Optional(RegionChoiceSchema),
+    country: Type.Optional(CountrySchema),
   }),
   Type.Object({ device: DeviceViewSchema }),
 );
@@ -185,6 +189,15 @@ export const requestKeyRpc = defineRpc(
   'provisioning.rpc.request-key',
   Type.Object({ device_id: Uuid, public_key: Type.Optional(Type.String({ maxLength: 64 })) }),
   Type.Object({ device: DeviceViewSchema, emailed: Type.Boolean() }),
+);
+/**
+ * A device's region (issue #23): the choice is kept, and a device whose server does not fit it
+ * moves (`moved`). Who may: as rename. `country` absent keeps the one the device has.
+ */
+export const changeDeviceRegionRpc = defineRpc(
+  'provisioning.rpc.change-device-region',
+  Type.Object({ device_id: Uuid, region: RegionChoiceSchema, country: Type.Optional(CountrySchema) }),
+  Type.Object({ device: DeviceViewSchema, moved: Type.Boolean() }),
 );
 /** Scheduled key rotation for one device: every 30 or 90 days, or off (null). Who may: as "Request key". */
 export const KeyRotationScheduleSchema = Type.Union([Type.Literal(30), Type.Literal(90), Type.Null()]);

@@ -1,5 +1,7 @@
 import {
   AppError,
+  changeDeviceRegionRoute,
+  changeDeviceRegionRpc,
   configByLinkRpc,
   configLinkRoute,
   createDeviceRoute,
@@ -77,6 +79,10 @@ export function registerDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): vo
       { device_id: deviceId(request.params.id), every_days: request.body.every_days },
       request.caller,
     ),
+  );
+
+  addRoute(app, changeDeviceRegionRoute, async (request) =>
+    rpc.request(changeDeviceRegionRpc, { device_id: deviceId(request.params.id), ...request.body }, request.caller),
   );
 
   addRoute(app, devicePeerInfoRoute, async (request) =>

@@ -22,6 +22,7 @@ export type DeviceOperation =
   | 'suspend'
   | 'activate'
   | 'rename'
+  | 'change-region'
   | 'remove'
   | 'request-key'
   | 'choose-key'
@@ -49,6 +50,7 @@ const needs: Record<DeviceOperation, readonly DeviceAccess[]> = {
   suspend: ['operate', 'manage', 'own'],
   activate: ['operate', 'manage', 'own'],
   rename: ['manage', 'own'],
+  'change-region': ['manage', 'own'],
   remove: ['manage', 'own'],
   'request-key': ['manage', 'own'],
   'choose-key': ['own'],

@@ -12,12 +12,13 @@ import {
   validDeviceName,
   type Caller,
   type DeviceView,
+  type RegionChoice,
   type SuspensionLevel,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
-import { validPlatform, validPublicKey } from './device-rules.ts';
+import { validCountry, validPlatform, validPublicKey } from './device-rules.ts';
 import { placeDevice } from '../placement/placement.service.ts';
 import { deviceNotFound, deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor } from './device-for.ts';
@@ -156,12 +157,19 @@ export class DevicesService {
 
   async create(
     caller: Caller,
-    input: { name: string; platform: string; public_key?: string | undefined },
+    input: {
+      name: string;
+      platform: string;
+      public_key?: string | undefined;
+      region?: RegionChoice | undefined;
+      country?: string | undefined;
+    },
   ): Promise<DeviceView> {
     const userId = requireUserId(caller);
     const name = validDeviceName(input.name);
     const platform = validPlatform(input.platform);
     const publicKey = validPublicKey(input.public_key);
+    const country = validCountry(input.country);
     const created = await this.afterAskingBilling(
       () =>
         this.deps.db.transaction().execute(async (tx) => {
@@ -174,6 +182,8 @@ export class DevicesService {
             platform,
             publicKey,
             plan,
+            regionChoice: input.region ?? 'auto',
+            country,
             actorId: userId,
             vault: this.deps.vault,
           });

@@ -11,11 +11,12 @@ import {
   type Caller,
   type DeviceOverview,
   type DeviceView,
+  type RegionChoice,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { ProvisioningDatabase } from '../database.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
-import { validPlatform, validPublicKey } from '../devices/device-rules.ts';
+import { validCountry, validPlatform, validPublicKey } from '../devices/device-rules.ts';
 import { view, withStatus } from '../devices/device-view.ts';
 import { withinPace } from '../devices/device-locks.ts';
 import {
@@ -112,12 +113,15 @@ export class OrgDevicesService {
       platform?: string | undefined;
       assignee_id?: string | undefined;
       public_key?: string | undefined;
+      region?: RegionChoice | undefined;
+      country?: string | undefined;
     },
   ): Promise<DeviceView> {
     const userId = requireUserId(caller);
     const name = validDeviceName(input.name);
     const platform = validPlatform(input.platform ?? 'linux');
     const publicKey = validPublicKey(input.public_key);
+    const country = validCountry(input.country);
     const orgId = input.org_id.toLowerCase();
     const assigneeId = input.assignee_id?.toLowerCase() ?? userId;
     if (publicKey !== undefined && assigneeId !== userId) {
@@ -158,6 +162,8 @@ export class OrgDevicesService {
         platform,
         publicKey,
         plan,
+        regionChoice: input.region ?? 'auto',
+        country,
         actorId: userId,
         vault: this.deps.vault,
       });

@@ -12,6 +12,7 @@ import {
   adminServersRpc,
   advanceProvisioningClockRpc,
   AppError,
+  changeDeviceRegionRpc,
   configByLinkRpc,
   copiedMembershipRpc,
   createDeviceRpc,
@@ -48,6 +49,7 @@ import type { NodeBusUsers } from '../nodes/node-bus-users.ts';
 import { copiedRole } from '../organizations/organizations.service.ts';
 import { endExpiredMovedPeers } from '../placement/moved-peers.ts';
 import { publicServers } from '../servers/public-servers.ts';
+import { changeDeviceRegion } from '../placement/device-region.service.ts';
 
 export function provisioningEndpoints(deps: {
   db: Kysely<ProvisioningDatabase>;
@@ -61,6 +63,7 @@ export function provisioningEndpoints(deps: {
   busUsers: NodeBusUsers;
   dns: string[];
   clock: Clock;
+  mailQueue: { wake(): Promise<unknown> };
 }): RpcEndpoint[] {
   const { devices, keys, orgDevices, configDelivery, db, fleet, rpc } = deps;
   return [
@@ -95,6 +98,9 @@ export function provisioningEndpoints(deps: {
     }),
     endpoint(requestKeyRpc, (data, caller) => keys.requestKey(caller, data)),
     endpoint(setKeyRotationRpc, async (data, caller) => ({ device: await keys.setKeyRotation(caller, data) })),
+    endpoint(changeDeviceRegionRpc, (data, caller) =>
+      changeDeviceRegion({ db, mailQueue: deps.mailQueue }, caller, data),
+    ),
     // Tests only (the admin connection asks; the gateway may not): move the clock, run what is due.
     endpoint(advanceProvisioningClockRpc, async (data) => {
       const now = await advanceClock(db, deps.clock, data.hours);
