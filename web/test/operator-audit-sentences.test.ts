@@ -39,6 +39,16 @@ describe('operator audit sentences', () => {
     expect(operatorAuditSentence(entry('node.undrained', 'fra-1'))).toBe(
       'ops@quietwire.test opened the server fra-1 to new devices again.',
     );
+    // Issue #23: a server's lifecycle.
+    expect(operatorAuditSentence(entry('node.added', 'fra-2'))).toBe(
+      'ops@quietwire.test added the server fra-2; it waits for its host to enrol.',
+    );
+    expect(operatorAuditSentence(entry('node.enrolment_issued', 'fra-2'))).toBe(
+      'ops@quietwire.test made a new enrolment token for the server fra-2.',
+    );
+    expect(operatorAuditSentence(entry('node.retired', 'fra-2'))).toBe(
+      'ops@quietwire.test retired the server fra-2: its credentials are revoked.',
+    );
   });
 
   it('still names the action and its target for a kind it does not know', () => {

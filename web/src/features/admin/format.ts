@@ -104,6 +104,9 @@ const auditKinds: Readonly<Record<string, string>> = {
   'device.keys_revoked': 'Device keys revoked',
   'node.drained': 'Server drained',
   'node.undrained': 'Server opened again',
+  'node.added': 'Server added',
+  'node.enrolment_issued': 'Enrolment token made',
+  'node.retired': 'Server retired',
 };
 
 export function auditKindText(kind: string): string {

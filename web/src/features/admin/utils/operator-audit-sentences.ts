@@ -38,6 +38,12 @@ export function operatorAuditSentence(entry: OperatorAuditEntry): string {
       return `${who} drained the server ${what}: it takes no new devices.`;
     case 'node.undrained':
       return `${who} opened the server ${what} to new devices again.`;
+    case 'node.added':
+      return `${who} added the server ${what}; it waits for its host to enrol.`;
+    case 'node.enrolment_issued':
+      return `${who} made a new enrolment token for the server ${what}.`;
+    case 'node.retired':
+      return `${who} retired the server ${what}: its credentials are revoked.`;
     default:
       return `${who}: ${auditKindText(entry.kind)}, ${what}.`;
   }
