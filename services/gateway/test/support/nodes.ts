@@ -11,9 +11,15 @@ import type { Stack } from './stack.ts';
 
 type Logger = ReturnType<typeof createLogger>;
 
-/** The node's own address inside the tunnel, and the route the lab's client sends through it. */
-const nodeTunnelAddress = '10.64.0.1';
-const tunnelRoute = '10.64.0.0/16';
+/**
+ * The node's own address inside the tunnel, and the route the lab's client sends through it: the
+ * first host of the node's /16 and the /16 itself (10.64.0.0/16 for the first node, 10.65.0.0/16
+ * for the second, as the registry hands them out), read from the device address of the config.
+ */
+function tunnelOf(deviceIpv4: string): { node: string; route: string } {
+  const [a, b] = deviceIpv4.split('.');
+  return { node: `${a}.${b}.0.1`, route: `${a}.${b}.0.0/16` };
+}
 
 /**
  * A registered node without an agent (devices get placed on it), asking as itself; it keeps
@@ -78,6 +84,8 @@ async function startLabAgent(
  */
 export class LabNode {
   private running: NodeAgent | null = null;
+  /** The node's tunnel address the client pings: the first node's until a config says otherwise. */
+  private tunnelNode = '10.64.0.1';
 
   private constructor(
     private stack: Stack,
@@ -143,12 +151,14 @@ export class LabNode {
   async connect(config: string): Promise<void> {
     const ipv4 = parseClientConfig(config).addresses.find((a) => !a.includes(':'));
     if (!ipv4) throw new Error('the config has no IPv4 address');
-    await this.lab.connectClient(toWgSetconf(config), ipv4, tunnelRoute);
+    const tunnel = tunnelOf(ipv4.split('/')[0]!);
+    this.tunnelNode = tunnel.node;
+    await this.lab.connectClient(toWgSetconf(config), ipv4, tunnel.route);
   }
 
   /** Whether the lab's client reaches the node's tunnel address now (one ping). */
   ping(timeoutSeconds?: number): Promise<boolean> {
-    return this.lab.ping(nodeTunnelAddress, timeoutSeconds);
+    return this.lab.ping(this.tunnelNode, timeoutSeconds);
   }
 
   async stop(): Promise<void> {
