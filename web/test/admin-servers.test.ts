@@ -158,6 +158,8 @@ describe('Servers page: add a server (issue #23)', () => {
     const added = card(page, 'fra-2');
     await added.getByText('Pending enrolment', { exact: true }).waitFor();
     await expect(added.innerText()).resolves.toMatch(/0 of 500 peers, low load/);
+    await expect(added.innerText()).resolves.toContain('Waiting for its host: run the install command there as root.');
+    await expect(metricTerms(added)).resolves.toEqual([]);
     expect(await pageAndStorage(page)).not.toContain(token);
     await page.evaluate(() => navigator.clipboard.writeText(''));
 

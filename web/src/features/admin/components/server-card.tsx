@@ -23,6 +23,7 @@ export function ServerCard({ server, now, actions }: { server: AdminServer; now:
   const metrics = recentMetrics(server.metrics, now);
   const headingId = `server-${server.id}`;
   const retired = server.status === 'retired';
+  const pending = server.status === 'pending';
   return (
     <li
       className={['qw-card', 'admin-server', retired && 'admin-server--retired'].filter(Boolean).join(' ')}
@@ -72,7 +73,13 @@ export function ServerCard({ server, now, actions }: { server: AdminServer; now:
         {!retired && <Fact term="Agent" value={server.agent_version ?? '—'} />}
         {!retired && <Fact term="Uptime" value={formatUptime(server.agent_started_at, now)} />}
       </dl>
-      {retired ? null : metrics ? (
+      {pending && (
+        <p className="admin-server__no-metrics">
+          Waiting for its host: run the install command there as root. A lost or expired token is replaced with New
+          enrolment token.
+        </p>
+      )}
+      {retired || pending ? null : metrics ? (
         <dl className="admin-server__metrics">
           <Metric term="CPU" value={formatCpu(metrics.cpu)} />
           <Metric
@@ -86,7 +93,7 @@ export function ServerCard({ server, now, actions }: { server: AdminServer; now:
       ) : (
         <p className="admin-server__no-metrics">{noRecentMetricsText}</p>
       )}
-      {!retired && (
+      {!retired && !pending && (
         <dl className="admin-server__peers">
           <Metric term="Peers placed" value={formatCount(server.peers_placed)} hint="active devices with a key" />
           <Metric
