@@ -6,6 +6,7 @@ import {
   desiredPeersRpc,
   identityEvents,
   registerNodeRpc,
+  reportNodeRpc,
   subscriptionActivated,
 } from '@qw/contracts';
 import { type BusConnection, callerTokenSigner, RpcClient, type RunningService } from '@qw/platform';
@@ -16,9 +17,10 @@ import { serveProvisioningNeighbours } from './support/neighbours.ts';
 
 /**
  * Provisioning's part of the internal /metrics (docs/operations.md, "Read the dashboard"): the
- * peers each node should carry and when its agent last fetched them, beside the bus figures
- * every service reports. Provisioning runs alone on this file's database and NATS server; billing
- * and identity are small doubles, a node registers and fetches its peers as an agent does.
+ * peers placed on each node, when its agent last reported and whether it is reachable, beside
+ * the bus figures every service reports. Provisioning runs alone on this file's database and NATS
+ * server; billing and identity are small doubles, a node registers, fetches its peers and reports
+ * as an agent does.
  */
 const nodeName = `pm-${randomBytes(3).toString('hex')}`;
 const ann = randomUUID();
@@ -65,7 +67,7 @@ beforeAll(async () => {
 afterAll(() => alone?.stop());
 
 describe('provisioning’s /metrics', () => {
-  it('reports the peers a node should carry and when its agent last fetched them', async () => {
+  it('reports the peers placed on a node, when it last reported and whether it is reachable', async () => {
     const registeredAt = Date.now() / 1000;
     await node.request(
       registerNodeRpc,
@@ -107,6 +109,27 @@ describe('provisioning’s /metrics', () => {
       200,
     );
     await expect.poll(async () => seriesValue(await metrics(), desired), { timeout: 15_000 }).toBe(1);
+
+    // Reachable while it reports; once silent for 30 s (its last report moved back a minute here), not.
+    const reachable = `qw_node_reachable{node="${nodeName}"}`;
+    const age = `qw_node_report_age_seconds{node="${nodeName}"}`;
+    await node.request(
+      reportNodeRpc,
+      { agent_version: 'test', started_at: new Date().toISOString(), peers: 1 },
+      undefined,
+      {
+        params: { node: nodeName },
+      },
+    );
+    await expect.poll(async () => seriesValue(await metrics(), reachable), { timeout: 15_000 }).toBe(1);
+    expect(seriesValue(await metrics(), age)).toBeLessThan(30);
+    await provisioning.db
+      .updateTable('nodes')
+      .set({ last_seen_at: new Date(Date.now() - 60_000) })
+      .where('name', '=', nodeName)
+      .execute();
+    await expect.poll(async () => seriesValue(await metrics(), reachable), { timeout: 15_000 }).toBe(0);
+    expect(seriesValue(await metrics(), age)).toBeGreaterThanOrEqual(60);
     // The bus figures are there for provisioning's durables too.
     expect(await metrics()).toMatch(
       /^qw_consumer_pending\{consumer="[^"]*subscription-activated",stream="[^"]*"\} \d+$/m,
