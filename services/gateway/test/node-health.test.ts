@@ -9,7 +9,7 @@ import { customerWithPlan, deviceAdded, deviceServices } from './support/product
 /**
  * Issue #23, health and a sync that heals itself, on real WireGuard (wireguard-go in network
  * namespaces, a real node agent reporting every second): a node whose agent stops is unreachable
- * within 35 s on the console's Servers card and in its devices' view;
+ * within 35 s on the console's Servers card and in its devices' view, and takes no new device;
  * restarted after the changes made meanwhile were purged from its durable consumer, it converges
  * from the full snapshot; when the bus goes away and comes back, it reconciles at once, long before
  * its RECONCILE_SECONDS (an hour here).
@@ -57,7 +57,7 @@ describe.skipIf(problem !== null)('a node that goes silent, and comes back', () 
     await stack?.stop();
   });
 
-  it('stopped, it is unreachable within 35 s: on its card and in its devices', async () => {
+  it('stopped, it is unreachable within 35 s: on its card, in its devices, and for placement', async () => {
     expect(await card()).toMatchObject({ reachable: true, agent_version: expect.any(String) });
     const stoppedAt = Date.now();
     await node.stopAgent();
@@ -85,6 +85,11 @@ describe.skipIf(problem !== null)('a node that goes silent, and comes back', () 
     expect(unreachableAt - stoppedAt).toBeLessThan(35_000);
     const kept = (await ownDevices()).find((d) => d.id === devices['Kept laptop']!.id);
     expect(kept?.node).toMatchObject({ name: nodeName, reachable: false });
+
+    // No new device goes to a node that is not reporting (here the only one: nowhere to go).
+    const refused = await owner.call('POST', '/api/devices', { name: 'Added while unreachable', platform: 'linux' });
+    expect(refused.statusCode, refused.body).not.toBe(201);
+    expect((await ownDevices()).map((d) => d.name)).not.toContain('Added while unreachable');
   }, 60_000);
 
   it('restarted, it converges from the full snapshot and reads reachable again', async () => {
