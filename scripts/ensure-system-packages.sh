@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the tests and `make dev` use: Chromium for browser tests, wireguard-go and
 # wireguard-tools for real tunnels, iproute2 for network namespaces, socat for the NATS cluster
-# test's relays into its namespaces, PgBouncer for the pooling test. Installs only what is missing.
+# test's relays into its namespaces, PgBouncer for the pooling test, shellcheck for
+# scripts/node-install.sh's test. Installs only what is missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null || need+=(chromium)
@@ -10,6 +11,7 @@ command -v wireguard-go >/dev/null || need+=(wireguard-go)
 command -v ip >/dev/null || need+=(iproute2)
 command -v ping >/dev/null || need+=(iputils-ping)
 command -v socat >/dev/null || need+=(socat)
+command -v shellcheck >/dev/null || need+=(shellcheck)
 command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || need+=(pgbouncer)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then

@@ -71,7 +71,9 @@ for tool in curl wg ip; do
   command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install curl wireguard-tools iproute2)"
 done
 node_bin="${node_bin:-$(command -v node || true)}"
-[ -n "$node_bin" ] && [ -x "$node_bin" ] || fail "node is missing (Node.js 20 or later runs the agent)"
+if [ -z "$node_bin" ] || [ ! -x "$node_bin" ]; then
+  fail "node is missing (Node.js 20 or later runs the agent)"
+fi
 [ -f "$agent_dir/services/node-agent/src/main.ts" ] ||
   fail "the node agent is not in $agent_dir (unpack a Quietwire release there with its node_modules, or pass --agent-dir)"
 

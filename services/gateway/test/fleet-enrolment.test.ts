@@ -224,6 +224,57 @@ describe.skipIf(problem !== null)('enrolling a server from the console, then ret
     expect(fresh.statusCode).toBe(409);
   });
 
+  it('gives a pending server a new token that voids the old one, lets exactly one of two hosts enrol with it, and retires it', async () => {
+    const added = await admin.call('POST', '/api/admin/servers', {
+      name: `${name}-b`,
+      region: 'asia',
+      city: 'Singapore',
+      endpoint: 'vpn-b.example.net:51820',
+      tags: [],
+      capacity: 10,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const id = added.data.server.id;
+    const first = added.data.enrolment.token;
+    const renewed = await admin.call('POST', `/api/admin/servers/${id}/enrolment`);
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.data.install_command).toContain(`--token ${renewed.data.token} `);
+    const old = await new Client(stack.app, '192.0.2.50').call('POST', '/api/nodes/enrol', { token: first });
+    expect(old.data.error.code).toBe('invalid_token');
+
+    // Two hosts at once with the same token: the first to lock it enrols, the other finds it used.
+    const [a, b] = await Promise.all(
+      ['192.0.2.51', '192.0.2.52'].map((address) =>
+        new Client(stack.app, address).call('POST', '/api/nodes/enrol', { token: renewed.data.token }),
+      ),
+    );
+    expect([a!.statusCode, b!.statusCode].sort()).toEqual([200, 409]);
+    const answer = (a!.statusCode === 200 ? a : b)!.data;
+    expect(answer).toMatchObject({
+      node: {
+        name: `${name}-b`,
+        region: 'asia',
+        city: 'Singapore',
+        endpoint: 'vpn-b.example.net:51820',
+        listen_port: 51820,
+      },
+      bus: { url: testBus.url, namespace: '' },
+    });
+    expect(answer.bus.creds).toContain('BEGIN NATS USER JWT');
+    expect(answer.bus.ca).toContain('BEGIN CERTIFICATE');
+
+    // Retired while pending: its credential is revoked (the bus refuses it), its card says so.
+    const creds = answer.bus.creds as string;
+    await (await connectAsNode(creds)).close();
+    const retired = await admin.call('POST', `/api/admin/servers/${id}/retire`);
+    expect(retired.statusCode, retired.body).toBe(200);
+    expect(retired.data).toMatchObject({ status: 'retired', draining: true });
+    await expect(connectAsNode(creds)).rejects.toThrow(/authori[sz]ation|revoked/i);
+    expect((await admin.call('POST', `/api/admin/servers/${id}/enrolment`)).statusCode).toBe(409);
+    // Retiring it again changes nothing.
+    expect((await admin.call('POST', `/api/admin/servers/${id}/retire`)).data.status).toBe('retired');
+  });
+
   it('retires it: the agent is disconnected and its credentials refused within 5 s, without a restart', async () => {
     const creds = readFileSync(path.join(configDir, 'node.creds'), 'utf8');
     const logFile = path.join(configDir, 'agent.log');
