@@ -399,20 +399,49 @@ describe('admin console: device actions and drains', () => {
     expect((await operatorActions()).length).toBe(auditBefore);
   });
 
-  it('a drained node takes no new devices; those on it stay; both changes audited', async () => {
+  it('a drained node takes no new devices and its devices move to the other node of its region; both changes audited', async () => {
+    const onA = await provisioningDb()
+      .selectFrom('devices')
+      .select(['id', 'is_active', 'public_key'])
+      .where('node_id', '=', nodes.a.id)
+      .execute();
+    const peersOnA = onA.filter((d) => d.is_active && d.public_key).length;
+    expect(peersOnA).toBeGreaterThan(0);
     const drained = await admin.call('POST', `/api/admin/servers/${nodes.a.id}/drain`, { draining: true });
     expect(drained.statusCode).toBe(200);
-    expect(drained.data).toMatchObject({ id: nodes.a.id, draining: true });
-    const onA = drained.data.peers_placed;
-    expect(onA).toBeGreaterThan(0);
+    // The answer waits for the moves: the card shows the node empty, keeping the moved peers for their grace.
+    expect(drained.data).toMatchObject({
+      id: nodes.a.id,
+      draining: true,
+      peers_placed: 0,
+      peers_moved: peersOnA,
+      devices_held: 0,
+    });
+    const moved = await provisioningDb()
+      .selectFrom('devices')
+      .select(['node_id', 'config_changed_at', 'held_since'])
+      .where(
+        'id',
+        'in',
+        onA.map((d) => d.id),
+      )
+      .execute();
+    expect(moved.every((d) => d.node_id === nodes.b.id && d.held_since === null)).toBe(true);
+    expect(moved.every((d) => d.config_changed_at !== null)).toBe(true);
     const added = await addDevices(ann, ['After drain 1', 'After drain 2']);
     expect(added.map((d) => d.node.id)).toEqual([nodes.b.id, nodes.b.id]);
     const reopened = await admin.call('POST', `/api/admin/servers/${nodes.a.id}/drain`, { draining: false });
-    expect(reopened.data).toMatchObject({ draining: false, peers_placed: onA });
+    expect(reopened.data).toMatchObject({ draining: false, peers_placed: 0 });
     expect((await operatorActions()).slice(-2)).toEqual([
       { kind: 'node.drained', target_id: nodes.a.id },
       { kind: 'node.undrained', target_id: nodes.a.id },
     ]);
+    const details = await provisioningDb()
+      .selectFrom('operator_actions')
+      .select('details')
+      .where('kind', '=', 'node.drained')
+      .executeTakeFirstOrThrow();
+    expect(details.details).toMatchObject({ changed: true, name: 'fleet-a', moved: onA.length, held: 0 });
     const unknown = await admin.call('POST', '/api/admin/servers/00000000-0000-4000-8000-000000000000/drain', {
       draining: true,
     });

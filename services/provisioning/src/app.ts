@@ -15,6 +15,7 @@ import { endExpiredMovedPeers } from './placement/moved-peers.ts';
 import { realClock, testClock, type Clock } from './clock.ts';
 import { provisioningEndpoints } from './rpc/provisioning.rpc.ts';
 import { FleetAdmin } from './admin/fleet.service.ts';
+import { Drains } from './drain/drains.service.ts';
 import { subscriptionConsumers } from './consumers/subscription-changed.consumer.ts';
 import { memberJoinedConsumer } from './consumers/member-joined.consumer.ts';
 import { memberRoleChangedConsumer } from './consumers/member-role-changed.consumer.ts';
@@ -67,6 +68,7 @@ export function provisioningService(
         configDelivery: ConfigDelivery;
         mailQueue: MailQueue;
         clock: Clock;
+        drains: Drains;
       }
     | undefined;
   /** The service's parts, made once from the running context (its RPCs and its tasks share them). */
@@ -90,7 +92,8 @@ export function provisioningService(
     const configDelivery = new ConfigDelivery({ db, rpc, vault, dns });
     renderers[configMailKind] = (payload) => configDelivery.renderConfigMail(payload);
     renderers[movedMailKind] = (payload) => configDelivery.renderMovedMail(payload);
-    parts = { devices, orgDevices, keys, configDelivery, mailQueue, clock };
+    const drains = new Drains({ db, logger, afterMoves: () => void mailQueue.wake().catch(() => undefined) });
+    parts = { devices, orgDevices, keys, configDelivery, mailQueue, clock, drains };
     return parts;
   };
   return {
@@ -99,7 +102,7 @@ export function provisioningService(
     migrations: new URL('../migrations/', import.meta.url),
     events: provisioningEvents,
     rpc: (context) => {
-      const { devices, orgDevices, keys, configDelivery, clock, mailQueue } = partsFor(context);
+      const { devices, orgDevices, keys, configDelivery, clock, mailQueue, drains } = partsFor(context);
       const busUsers = new NodeBusUsers(
         {
           identityDir: settings.BUS_IDENTITY_DIR,
@@ -110,7 +113,15 @@ export function provisioningService(
         },
         context.logger,
       );
-      const fleet = new FleetAdmin({ db: context.db, readDb: context.readDb, rpc: context.rpc, devices, busUsers });
+      const fleet = new FleetAdmin({
+        db: context.db,
+        readDb: context.readDb,
+        rpc: context.rpc,
+        devices,
+        busUsers,
+        drains,
+        logger: context.logger,
+      });
       return [
         ...provisioningEndpoints({
           db: context.db,
@@ -148,7 +159,7 @@ export function provisioningService(
       userDeletedConsumer,
     ],
     tasks: (context) => {
-      const { keys, configDelivery, mailQueue, clock } = partsFor(context);
+      const { keys, configDelivery, mailQueue, clock, drains } = partsFor(context);
       return [
         { name: 'send-queued-mail', everyMs: 2_000, run: async () => void (await mailQueue.wake()) },
         { name: 'prune-sent-mail', everyMs: 3600_000, run: () => mailQueue.prune() },
@@ -160,6 +171,9 @@ export function provisioningService(
           rule: 'each-period',
           run: async () => void (await keys.runKeyRotations()),
         },
+        // Devices still on drained nodes: held ones move once a node of their region has room, and
+        // a drain's moves cut short (a restart) are finished.
+        { name: 'move-drained-devices', everyMs: 15_000, run: () => drains.retryAll() },
         // Peers moved devices left on their old nodes, past their grace period (those seen through
         // their new node went already, on telemetry's handshakes).
         {

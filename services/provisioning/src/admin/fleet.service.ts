@@ -13,6 +13,8 @@ import {
   type AuditCursor,
   type Caller,
 } from '@qw/contracts';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
 import type { RpcClient } from '@qw/platform/bus';
 import type { Static } from 'typebox';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
@@ -29,6 +31,11 @@ import {
 import { drainNode } from '../nodes/nodes.service.ts';
 import { addNode, newEnrolment, retireNode } from '../nodes/node-lifecycle.service.ts';
 import type { NodeBusUsers } from '../nodes/node-bus-users.ts';
+import type { Drains } from '../drain/drains.service.ts';
+import { addOperatorActionDetails } from './operator-actions.repository.ts';
+
+/** How long a drain's answer waits for its moves (50 devices take about a second). */
+const drainAnswerMs = 3_000;
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -88,7 +95,15 @@ export class FleetAdmin {
    * of the console may trail the primary by the replica's lag. Actions and their answers use `db`.
    */
   constructor(
-    private readonly deps: { db: Db; readDb?: Db; rpc: RpcClient; devices: DevicesService; busUsers: NodeBusUsers },
+    private readonly deps: {
+      db: Db;
+      readDb?: Db;
+      rpc: RpcClient;
+      devices: DevicesService;
+      busUsers: NodeBusUsers;
+      drains: Drains;
+      logger: Logger;
+    },
   ) {}
 
   /**
@@ -342,11 +357,33 @@ export class FleetAdmin {
     };
   }
 
-  /** Drains a node (no new placements; those placed stay) or opens it again; recorded either way. */
+  /**
+   * Drains a node (no new placements; its devices move to other nodes of its region, or are held
+   * when none has room) or opens it again (its held devices wait no more, and devices held on
+   * other drained nodes may now fit); recorded either way. The answer comes once the moves are
+   * done or after `drainAnswerMs`, whichever is first, so a large node never outlasts the
+   * request: its moves go on, and their counts are added to the audit row when they end.
+   */
   async drain(caller: Caller, input: { node_id: string; draining: boolean }): Promise<AdminServer> {
     const actorId = requireAdmin(caller);
-    const node = await drainNode(this.deps.db, { actorId, nodeId: input.node_id, draining: input.draining });
-    const [view] = await this.serverViews(caller, [node]);
+    const { drains } = this.deps;
+    const { node, actionId } = await drainNode(this.deps.db, {
+      actorId,
+      nodeId: input.node_id,
+      draining: input.draining,
+    });
+    if (input.draining) {
+      const moves = drains
+        .moveOff(node.id, actorId)
+        .then((outcome) =>
+          addOperatorActionDetails(this.deps.db, actionId, { moved: outcome.moved, held: outcome.held }),
+        );
+      moves.catch((error: unknown) => this.deps.logger.error({ err: error, nodeId: node.id }, 'drain: moves failed'));
+      await Promise.race([moves.catch(() => undefined), delay(drainAnswerMs, undefined, { ref: false })]);
+    } else {
+      drains.retryAll().catch((error: unknown) => this.deps.logger.error({ err: error }, 'drain: retry failed'));
+    }
+    const [view] = await this.serverViews(caller, [(await nodesById(this.deps.db, [node.id])).get(node.id)!]);
     return view!;
   }
 

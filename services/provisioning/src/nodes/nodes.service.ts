@@ -5,6 +5,7 @@ import { addToOutbox, type BusConnection } from '@qw/platform/bus';
 import { nodeSubnets } from '@qw/wireguard';
 import type { Node, ProvisioningDatabase } from '../database.ts';
 import { recordOperatorAction } from '../admin/operator-actions.repository.ts';
+import { releaseHeldDevices } from '../drain/drain.repository.ts';
 import { ensureNodeConsumer } from './node-consumer.ts';
 import { keepsOperatorSettings, registrationRefusal } from './enrolment-rules.ts';
 import { desiredPeerPage, firstFreeNodeIndex, nodeAddressing } from './node-rules.ts';
@@ -105,10 +106,14 @@ export async function desiredPeers(db: Db, nodeName: string, after?: string, lim
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Drains a node (no new placements; those placed stay) or opens it again, recorded for the
- * console's audit either way, under the node's row lock.
+ * Drains a node (no new placements; its devices are then moved by `Drains`) or opens it again
+ * (the devices held on it wait no more), recorded for the console's audit either way, under the
+ * node's row lock; answers the node and the audit row, which the drain's outcome is added to.
  */
-export async function drainNode(db: Db, input: { actorId: string; nodeId: string; draining: boolean }): Promise<Node> {
+export async function drainNode(
+  db: Db,
+  input: { actorId: string; nodeId: string; draining: boolean },
+): Promise<{ node: Node; actionId: string }> {
   const nodeId = input.nodeId.toLowerCase();
   const notFound = () => new AppError('not_found', 'Server not found.');
   if (!uuidPattern.test(nodeId)) throw notFound();
@@ -116,13 +121,14 @@ export async function drainNode(db: Db, input: { actorId: string; nodeId: string
     const before = await lockNode(tx, nodeId);
     if (!before) throw notFound();
     const after = await setNodeDraining(tx, nodeId, input.draining);
-    await recordOperatorAction(tx, {
+    const released = input.draining ? 0 : await releaseHeldDevices(tx, nodeId);
+    const actionId = await recordOperatorAction(tx, {
       actorId: input.actorId,
       kind: input.draining ? 'node.drained' : 'node.undrained',
       targetKind: 'node',
       targetId: nodeId,
-      details: { changed: before.draining !== input.draining, name: before.name },
+      details: { changed: before.draining !== input.draining, name: before.name, ...(released ? { released } : {}) },
     });
-    return after;
+    return { node: after, actionId };
   });
 }
