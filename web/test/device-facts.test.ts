@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { assigneeQuotaRefusalText } from '@qw/contracts';
 import {
+  connectionState,
   deviceStatus,
   formatBytes,
+  heldText,
+  movedText,
   offersConfig,
   serverText,
   shortKey,
@@ -59,8 +62,55 @@ describe('the details under a device’s row', () => {
     expect(formatBytes(undefined)).toBe('0 B');
     const key = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789+/abcd=';
     expect(shortKey(key)).toBe('AbCdEfGh…bcd=');
+  });
+});
+
+describe('a device’s server and region (issue #23)', () => {
+  const frankfurt = { name: 'eu-1', region: 'europe', city: 'Frankfurt', reachable: true };
+  const device = {
+    is_connected: false,
+    node: frankfurt,
+    held_since: null,
+    config_changed_at: null,
+    client_keys: false,
+  };
+
+  it('names the server by city and region, or by name where no city is known', () => {
     expect(serverText(null)).toBe('Not placed yet');
-    expect(serverText({ name: 'eu-1', region: 'eu-central' })).toBe('eu-1 (eu-central)');
+    expect(serverText(frankfurt)).toBe('Frankfurt, Europe');
+    expect(serverText({ name: 'tokyo-1', region: 'asia', city: 'Tokyo' })).toBe('Tokyo, Asia');
+    expect(serverText({ name: 'us-1', region: 'north-america', city: '  ' })).toBe('us-1, North America');
+    // A node that names its region its own way (an older agent) still reads as the product's region.
+    expect(serverText({ name: 'eu-1', region: 'eu-central', city: null })).toBe('eu-1, Europe');
+    expect(serverText({ name: 'sg-1', region: 'ap-southeast', city: 'Singapore' })).toBe('Singapore, Asia');
+  });
+
+  it('reads Server unreachable, not Not connected, when the server stopped reporting', () => {
+    expect(connectionState(device)).toBe('Not connected');
+    expect(connectionState({ ...device, is_connected: true })).toBe('Connected');
+    expect(connectionState({ ...device, node: { ...frankfurt, reachable: false } })).toBe('Server unreachable');
+    // Its last handshake is stale once the server is silent: unreachable wins over Connected.
+    expect(connectionState({ is_connected: true, node: { ...frankfurt, reachable: false } })).toBe(
+      'Server unreachable',
+    );
+    expect(connectionState({ is_connected: false, node: null })).toBe('Not connected');
+  });
+
+  it('says a held device waits for room in its server’s region', () => {
+    expect(heldText(device)).toBeNull();
+    expect(heldText({ ...device, held_since: '2026-11-25T04:00:00Z' })).toBe('Waiting for room in Europe');
+    expect(heldText({ held_since: '2026-11-25T04:00:00Z', node: null })).toBe('Waiting for room on a server');
+  });
+
+  it('tells a moved device to download its config again until it has', () => {
+    expect(movedText(device)).toBeNull();
+    const moved = { ...device, config_changed_at: '2026-11-25T04:00:00Z' };
+    expect(movedText(moved)).toBe(
+      'Moved to Frankfurt, Europe. Download its configuration again: the old one works until the device connects with the new one, then stops.',
+    );
+    expect(movedText({ ...moved, node: null })).toBeNull();
+    // A key made in a browser: Quietwire cannot write the file, Request key makes a new one.
+    expect(movedText({ ...moved, client_keys: true })).toMatch(/^Moved to Frankfurt, Europe\. .*Request key/);
   });
 });
 

@@ -121,7 +121,7 @@ describe('a WireGuard user’s devices page', () => {
       const text = await details.innerText();
       expect(text).toContain(`Created\n${macbook.created_at.slice(0, 10)}`);
       expect(text).toMatch(/Last handshake\n2 min ago/);
-      expect(text).toContain('Server\neu-1 (eu-central)');
+      expect(text).toContain('Server\neu-1, Europe');
       for (const address of macbook.addresses) expect(text).toContain(address);
       expect(text).toContain(`${macbook.public_key.slice(0, 8)}…${macbook.public_key.slice(-4)}`);
       await expect.poll(() => mac.locator('tr').first().innerText()).toMatch(/Active\s+Connected/);

@@ -20,6 +20,10 @@ type Device = {
   public_key: string | null;
   addresses: string[];
   node: null;
+  region_choice: string;
+  country: string | null;
+  config_changed_at: string | null;
+  held_since: string | null;
   key_created_at: string | null;
   client_keys: boolean;
   key_rotation_days: 30 | 90 | null;
@@ -73,6 +77,10 @@ function device(name: string, platform: string, userId: string, connected: boole
     public_key: 'k'.repeat(43),
     addresses: ['10.64.0.2/32'],
     node: null,
+    region_choice: 'auto',
+    country: null,
+    config_changed_at: null,
+    held_since: null,
     key_created_at: '2026-02-01T10:00:00.000Z',
     client_keys: false,
     key_rotation_days: null,
@@ -384,6 +392,8 @@ export class FakeOrgApi {
         if (this.devices.filter((d) => d.org_id === org.id && d.user_id === assignee).length >= 5)
           return fail(409, 'quota_exceeded', quotaMessage);
         const added = device(String(body.name), String(body.platform ?? 'linux'), assignee, false, org.id);
+        added.region_choice = (body.region as string | undefined) ?? 'auto';
+        added.country = (body.country as string | undefined) ?? null;
         this.devices.unshift(added);
         return json(201, { device: added });
       }

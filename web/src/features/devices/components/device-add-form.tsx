@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { AppError, normalizeDeviceName, validDeviceName } from '@qw/contracts';
+import { AppError, normalizeDeviceName, type RegionChoice, validDeviceName } from '@qw/contracts';
 import { isApiError } from '../../../lib/api-client';
 import { Button } from '../../../ui';
 import { generateKeyPair } from '@qw/wireguard/keys';
@@ -7,9 +7,11 @@ import { useCreateDevice } from '../api/create-device';
 import { assembleConfig, type BrowserKeyConfig } from '../api/browser-key-config';
 import { BrowserKeyModal } from './browser-key-modal';
 import { DeviceNameAndPlatformFields } from './device-name-platform-fields';
+import { browserCountry, CountryNote, RegionFields } from './region-fields';
+import { regionBody } from '../utils/region-choice';
 
 /**
- * Spec §2/§5: name and platform; Add is disabled while busy or while the name is empty; errors in red under the form.
+ * Spec §2/§5: name and platform, and (issue #23) the region with, for Automatic, the person's country; Add is disabled while busy or while the name is empty; errors in red under the form.
  * `onAdded` learns whether the key was made in the browser: such a configuration is shown once, never emailed.
  */
 export function DeviceAddForm({
@@ -22,6 +24,8 @@ export function DeviceAddForm({
 }) {
   const [name, setName] = useState('');
   const [platform, setPlatform] = useState<string>('ios');
+  const [region, setRegion] = useState<RegionChoice>('auto');
+  const [country, setCountry] = useState(browserCountry);
   const [error, setError] = useState<string | null>(null);
   const [keyInBrowser, setKeyInBrowser] = useState(false);
   const [shown, setShown] = useState<{ name: string; config: BrowserKeyConfig } | null>(null);
@@ -42,7 +46,7 @@ export function DeviceAddForm({
     setError(null);
     const keys = keyInBrowser ? generateKeyPair() : null;
     create.mutate(
-      { name: deviceName, platform, ...(keys ? { public_key: keys.publicKey } : {}) },
+      { name: deviceName, platform, ...regionBody(region, country), ...(keys ? { public_key: keys.publicKey } : {}) },
       {
         onSuccess: ({ device }) => {
           setName('');
@@ -73,6 +77,13 @@ export function DeviceAddForm({
           platform={platform}
           onPlatformChange={setPlatform}
         />
+        <RegionFields
+          idPrefix="device"
+          region={region}
+          onRegionChange={setRegion}
+          country={country}
+          onCountryChange={setCountry}
+        />
         <Button
           type="submit"
           busy={create.isPending}
@@ -83,6 +94,7 @@ export function DeviceAddForm({
           Add
         </Button>
       </div>
+      <CountryNote idPrefix="device" region={region} />
       {blockedReason && (
         <p className="qw-muted qw-small" id="device-add-blocked" data-testid="device-add-blocked">
           {blockedReason}

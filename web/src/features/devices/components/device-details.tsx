@@ -1,13 +1,16 @@
 import { formatDate, formatDateTime } from '../../../lib/format';
-import { CopyButton } from '../../../ui';
+import { Badge, CopyButton } from '../../../ui';
 import type { DeviceRow } from '../api/get-devices';
-import { formatBytes, serverText, shortKey, timeAgo } from '../utils/device-facts';
+import { connectionState, formatBytes, serverText, shortKey, timeAgo } from '../utils/device-facts';
+import { DeviceRegionControl } from './device-region-control';
 import { KeyRotationCell } from './key-rotation-cell';
 
 /**
  * What a WireGuard user looks for about one device (issue #26), on the line under its row: when
- * it was added, its last handshake ("2 min ago"), its tunnel addresses, its server, what it
- * received and sent in the last 24 hours, its public key (copyable) and its key rotation.
+ * it was added, its last handshake ("2 min ago"), its tunnel addresses, its server (city and region,
+ * and "Server unreachable" when it stopped reporting), the region it asked for with "Change region"
+ * (issue #23), what it received and sent in the last 24 hours, its public key (copyable) and its
+ * key rotation.
  */
 export function DeviceDetails({
   device,
@@ -40,7 +43,16 @@ export function DeviceDetails({
       </div>
       <div>
         <dt>Server</dt>
-        <dd>{serverText(device.node)}</dd>
+        <dd className="devices-details__server" data-testid="device-server">
+          {serverText(device.node)}
+          {connectionState(device) === 'Server unreachable' && <Badge tone="warning">Server unreachable</Badge>}
+        </dd>
+      </div>
+      <div>
+        <dt>Region</dt>
+        <dd>
+          <DeviceRegionControl device={device} />
+        </dd>
       </div>
       <div>
         <dt>Last 24 h</dt>

@@ -1,11 +1,12 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { platformLabels, type Platform, type SuspensionLevel } from '@qw/contracts';
 import { isApiError } from '../../../lib/api-client';
 import { Alert, Badge, Button, buttonClassName, Modal, Table, type TableColumn } from '../../../ui';
 import { DeviceDetails } from './device-details';
-import { deviceStatus, offersConfig } from '../utils/device-facts';
+import { connectionState, deviceStatus, heldText, offersConfig } from '../utils/device-facts';
 import { getConfigLink } from '../api/get-config-link';
-import { useDevices, type DeviceRow } from '../api/get-devices';
+import { devicesKey, useDevices, type DeviceRow } from '../api/get-devices';
 import { useRemoveDevice } from '../api/remove-device';
 import { useRequestKey } from '../api/request-key';
 import { useUpdateDevice } from '../api/update-device';
@@ -14,6 +15,7 @@ import { DeviceSetupModal } from './device-setup-modal';
 import { generateKeyPair } from '@qw/wireguard/keys';
 import { assembleConfig, type BrowserKeyConfig } from '../api/browser-key-config';
 import { BrowserKeyModal } from './browser-key-modal';
+import { DeviceMovedNotice } from './device-moved-notice';
 import { activationRefusal } from '../utils/suspension';
 
 /** Spec §7 request_wg_key: the alert after a key request the server will email. */
@@ -71,10 +73,12 @@ export type DeviceTableProps = {
 
 /**
  * Spec §2 Devices table (personal and business): Name (edited in place), Platform, Status (issue
- * #26: 'Active' or 'Suspended' and by whom, where the spec had Active Yes/No), Connected, and the
- * actions Config (the file, downloaded: no tab is left open), QR code, Request key on one line,
+ * #26: 'Active' or 'Suspended' and by whom, where the spec had Active Yes/No; issue #23: "Waiting for
+ * room in Europe" while a drain holds it), Connected ("Server unreachable" when its server stopped
+ * reporting), and the actions Config (the file, downloaded: no tab is left open), QR code, Request key on one line,
  * Suspend or Activate and, apart at the line's far end, Remove (asked once) on the next. A
- * suspended device offers no Config or QR code. Under each row its details (`DeviceDetails`).
+ * suspended device offers no Config or QR code. Under each row, a moved device's notice
+ * (`DeviceMovedNotice`) and its details (`DeviceDetails`).
  */
 export function DeviceTable({
   caption,
@@ -90,6 +94,7 @@ export function DeviceTable({
   const update = useUpdateDevice();
   const remove = useRemoveDevice();
   const requestKey = useRequestKey();
+  const queryClient = useQueryClient();
   const [notice, setNotice] = useState<Notice | null>(null);
   const [removing, setRemoving] = useState<DeviceRow | null>(null);
   const [rekeying, setRekeying] = useState<DeviceRow | null>(null);
@@ -115,6 +120,9 @@ export function DeviceTable({
       document.body.append(anchor);
       anchor.click();
       anchor.remove();
+      // The download clears a moved device's notice on the server: show that soon, not at the next refresh.
+      if (device.config_changed_at)
+        setTimeout(() => void queryClient.invalidateQueries({ queryKey: devicesKey }), 1000);
     } catch (failure) {
       fail(failure, 'We couldn’t download the configuration. Please try again.');
     }
@@ -171,13 +179,18 @@ export function DeviceTable({
       header: 'Status',
       cell: (d) => {
         const status = deviceStatus(d);
-        if (status.label === 'Active') return <Badge tone="success">Active</Badge>;
+        const held = heldText(d);
         return (
           <div className="devices-suspension">
-            <Badge tone="warning">Suspended</Badge>
+            {status.label === 'Active' ? <Badge tone="success">Active</Badge> : <Badge tone="warning">Suspended</Badge>}
             {status.by && (
               <span className="qw-small qw-muted" id={`suspension-${d.id}`} data-testid="suspension-note">
                 {status.by}
+              </span>
+            )}
+            {held && (
+              <span className="qw-small devices-held" data-testid="device-held">
+                {held}
               </span>
             )}
           </div>
@@ -188,15 +201,18 @@ export function DeviceTable({
     {
       key: 'connected',
       header: 'Connected',
-      cell: (d) =>
-        d.is_connected ? (
-          <Badge tone="success" dot>
-            Connected
-          </Badge>
-        ) : (
-          <span className="qw-muted">Not connected</span>
-        ),
-      sortValue: (d) => (d.is_connected ? 1 : 0),
+      cell: (d) => {
+        const state = connectionState(d);
+        if (state === 'Connected')
+          return (
+            <Badge tone="success" dot>
+              Connected
+            </Badge>
+          );
+        if (state === 'Server unreachable') return <Badge tone="warning">Server unreachable</Badge>;
+        return <span className="qw-muted">Not connected</span>;
+      },
+      sortValue: (d) => connectionState(d),
     },
     {
       key: 'actions',
@@ -286,7 +302,12 @@ export function DeviceTable({
         loading={loading}
         emptyText={emptyText}
         className="devices-table"
-        rowDetails={(d) => <DeviceDetails device={d} now={now} onError={setError} />}
+        rowDetails={(d) => (
+          <>
+            <DeviceMovedNotice device={d} onDownload={() => void downloadConfig(d)} onShowQr={() => setShowing(d)} />
+            <DeviceDetails device={d} now={now} onError={setError} />
+          </>
+        )}
       />
       <Modal
         open={removing !== null}
@@ -329,7 +350,14 @@ export function DeviceTable({
             : 'The new configuration is emailed to a confirmed address, and Config and QR code here show it too.'}
         </p>
       </Modal>
-      <DeviceSetupModal device={showing} onClose={() => setShowing(null)} />
+      <DeviceSetupModal
+        device={showing}
+        onClose={() => {
+          // Its QR code is its config too: a moved device's notice may be gone now.
+          if (showing?.config_changed_at) void queryClient.invalidateQueries({ queryKey: devicesKey });
+          setShowing(null);
+        }}
+      />
       <BrowserKeyModal
         config={browserConfig?.config ?? null}
         deviceName={browserConfig?.name ?? ''}

@@ -1,4 +1,10 @@
-import { assigneeQuotaRefusalText, assigneeQuotaText, normalizeDeviceName, type Platform } from '@qw/contracts';
+import {
+  assigneeQuotaRefusalText,
+  assigneeQuotaText,
+  normalizeDeviceName,
+  type Platform,
+  type RegionChoice,
+} from '@qw/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { Alert, Button, Card, Field, Select, type TableColumn } from '../../../ui';
@@ -8,6 +14,8 @@ import type { DeviceRow } from '../api/get-devices';
 import { useOrgDevices } from '../api/get-org-devices';
 import { assigneeDeviceCount, canAddOrgDevice } from '../utils/org-device-rules';
 import { DeviceTable } from './devices-table';
+import { browserCountry, CountryNote, RegionFields } from './region-fields';
+import { regionBody } from '../utils/region-choice';
 
 /** Spec §9 default platform of the business add form. */
 const defaultPlatform: Platform = 'linux';
@@ -33,7 +41,8 @@ export type OrgDevicesPanelProps = {
 
 /**
  * Spec §2/§5 business Devices: the assignee quota text ('n/5'), the add form (name, platform
- * defaulting to linux, an assignee picker for owners and admins only; Add enabled only with a name,
+ * defaulting to linux, an assignee picker for owners and admins only, the region and for Automatic
+ * the person's country (issue #23); Add enabled only with a name,
  * an organization, no request in flight and fewer than 5 devices for the assignee; the server's
  * refusal in red under the form) and the table. At the limit the server's own words stand by the
  * Add button, before anyone tries (issue #26).
@@ -44,6 +53,8 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
   const [name, setName] = useState('');
   const [platform, setPlatform] = useState<string>(defaultPlatform);
   const [assigneeId, setAssigneeId] = useState(selfId);
+  const [region, setRegion] = useState<RegionChoice>('auto');
+  const [country, setCountry] = useState(browserCountry);
   const [error, setError] = useState<string | null>(null);
 
   const quota = devices.data?.quota;
@@ -68,6 +79,7 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
         orgId,
         name: normalizeDeviceName(name),
         platform,
+        ...regionBody(region, country),
         ...(assignees && assigneeId !== selfId ? { assignee_id: assigneeId } : {}),
       },
       {
@@ -117,6 +129,13 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
                 />
               </Field>
             )}
+            <RegionFields
+              idPrefix="org-device"
+              region={region}
+              onRegionChange={setRegion}
+              country={country}
+              onCountryChange={setCountry}
+            />
             <Button
               type="submit"
               busy={create.isPending}
@@ -127,6 +146,7 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
               Add
             </Button>
           </div>
+          <CountryNote idPrefix="org-device" region={region} />
           {full && !blocked && (
             <div id="org-device-limit" data-testid="device-limit">
               <Alert tone="warning">{limitText}</Alert>

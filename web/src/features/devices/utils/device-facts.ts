@@ -1,4 +1,4 @@
-import type { SuspensionLevel } from '@qw/contracts';
+import { normaliseRegion, regionLabel, type SuspensionLevel } from '@qw/contracts';
 import { suspensionNote } from './suspension';
 
 /**
@@ -58,8 +58,49 @@ export function shortKey(key: string): string {
   return key.length <= 16 ? key : `${key.slice(0, 8)}…${key.slice(-4)}`;
 }
 
-/** The device's server in words: 'eu-1 (Europe)'. */
-export function serverText(node: { name: string; region: string } | null): string {
+type Server = { name: string; region: string; city: string | null; reachable?: boolean };
+
+/** A server's region as people read it: 'Europe' (a node's own name for it, 'eu-central', included). */
+export function regionText(region: string): string {
+  return regionLabel(normaliseRegion(region));
+}
+
+/** The device's server in words: its city and region ('Frankfurt, Europe'), or its name where no city is known. */
+export function serverText(node: Server | null): string {
   if (!node) return 'Not placed yet';
-  return node.region && node.region !== node.name ? `${node.name} (${node.region})` : node.name;
+  return `${node.city?.trim() || node.name}, ${regionText(node.region)}`;
+}
+
+export type ConnectionState = 'Connected' | 'Not connected' | 'Server unreachable';
+
+/**
+ * Issue #23: a device whose server stopped reporting reads 'Server unreachable', not 'Not
+ * connected': the fault is ours, not the device's (and its last handshake is stale anyway).
+ */
+export function connectionState(device: { is_connected: boolean; node: Server | null }): ConnectionState {
+  if (device.node && device.node.reachable === false) return 'Server unreachable';
+  return device.is_connected ? 'Connected' : 'Not connected';
+}
+
+/** A drain found no room for the device in its region: it stays on its old server meanwhile. */
+export function heldText(device: { held_since: string | null; node: Server | null }): string | null {
+  if (!device.held_since) return null;
+  return device.node ? `Waiting for room in ${regionText(device.node.region)}` : 'Waiting for room on a server';
+}
+
+/**
+ * After a move (a region change or a drain): the device's config names its old server until it is
+ * downloaded again. The old peer stays until the device connects through the new server, so the
+ * old file keeps working until then.
+ */
+export function movedText(device: {
+  config_changed_at: string | null;
+  node: Server | null;
+  client_keys: boolean;
+}): string | null {
+  if (!device.config_changed_at || !device.node) return null;
+  const moved = `Moved to ${serverText(device.node)}.`;
+  if (device.client_keys)
+    return `${moved} Its key was made in a browser, so Quietwire can’t write its new configuration: use Request key to make a new one.`;
+  return `${moved} Download its configuration again: the old one works until the device connects with the new one, then stops.`;
 }
