@@ -158,7 +158,7 @@ describe('choosing where a device connects (fake API)', () => {
       const answer = laptop.getByTestId('region-change-answer');
       await expect
         .poll(() => answer.innerText())
-        .toBe('No server in North America has room right now. Your device stays where it is.');
+        .toBe('No server in North America has room right now. Choose another region or Automatic.');
       await expect(answer.getAttribute('role')).resolves.toBe('alert');
       await expect(picker.inputValue()).resolves.toBe('asia');
       await expect(laptop.getByTestId('device-server').innerText()).resolves.toBe('Singapore, Asia');

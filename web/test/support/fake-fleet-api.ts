@@ -264,8 +264,8 @@ export class FakeFleetApi {
         if (!server)
           return fail(
             409,
-            'conflict',
-            `No server in ${regionLabel(choice)} has room right now. Your device stays where it is.`,
+            'region_full',
+            `No server in ${regionLabel(choice)} has room right now. Choose another region or Automatic.`,
           );
         device.region_choice = choice;
         device.country = country;
