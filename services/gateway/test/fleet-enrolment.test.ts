@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import {
+  captureLogs,
   createWireGuardLab,
   eventually,
   freePort,
@@ -46,6 +47,8 @@ let serverId: string;
 let token: string;
 let installCommand: string;
 let control: string;
+/** Every service's and the gateway's log at debug: no token or credential may show in it. */
+const logs = captureLogs('fleet-enrolment', 'debug');
 
 const agentPid = () => {
   const file = path.join(configDir, 'agent.pid');
@@ -73,6 +76,7 @@ describe.skipIf(problem !== null)('enrolling a server from the console, then ret
       label: 'enrol',
       adminEmails: ['ops@quietwire.test'],
       testBus,
+      logger: (service) => logs.logger.child({ service }),
       gatewayEnv: { PUBLIC_URL: control },
       extra: (publicUrl, mailUrl) =>
         deviceServices(publicUrl, mailUrl, undefined, {
@@ -222,6 +226,27 @@ describe.skipIf(problem !== null)('enrolling a server from the console, then ret
     expect(unknown.data.error.code).toBe('invalid_token');
     const fresh = await admin.call('POST', `/api/admin/servers/${serverId}/enrolment`);
     expect(fresh.statusCode).toBe(409);
+  });
+
+  it('limits failed enrolments per client address, and logs no token or credential anywhere', async () => {
+    const guesser = new Client(stack.app, '192.0.2.60');
+    const guess = () => guesser.call('POST', '/api/nodes/enrol', { token: randomBytes(32).toString('base64url') });
+    for (let attempt = 0; attempt < 10; attempt++) expect((await guess()).statusCode).toBe(401);
+    const limited = await guess();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.data.error.code).toBe('rate_limited');
+    const other = await new Client(stack.app, '192.0.2.61').call('POST', '/api/nodes/enrol', { token });
+    expect(other.data.error.code).toBe('token_used');
+
+    const text = logs.text();
+    expect(text.length).toBeGreaterThan(0);
+    expect(text).not.toContain(token);
+    const creds = readFileSync(path.join(configDir, 'node.creds'), 'utf8');
+    const seed = /SU[A-Z0-9]{56}/.exec(creds)![0];
+    expect(text).not.toContain(seed);
+    const agentLog = readFileSync(path.join(configDir, 'agent.log'), 'utf8');
+    expect(agentLog).not.toContain(token);
+    expect(agentLog).not.toContain(seed);
   });
 
   it('gives a pending server a new token that voids the old one, lets exactly one of two hosts enrol with it, and retires it', async () => {
