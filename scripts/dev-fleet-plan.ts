@@ -50,9 +50,13 @@ export type DevFleetPlan = {
   clients: DevFleetClient[];
 };
 
-const bridge = 'qwdev0';
-/** A private /24 nothing else here uses (the tests' labs take 10.231.x.0/24, tunnels 10.64.0.0/10). */
-const subnet = '10.213.0';
+/**
+ * The names and subnet `make dev` uses. A test of the network takes others (random), so it never
+ * touches a running `make dev`'s fleet. The subnet is a private /24 nothing else here uses (the
+ * tests' labs take 10.231.x.0/24, tunnels 10.64.0.0/10).
+ */
+export type DevFleetNames = { prefix: string; wgPrefix: string; subnet: string };
+export const devFleetNames: DevFleetNames = { prefix: 'qwdev', wgPrefix: 'wg', subnet: '10.213.0' };
 const listenPort = 51820;
 
 const nodes: Array<Pick<DevFleetNode, 'name' | 'region' | 'city' | 'tags' | 'capacity'> & { short: string }> = [
@@ -67,20 +71,21 @@ const clients = [
 ];
 
 /** What `make dev` builds; the same every time, so a second run finds (and replaces) the first run's. */
-export function devFleetPlan(): DevFleetPlan {
+export function devFleetPlan(names: DevFleetNames = devFleetNames): DevFleetPlan {
+  const { prefix, wgPrefix, subnet } = names;
   return {
-    bridge,
+    bridge: `${prefix}0`,
     hostAddress: `${subnet}.1`,
     prefixLength: 24,
     nodes: nodes.map(({ short, ...node }, i) => {
       const underlay = `${subnet}.${11 + i}`;
       return {
         ...node,
-        namespace: `qwdev-${short}`,
-        hostVeth: `qwdev-${short}`,
+        namespace: `${prefix}-${short}`,
+        hostVeth: `${prefix}-${short}`,
         innerVeth: 'eth0',
         underlay,
-        iface: `wg-${short}`,
+        iface: `${wgPrefix}-${short}`,
         listenPort,
         endpoint: `${underlay}:${listenPort}`,
         keyFile: `var/dev-fleet/${node.name}.key`,
@@ -88,11 +93,11 @@ export function devFleetPlan(): DevFleetPlan {
     }),
     clients: clients.map((client, i) => ({
       ...client,
-      namespace: `qwdev-${client.name}`,
-      hostVeth: `qwdev-${client.name}`,
+      namespace: `${prefix}-${client.name}`,
+      hostVeth: `${prefix}-${client.name}`,
       innerVeth: 'eth0',
       underlay: `${subnet}.${21 + i}`,
-      iface: `wg-${client.name}`,
+      iface: `${wgPrefix}-${client.name}`,
     })),
   };
 }

@@ -91,11 +91,10 @@ export function devFleetProblem(env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
-/** Makes the fleet's network afresh and answers each node agent's environment. */
-export function prepareDevFleet(env: NodeJS.ProcessEnv): DevFleet {
+/** Makes the fleet's network afresh (what a previous run left is removed first) and answers each node agent's environment. */
+export function prepareDevFleet(env: NodeJS.ProcessEnv, plan: DevFleetPlan = devFleetPlan()): DevFleet {
   const problem = devFleetProblem(env);
   if (problem) return { skipped: problem };
-  const plan = devFleetPlan();
   removeDevFleet(plan);
   try {
     mkdirSync(fleetFolder, { recursive: true, mode: 0o700 });
