@@ -82,7 +82,7 @@ describe('provisioning’s /metrics', () => {
       { params: { node: nodeName } },
     );
     // Reachable for placement however long the test takes (a node silent for 30 s takes no devices).
-    keepReporting(nodeBus, nodeName);
+    const stopReporting = keepReporting(nodeBus, nodeName);
     await node.request(desiredPeersRpc, {}, undefined, { params: { node: nodeName } });
     const desired = `qw_node_peers_desired{node="${nodeName}"}`;
     const seen = `qw_node_last_seen_seconds{node="${nodeName}"}`;
@@ -123,6 +123,7 @@ describe('provisioning’s /metrics', () => {
     );
     await expect.poll(async () => seriesValue(await metrics(), reachable), { timeout: 15_000 }).toBe(1);
     expect(seriesValue(await metrics(), age)).toBeLessThan(30);
+    await stopReporting();
     await provisioning.db
       .updateTable('nodes')
       .set({ last_seen_at: new Date(Date.now() - 60_000) })
