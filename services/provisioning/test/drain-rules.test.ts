@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { chooseDrainTarget, planDrainMoves, type DrainTarget } from '../src/drain/drain-rules.ts';
 
-const target = (id: string, placed: number, capacity = 100, tags: string[] = []): DrainTarget => ({
+const target = (id: string, devices: number, capacity = 100, tags: string[] = []): DrainTarget => ({
   id,
   tags,
-  placed,
+  devices,
   capacity,
 });
 
 describe('chooseDrainTarget', () => {
   it('takes the node with the lowest load ratio, not the fewest peers', () => {
-    // b holds more peers but is emptier for its size.
+    // b holds more devices but is emptier for its size.
     expect(chooseDrainTarget([target('a', 40, 100), target('b', 60, 1000)], false)?.id).toBe('b');
   });
 
@@ -78,6 +78,6 @@ describe('planDrainMoves', () => {
   it('leaves the targets it was given unchanged', () => {
     const targets = [target('a', 0, 10)];
     planDrainMoves([{ id: 'd', gaming: false }], targets);
-    expect(targets[0]!.placed).toBe(0);
+    expect(targets[0]!.devices).toBe(0);
   });
 });

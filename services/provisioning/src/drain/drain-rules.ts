@@ -3,17 +3,17 @@
  * same region that takes devices now (enrolled, reporting, not drained; `isNodeUp`) and has room.
  */
 
-/** A node a drained node's devices may go to, with the peers placed on it now. */
-export type DrainTarget = { id: string; tags: string[]; placed: number; capacity: number };
+/** A node a drained node's devices may go to, with the devices on it now (every one counts against its capacity). */
+export type DrainTarget = { id: string; tags: string[]; devices: number; capacity: number };
 
 /** A device to move: whether its plan is Gaming (it goes to a gaming-tagged node when one has room). */
 export type DeviceToMove = { id: string; gaming: boolean };
 
-const hasRoom = (target: DrainTarget) => target.placed < target.capacity;
-const ratio = (target: DrainTarget) => target.placed / target.capacity;
+const hasRoom = (target: DrainTarget) => target.devices < target.capacity;
+const ratio = (target: DrainTarget) => target.devices / target.capacity;
 
 /**
- * The target with room and the lowest load (placed over capacity); for a Gaming device the
+ * The target with room and the lowest load (devices over capacity); for a Gaming device the
  * least-loaded gaming-tagged one when one has room, else any. Ties go to the node listed first
  * (the oldest), so drains are stable. None with room: undefined (the device is held).
  */
@@ -38,7 +38,7 @@ export function planDrainMoves(
   const tally = targets.map((target) => ({ ...target }));
   return devices.map((device) => {
     const target = chooseDrainTarget(tally, device.gaming);
-    if (target) target.placed += 1;
+    if (target) target.devices += 1;
     return { deviceId: device.id, targetId: target?.id ?? null };
   });
 }

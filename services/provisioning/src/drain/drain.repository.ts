@@ -29,16 +29,14 @@ export function devicesOnNode(db: Db, nodeId: string, after: string | undefined,
   return query.orderBy('id').limit(limit).execute();
 }
 
-/** The nodes of a region, oldest first, with the peers placed on each (active devices with a key). */
+/**
+ * The nodes of a region, oldest first, with the devices on each: as for placement, every device
+ * counts against a node's capacity, suspended ones too (they come back to it).
+ */
 export async function regionNodes(db: Db, region: RegionId) {
   const rows = await db
     .selectFrom('nodes')
-    .leftJoin('devices', (join) =>
-      join
-        .onRef('devices.node_id', '=', 'nodes.id')
-        .on('devices.is_active', '=', true)
-        .on('devices.public_key', 'is not', null),
-    )
+    .leftJoin('devices', 'devices.node_id', 'nodes.id')
     .select([
       'nodes.id',
       'nodes.region',
@@ -48,14 +46,14 @@ export async function regionNodes(db: Db, region: RegionId) {
       'nodes.last_seen_at',
       'nodes.tags',
       'nodes.capacity',
-      (eb) => eb.fn.count<string>('devices.id').as('placed'),
+      (eb) => eb.fn.count<string>('devices.id').as('devices'),
     ])
     .where('nodes.region', '=', region)
     .groupBy('nodes.id')
     .orderBy('nodes.created_at')
     .orderBy('nodes.id')
     .execute();
-  return rows.map((row) => ({ ...row, placed: Number(row.placed) }));
+  return rows.map((row) => ({ ...row, devices: Number(row.devices) }));
 }
 
 /** Every device still on the node is held from now (those held already keep their time); answers how many. */

@@ -72,7 +72,7 @@ export class Drains {
         if (devices.length === 0) break;
         after = devices.at(-1)!.id;
         const targets = await this.targets(nodeId, node.region);
-        if (!targets.some((target) => target.placed < target.capacity)) {
+        if (!targets.some((target) => target.devices < target.capacity)) {
           // No room anywhere in the region: the rest of the node waits, in one statement.
           if ((await this.holdRest(nodeId)) === 'stopped') return outcome;
           break;
@@ -96,12 +96,12 @@ export class Drains {
     return outcome;
   }
 
-  /** The other nodes of the region that take devices now, with their peers placed. */
+  /** The other nodes of the region that take devices now, with the devices on each. */
   private async targets(nodeId: string, region: RegionId): Promise<DrainTarget[]> {
     const now = new Date();
     return (await regionNodes(this.deps.db, region))
       .filter((node) => node.id !== nodeId && isNodeUp(node, now))
-      .map((node) => ({ id: node.id, tags: node.tags, placed: node.placed, capacity: node.capacity }));
+      .map((node) => ({ id: node.id, tags: node.tags, devices: node.devices, capacity: node.capacity }));
   }
 
   /** Whether a device's owner is on the Gaming plan, asked once per owner in a pass. */

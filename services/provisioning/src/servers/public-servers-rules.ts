@@ -14,7 +14,7 @@ export type PublicNodeFacts = {
 };
 
 /** A node takes devices now: enrolled and serving, reporting, and not drained by an operator. */
-export function isNodeUp(node: PublicNodeFacts, now: Date): boolean {
+export function isNodeUp(node: Pick<PublicNodeFacts, 'status' | 'draining' | 'last_seen_at'>, now: Date): boolean {
   return node.status === 'active' && !node.draining && isNodeReachable(node.last_seen_at, now);
 }
 
