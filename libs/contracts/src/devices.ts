@@ -99,6 +99,8 @@ export const fairUseDeviceCeiling = 100;
 export const deviceRateLimits = {
   creations: { max: 30, windowSeconds: 3600 },
   keyRequests: { max: 10, windowSeconds: 3600 },
+  /** Region changes that move the device (each mails its person and leaves a peer on the old node). */
+  moves: { max: 10, windowSeconds: 3600 },
 } as const;
 
 /**

@@ -309,4 +309,22 @@ describe('a customer chooses a device’s region', () => {
     keepReporting(nodeBuses.america!, names.america);
     await eventually(async () => (await choose(laptop.id, 'north-america')).moved, 20_000, 250);
   });
+
+  it('refuses the eleventh move of a device within an hour, changing nothing', async () => {
+    const laptop = (await rpc.request(listDevicesRpc, {}, asAnn)).devices.find((d) => d.name === 'laptop')!;
+    let refusal: { code?: string } | undefined;
+    let moves = 0;
+    for (let i = 0; i < 12 && !refusal; i++) {
+      const before = await row(laptop.id);
+      const region = before.node_id === nodeIds.europe ? 'north-america' : 'europe';
+      refusal = await choose(laptop.id, region).then(
+        () => void moves++,
+        (error) => error,
+      );
+      if (refusal)
+        expect(await row(laptop.id)).toMatchObject({ node_id: before.node_id, region_choice: before.region_choice });
+    }
+    expect(refusal).toMatchObject({ code: 'rate_limited' });
+    expect(moves).toBeLessThanOrEqual(10);
+  });
 });

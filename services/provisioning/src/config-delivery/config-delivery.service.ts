@@ -126,12 +126,13 @@ export class ConfigDelivery {
 
   /**
    * Renders a queued "download again" mail of a move: nothing when the device is gone, has no key,
-   * or moved on since (its newer move has its own mail). The configuration is attached when the
-   * service holds the private key; otherwise the mail sends its person to the devices page.
+   * was switched off, or moved on since (its newer move has its own mail). The configuration is
+   * attached when the service holds the private key; otherwise the mail sends its person to the
+   * devices page.
    */
   async renderMovedMail(payload: Record<string, unknown>): Promise<MailMessage | null | typeof mailNotYet> {
     const device = await deviceById(this.deps.db, String(payload.deviceId));
-    if (!device?.public_key || !device.node_id || device.node_id !== payload.nodeId) return null;
+    if (!device?.public_key || !device.is_active || !device.node_id || device.node_id !== payload.nodeId) return null;
     const address = await this.deps.rpc.request(mailAddressRpc, { user_id: device.user_id });
     if (!address.verified) return mailNotYet;
     const node = await nodeOf(this.deps.db, device.node_id);

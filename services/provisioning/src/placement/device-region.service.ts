@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Caller, DeviceView, RegionChoice } from '@qw/contracts';
+import { deviceRateLimits, type Caller, type DeviceView, type RegionChoice } from '@qw/contracts';
+import { takeRateLimited } from '@qw/platform/limits';
 import type { ProvisioningDatabase } from '../database.ts';
 import { deviceFor } from '../devices/device-for.ts';
 import { validCountry } from '../devices/device-rules.ts';
@@ -21,7 +22,8 @@ export type DeviceRegionDeps = {
  * may). The choice is kept; a device whose server does not fit it (another region; for Automatic
  * with a country, not the region nearest it) moves to the node placement picks for the choice,
  * unless that node is in the region it is in already (Automatic fell back to it). A chosen region
- * with no room is refused (409 `region_full`) and nothing changes.
+ * with no room is refused (409 `region_full`) and nothing changes; so is an 11th move of the
+ * device within an hour (429: each move mails its person and leaves a peer behind).
  */
 export async function changeDeviceRegion(
   deps: DeviceRegionDeps,
@@ -44,6 +46,11 @@ export async function changeDeviceRegion(
       });
       const target = await nodeOf(tx, targetId);
       if (target.region !== node.region) {
+        await takeRateLimited(
+          tx,
+          [{ key: `devices:move:${device.id}`, limit: deviceRateLimits.moves }],
+          (wait) => `This device changed servers several times already. Try again in ${wait}.`,
+        );
         ({ device: current, moved } = await moveDevice(tx, device, targetId, { actorId: caller.userId }));
       }
     }
