@@ -44,7 +44,7 @@ let alone: ServiceAlone;
 let provisioning: RunningService<ProvisioningDatabase>;
 let rpc: RpcClient;
 const nodeIds: Record<string, string> = {};
-const stopReports: Record<string, () => void> = {};
+const stopReports: Record<string, () => Promise<void>> = {};
 const nodeBuses: Record<string, BusConnection> = {};
 const sign = callerTokenSigner(testCallerKeys.privateKey);
 const asBob = sign({ userId: randomUUID(), accountType: 'personal', isAdmin: false, emailVerified: true } as Parameters<
@@ -296,7 +296,7 @@ describe('a customer chooses a device’s region', () => {
   });
 
   it('places no device on a node that stopped reporting, and again once it reports', async () => {
-    stopReports.america!();
+    await stopReports.america!();
     await provisioning.db
       .updateTable('nodes')
       .set({ last_seen_at: new Date(Date.now() - 3600_000) })
