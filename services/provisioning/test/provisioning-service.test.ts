@@ -279,13 +279,15 @@ describe('organization devices follow identity’s organization events', () => {
       () =>
         rpc.request(
           createOrgDeviceRpc,
-          { org_id: orgId, name: 'max-phone', platform: 'ios', assignee_id: max },
+          { org_id: orgId, name: 'max-phone', platform: 'ios', assignee_id: max, region: 'asia', country: 'at' },
           person(olga, 'business'),
         ),
       20_000,
       100,
     );
     expect(device).toMatchObject({ name: 'max-phone', user_id: max, org_id: orgId, is_active: true });
+    // The region asked for (issue #23), and the country upper-cased.
+    expect(device).toMatchObject({ region_choice: 'asia', country: 'AT', node: { region: 'asia' } });
     expect(await desiredKeys()).toContain(device.public_key);
     const list = await rpc.request(listOrgDevicesRpc, { org_id: orgId }, person(olga, 'business'));
     expect(list.devices.map((d) => d.id)).toEqual([device.id]);
