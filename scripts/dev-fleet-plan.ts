@@ -37,8 +37,9 @@ export type DevFleetClient = {
   innerVeth: string;
   underlay: string;
   iface: string;
-  /** The demo admin's device the client's config belongs to. */
+  /** The demo admin's device the client's config belongs to, and the region it chooses. */
   device: string;
+  region: RegionId;
 };
 
 export type DevFleetPlan = {
@@ -65,9 +66,9 @@ const nodes: Array<Pick<DevFleetNode, 'name' | 'region' | 'city' | 'tags' | 'cap
   { name: 'sgp-1', short: 'sgp', region: 'asia', city: 'Singapore', tags: ['gaming'], capacity: 300 },
 ];
 
-const clients = [
-  { name: 'laptop', device: 'Demo laptop' },
-  { name: 'phone', device: 'Demo phone' },
+const clients: Array<Pick<DevFleetClient, 'name' | 'device' | 'region'>> = [
+  { name: 'laptop', device: 'Demo laptop', region: 'europe' },
+  { name: 'phone', device: 'Demo phone', region: 'asia' },
 ];
 
 /** What `make dev` builds; the same every time, so a second run finds (and replaces) the first run's. */

@@ -1,8 +1,9 @@
 /**
  * Devices for `make dev`'s fleet, made through provisioning's own RPCs as the gateway asks them
  * for a signed-in person, so placement puts them on the nodes and the agents receive their peers:
- * the demo admin's two devices the demo clients connect with, and one or two devices for each
- * demo customer with a plan (scripts/demo-history.ts). A customer who has devices already is left
+ * the demo admin's two devices the demo clients connect with (one chooses Europe, one Asia), and
+ * one or two devices for each demo customer with a plan (scripts/demo-history.ts), Automatic from
+ * a country of theirs, so placement spreads them over the regions. A customer who has devices already is left
  * as they are, so every `make dev` may run it.
  */
 import pg from 'pg';
@@ -71,7 +72,8 @@ export async function demoClientConfigs(options: {
   for (const client of options.plan.clients) {
     const device =
       devices.find((d) => d.name === client.device) ??
-      (await rpc.request(createDeviceRpc, { name: client.device, platform: 'linux' }, caller)).device;
+      (await rpc.request(createDeviceRpc, { name: client.device, platform: 'linux', region: client.region }, caller))
+        .device;
     const { config } = await rpc.request(deviceConfigRpc, { device_id: device.id }, caller);
     configs.push({ config, node: device.node?.name ?? null });
   }
@@ -86,6 +88,9 @@ const deviceKinds: Array<{ name: string; platform: Platform }> = [
   { name: 'Steam Deck', platform: 'linux' },
   { name: 'Home router', platform: 'router' },
 ];
+
+/** Where the demo customers are: placement starts at the region nearest each (Automatic). */
+const countries = ['US', 'CA', 'BR', 'MX', 'DE', 'FR', 'GB', 'NL', 'PL', 'ES', 'JP', 'SG', 'IN', 'AU', 'KR'];
 
 type DemoCustomer = { email: string; user_id: string; org_id: string | null; plan_code: string };
 
@@ -112,7 +117,7 @@ export async function seedFleetDevices(options: {
     const caller = person(options.signCaller, customer.user_id);
     for (let n = 0; n < (i % 3 === 0 ? 2 : 1); n++) {
       const kind = deviceKinds[(i + n * 2) % deviceKinds.length]!;
-      const body = { name: kind.name, platform: kind.platform };
+      const body = { name: kind.name, platform: kind.platform, country: countries[(i * 7) % countries.length]! };
       try {
         if (customer.org_id) await rpc.request(createOrgDeviceRpc, { org_id: customer.org_id, ...body }, caller);
         else await rpc.request(createDeviceRpc, body, caller);

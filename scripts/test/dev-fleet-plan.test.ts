@@ -18,6 +18,8 @@ describe("make dev's fleet plan", () => {
     ]);
     for (const node of plan.nodes) expect(node.capacity).toBeGreaterThan(0);
     expect(plan.nodes.find((n) => n.tags.includes('gaming'))?.region).toBe('asia');
+    // The demo clients connect through two different regions' nodes.
+    expect(new Set(plan.clients.map((c) => c.region)).size).toBe(plan.clients.length);
   });
 
   it('gives every node and client its own namespace, veth, underlay address and WireGuard interface', () => {
