@@ -18,7 +18,8 @@ import {
   type TestBus,
   type WireGuardLab,
 } from '@qw/testkit';
-import { nodeSubnets, parseClientConfig, publicKeyFromPrivate, toWgSetconf } from '@qw/wireguard';
+import { registerNodeRpc } from '@qw/contracts';
+import { generateKeyPair, nodeSubnets, parseClientConfig, publicKeyFromPrivate, toWgSetconf } from '@qw/wireguard';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { Client, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 
@@ -334,5 +335,18 @@ describe.skipIf(problem !== null)('enrolling a server from the console, then ret
     });
     const again = await new Client(stack.app, '192.0.2.45').call('POST', '/api/nodes/enrol', { token });
     expect(again.statusCode).toBe(409);
+
+    // Even with bus credentials issued some other way (the operator's script), a retired node may not register.
+    const { rpc } = await stack.connectNode(name);
+    const registration = {
+      region: 'europe',
+      endpoint: `${lab.nodeUnderlay}:51820`,
+      public_key: generateKeyPair().publicKey,
+      ip: lab.nodeUnderlay,
+      tags: [],
+    };
+    await expect(
+      rpc.request(registerNodeRpc, registration, undefined, { params: { node: name } }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
   }, 30_000);
 });
