@@ -1,4 +1,4 @@
-import { billingEvents, exportBillingDataRpc, requireUserId } from '@qw/contracts';
+import { adminPersonBillingRpc, billingEvents, exportBillingDataRpc, requireAdmin, requireUserId } from '@qw/contracts';
 import { endpoint } from '@qw/platform/bus';
 import type { ServiceContext, ServiceDefinition } from '@qw/platform';
 import { ConfigError } from '@qw/platform/config';
@@ -16,6 +16,7 @@ import type { PaymentProvider } from './providers/payment-provider.ts';
 import { RefundsService } from './refunds/refunds.service.ts';
 import { billingEndpoints } from './rpc/billing.rpc.ts';
 import { cancelDueAtProvider, exportBillingData } from './accounts/account-data.ts';
+import { personBilling } from './admin/admin-person-billing.ts';
 import { userDeletedConsumer } from './consumers/user-deleted.consumer.ts';
 
 export type BillingSettings = {
@@ -93,6 +94,11 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
           testClock: provider.name === 'test' && settings.BILLING_TEST_CLOCK && settings.NODE_ENV !== 'production',
         }),
         endpoint(exportBillingDataRpc, (_data, caller) => exportBillingData(context.db, requireUserId(caller))),
+        // The operator console's page of one person: platform admins only.
+        endpoint(adminPersonBillingRpc, (data, caller) => {
+          requireAdmin(caller);
+          return personBilling(context.db, data.user_id);
+        }),
       ];
     },
     consumers: (context) => [

@@ -22,6 +22,7 @@ import { registerOrganizationRoutes } from './organizations/organizations.routes
 import { registerAnalyticsRoutes } from './analytics/analytics.routes.ts';
 import { VisitCounter } from './analytics/visit-counter.ts';
 import { registerAdminAccountRoutes } from './admin/accounts.routes.ts';
+import { registerAdminPersonRoutes } from './admin/person.routes.ts';
 import { registerAdminFleetRoutes } from './admin/fleet.routes.ts';
 import { registerPublicServerRoutes } from './servers/public-servers.routes.ts';
 import { registerServerLifecycleRoutes } from './admin/server-lifecycle.routes.ts';
@@ -113,6 +114,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   app.addHook('onClose', () => visits.stop());
   registerAnalyticsRoutes(app, { rpc: deps.rpc, visits, addressHashKey: config.ADDRESS_HASH_KEY });
   registerAdminAccountRoutes(app, { rpc: deps.rpc });
+  registerAdminPersonRoutes(app, { rpc: deps.rpc });
   registerAdminFleetRoutes(app, { rpc: deps.rpc });
   registerPublicServerRoutes(app, { rpc: deps.rpc });
   registerServerLifecycleRoutes(app, { rpc: deps.rpc, publicUrl: config.PUBLIC_URL });

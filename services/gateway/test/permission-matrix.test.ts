@@ -477,6 +477,11 @@ const matrix: Record<string, Row> = {
     expect: adminOnly(),
   },
   'GET /api/admin/audit': { request: () => ({ url: '/api/admin/audit' }), expect: adminOnly() },
+  // Issue #26: one person's page (the organization's owner, a real person with a plan and devices).
+  'GET /api/admin/users/:id': {
+    request: () => ({ url: `/api/admin/users/${userIds.orgOwner}` }),
+    expect: adminOnly(),
+  },
   // The operator console's fleet: platform admins only.
   'GET /api/admin/overview': { request: () => ({ url: '/api/admin/overview' }), expect: adminOnly() },
   'GET /api/admin/devices': { request: () => ({ url: '/api/admin/devices?per_page=10' }), expect: adminOnly() },

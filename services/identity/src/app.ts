@@ -29,6 +29,8 @@ import { MembersService } from './organizations/members.service.ts';
 import { InvitationsService } from './organizations/invitations.service.ts';
 import { AdminConsoleService } from './admin/admin-console.service.ts';
 import { adminEndpoints } from './rpc/admin.rpc.ts';
+import { AdminPersonService } from './admin/admin-person.service.ts';
+import { adminPersonEndpoints } from './rpc/admin-person.rpc.ts';
 import { AccountDataService } from './accounts/account-data.service.ts';
 import { accountDataEndpoints } from './rpc/account-data.rpc.ts';
 
@@ -117,6 +119,7 @@ export function identityService(
         ...organizationEndpoints({ db, members: new MembersService(db), invitations }),
         demoSignUpEndpoint(accounts, settings.DEMO_TOOLS === true),
         ...adminEndpoints(new AdminConsoleService(db, readDb)),
+        ...adminPersonEndpoints(new AdminPersonService(db)),
         ...directoryEndpoints(db),
         ...accountDataEndpoints(new AccountDataService({ db, mailer: mailerFor(logger), logger })),
       ];

@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { SealingKeys } from '@qw/wireguard';
-import { exportProvisioningDataRpc, provisioningEvents, requireUserId } from '@qw/contracts';
+import {
+  adminPersonDevicesRpc,
+  exportProvisioningDataRpc,
+  provisioningEvents,
+  requireAdmin,
+  requireUserId,
+} from '@qw/contracts';
 import { endpoint } from '@qw/platform/bus';
 import { userVerifiedConsumer } from './consumers/user-verified.consumer.ts';
 import { createMailer, MailQueue, type Mailer, type MailRenderer } from '@qw/platform/mailer';
@@ -16,6 +22,7 @@ import { realClock, testClock, type Clock } from './clock.ts';
 import { provisioningEndpoints } from './rpc/provisioning.rpc.ts';
 import { FleetAdmin } from './admin/fleet.service.ts';
 import { Drains } from './drain/drains.service.ts';
+import { personDevices } from './admin/admin-person-devices.ts';
 import { subscriptionConsumers } from './consumers/subscription-changed.consumer.ts';
 import { memberJoinedConsumer } from './consumers/member-joined.consumer.ts';
 import { memberRoleChangedConsumer } from './consumers/member-role-changed.consumer.ts';
@@ -140,6 +147,11 @@ export function provisioningService(
         endpoint(exportProvisioningDataRpc, (_data, caller) =>
           exportDevices(context.db, context.rpc, requireUserId(caller)),
         ),
+        // The operator console's page of one person: platform admins only.
+        endpoint(adminPersonDevicesRpc, (data, caller) => {
+          requireAdmin(caller);
+          return personDevices(context.db, context.rpc, data.user_id);
+        }),
       ];
     },
     consumers: (context) => [

@@ -107,6 +107,7 @@ export function createRouter() {
                 { path: 'overview', lazy: screen(() => import('./routes/admin-overview.route')) },
                 { path: 'accounts', lazy: screen(() => import('./routes/admin-accounts.route')) },
                 { path: 'accounts/:tab', lazy: screen(() => import('./routes/admin-accounts.route')) },
+                { path: 'accounts/users/:id', lazy: screen(() => import('./routes/admin-person.route')) },
                 { path: 'devices', lazy: screen(() => import('./routes/admin-devices.route')) },
                 { path: 'telemetry', lazy: screen(() => import('./routes/admin-telemetry.route')) },
                 { path: 'servers', lazy: screen(() => import('./routes/admin-servers.route')) },

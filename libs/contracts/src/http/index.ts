@@ -8,6 +8,7 @@ export * from './analytics.http.ts';
 export * from './admin.http.ts';
 export * from './account-data.http.ts';
 export * from './servers.http.ts';
+export * from './admin-person.http.ts';
 
 import { accountRoutes, authRoutes } from './auth.http.ts';
 import { billingRoutes } from './billing.http.ts';
@@ -21,6 +22,7 @@ import type { HttpRoute } from './route.ts';
 import { accountDataRoutes } from './account-data.http.ts';
 import { supportRoutes } from './support.http.ts';
 import { publicServersRoute } from './servers.http.ts';
+import { adminPersonRoutes } from './admin-person.http.ts';
 
 /** Every route of the gateway's API, as the permission matrix and the route-table test know them. */
 export const httpRoutes: readonly HttpRoute[] = [
@@ -34,6 +36,7 @@ export const httpRoutes: readonly HttpRoute[] = [
   ...supportRoutes,
   ...organizationMemberRoutes,
   ...adminAccountRoutes,
+  ...adminPersonRoutes,
   ...adminFleetRoutes,
   publicServersRoute,
   ...adminServerLifecycleRoutes,

@@ -6,3 +6,4 @@ export * from './admin.rpc.ts';
 export * from './directory.rpc.ts';
 export * from './authority.rpc.ts';
 export * from './account-data.rpc.ts';
+export * from './admin-person.rpc.ts';

@@ -1,5 +1,6 @@
 import { adminPageSizes, planDisplayName } from '@qw/contracts';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { formatDate } from '../../../lib/format';
 import { Badge, Table, type TableColumn, type TableSort } from '../../../ui';
 import { type AdminUsersQuery, useUsers } from '../api/get-users';
@@ -22,7 +23,9 @@ const columns: TableColumn<AdminUser>[] = [
     rowHeader: true,
     cell: (user) => (
       <span className="admin-cell-stack">
-        <span className="admin-break">{user.email}</span>
+        <Link className="admin-break" to={`/admin/accounts/users/${user.id}`}>
+          {user.email}
+        </Link>
         {!user.email_verified && <span className="qw-small qw-muted">Not verified</span>}
       </span>
     ),

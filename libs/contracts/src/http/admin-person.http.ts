@@ -1,0 +1,120 @@
+import { Type, type Static } from 'typebox';
+import { AuditEntrySchema } from '../identity/organizations.rpc.ts';
+import { AdminAuditEntrySchema } from './admin.http.ts';
+import { defineRoute } from './route.ts';
+
+/**
+ * Issue #26, Operator console → Accounts: one person's own page. Its parts belong to three owners
+ * (identity: profile, organizations, sessions, audit; billing: plan, invoices; provisioning:
+ * devices), each asked once by the gateway, in parallel. Platform admins only.
+ */
+const tags = ['admin'];
+const Uuid = Type.String({ format: 'uuid' });
+const When = Type.String({ format: 'date-time' });
+const NullableWhen = Type.Union([When, Type.Null()]);
+const Count = Type.Integer({ minimum: 0 });
+const NullableText = Type.Union([Type.String(), Type.Null()]);
+
+/** The person's id as the address carries it: anything that is not a uuid is answered 404. */
+export const AdminPersonParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const AdminPersonProfileSchema = Type.Object({
+  id: Uuid,
+  email: Type.String(),
+  full_name: NullableText,
+  email_verified: Type.Boolean(),
+  email_verified_at: NullableWhen,
+  created_at: When,
+  /** Spec §3 profiles.account_type: admin, business or other. */
+  account_type: Type.String(),
+  role: Type.String(),
+  is_admin: Type.Boolean(),
+  two_factor: Type.Boolean(),
+});
+
+/** Sign-ins still able to refresh, and when any session of the person last began or refreshed. */
+export const AdminPersonSessionsSchema = Type.Object({ active: Count, last_used_at: NullableWhen });
+
+export const AdminPersonOrganizationSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  role: Type.String(),
+  joined_at: When,
+});
+
+/** An entry of an organization's audit log the person did or that is about them, with its organization. */
+export const AdminPersonActivitySchema = Type.Object({
+  ...AuditEntrySchema.properties,
+  organization: Type.Object({ id: Uuid, name: Type.String() }),
+});
+
+/** What identity answers of a person (the page's identity part). */
+export const AdminPersonIdentitySchema = Type.Object({
+  profile: AdminPersonProfileSchema,
+  sessions: AdminPersonSessionsSchema,
+  organizations: Type.Array(AdminPersonOrganizationSchema),
+  /** Newest first, at most 50. */
+  activity: Type.Array(AdminPersonActivitySchema),
+  /** Operators' actions on this person (identity's audit), newest first, at most 50. */
+  operator_actions: Type.Array(AdminAuditEntrySchema),
+});
+export type AdminPersonIdentity = Static<typeof AdminPersonIdentitySchema>;
+
+export const AdminPersonInvoiceSchema = Type.Object({
+  id: Uuid,
+  number: NullableText,
+  plan: NullableText,
+  amount_cents: Type.Integer(),
+  currency: Type.String(),
+  status: Type.String(),
+  period_start: NullableWhen,
+  period_end: NullableWhen,
+  paid_at: NullableWhen,
+});
+/** What billing answers of a person: their own plan now (not an organization's) and their invoices, newest first. */
+export const AdminPersonBillingSchema = Type.Object({
+  plan: Type.Union([
+    Type.Object({ code: Type.String(), status: Type.String(), current_period_end: NullableWhen }),
+    Type.Null(),
+  ]),
+  invoices: Type.Array(AdminPersonInvoiceSchema),
+});
+export type AdminPersonBilling = Static<typeof AdminPersonBillingSchema>;
+
+export const AdminPersonDeviceSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  platform: Type.String(),
+  organization_id: Type.Union([Uuid, Type.Null()]),
+  /** `active`, or `suspended (<by whom>)`. */
+  status: Type.String(),
+  /** The server's name, or null while the device has no key. */
+  server: NullableText,
+  last_handshake_at: NullableWhen,
+  created_at: When,
+});
+/** What provisioning answers of a person: every device of theirs, personal and in organizations. */
+export const AdminPersonDevicesSchema = Type.Object({ devices: Type.Array(AdminPersonDeviceSchema) });
+export type AdminPersonDevices = Static<typeof AdminPersonDevicesSchema>;
+
+export const AdminPersonSchema = Type.Object({
+  ...AdminPersonIdentitySchema.properties,
+  ...AdminPersonBillingSchema.properties,
+  ...AdminPersonDevicesSchema.properties,
+});
+export type AdminPerson = Static<typeof AdminPersonSchema>;
+
+export const adminPersonRoute = defineRoute({
+  operationId: 'adminPerson',
+  method: 'GET',
+  url: '/api/admin/users/:id',
+  access: 'admin',
+  tags,
+  summary:
+    "One person's page: profile, plan, organizations with roles, devices, invoices, sessions and the audit about them",
+  params: AdminPersonParamsSchema,
+  response: { 200: AdminPersonSchema },
+});
+
+/** The person's page and its actions. */
+export const adminPersonRoutes = [adminPersonRoute];

@@ -1,0 +1,37 @@
+import {
+  AppError,
+  adminPersonBillingRpc,
+  adminPersonDevicesRpc,
+  adminPersonRoute,
+  adminPersonRpc,
+} from '@qw/contracts';
+import type { HttpApp, RpcClient } from '@qw/platform';
+import { addRoute } from '../http/add-route.ts';
+import { isUuid } from '../http/ids.ts';
+
+/** A malformed id names nobody: the same 404 as an id nobody has. */
+export function personId(raw: string): string {
+  if (!isUuid(raw)) throw new AppError('not_found', 'No account has this id.');
+  return raw.toLowerCase();
+}
+
+/**
+ * Issue #26, the operator console's page of one person and its actions. Each route's contract says
+ * `access: 'admin'` (addRoute refuses anyone else from the verified session alone); each service
+ * asked checks the caller assertion's admin flag again. The page's parts have three owners, asked
+ * once each, at the same time; identity's `not_found` (nobody has this id) answers for the page.
+ */
+export function registerAdminPersonRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
+  const { rpc } = deps;
+
+  addRoute(app, adminPersonRoute, async (request, reply) => {
+    const { caller } = request;
+    const asked = { user_id: personId(request.params.id) };
+    const [identity, billing, provisioning] = await Promise.all([
+      rpc.request(adminPersonRpc, asked, caller),
+      rpc.request(adminPersonBillingRpc, asked, caller),
+      rpc.request(adminPersonDevicesRpc, asked, caller),
+    ]);
+    return reply.header('cache-control', 'no-store').send({ ...identity, ...billing, ...provisioning });
+  });
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, confirmEmail, signUp, startStack, type Stack } from './support/stack.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
+import { registerTestNode } from './support/nodes.ts';
+import { organizationEventsHandled, ownOrganization, userIdOf } from './support/organizations.ts';
+
+/**
+ * Issue #26, the operator console's page of one person, through the gateway on the real stack
+ * (identity, billing, provisioning, telemetry): what it shows from each owner, and every way an
+ * attacker would try it (no session, a customer, malformed and unknown ids).
+ */
+const password = 'correct horse battery';
+const rootEmail = 'root@quietwire.test';
+
+let stack: Stack;
+let root: Client;
+let pia: Client;
+let piaId: string;
+let owen: Client;
+let owenId: string;
+let orgId: string;
+let una: Client;
+let unaId: string;
+let addresses = 10;
+const address = () => `198.51.100.${addresses++}`;
+
+type Answer = Awaited<ReturnType<Client['call']>>;
+const status = (answer: Answer) => ({ status: answer.statusCode, code: answer.data?.error?.code });
+const page = (id: string, by = root) => by.call('GET', `/api/admin/users/${id}`);
+
+beforeAll(async () => {
+  stack = await startStack({
+    label: 'admin-person',
+    adminEmails: [rootEmail],
+    extra: (url, mail) => deviceServices(url, mail),
+  });
+  await registerTestNode(stack, 'person-node');
+  root = await confirmEmail(stack, rootEmail, password, await signUp(stack, rootEmail, address(), password));
+  pia = await confirmEmail(stack, 'pia@example.com', password, await customerWithPlan(stack, 'pia@example.com'));
+  piaId = await userIdOf(pia);
+  await deviceAdded(pia, { name: 'Pia laptop', platform: 'linux' });
+  owen = await confirmEmail(
+    stack,
+    'owen@example.com',
+    password,
+    await customerWithPlan(stack, 'owen@example.com', 'business10'),
+  );
+  owenId = await userIdOf(owen);
+  orgId = await ownOrganization(owen);
+  await organizationEventsHandled(stack);
+  await deviceAdded(owen, { name: 'Owen phone' }, `/api/orgs/${orgId}/devices`);
+  una = await signUp(stack, 'una@example.com', address(), password);
+  unaId = await userIdOf(una);
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe("a person's page", () => {
+  it('shows the profile, plan, invoices, devices and sessions of a personal customer', async () => {
+    const answer = await page(piaId);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    const person = answer.data;
+    expect(person.profile).toMatchObject({
+      id: piaId,
+      email: 'pia@example.com',
+      email_verified: true,
+      account_type: 'personal',
+      is_admin: false,
+      two_factor: false,
+    });
+    expect(person.plan).toMatchObject({ code: 'personal', status: 'active' });
+    expect(person.invoices).toHaveLength(1);
+    expect(person.invoices[0]).toMatchObject({ plan: 'personal', status: 'paid' });
+    expect(person.invoices[0].amount_cents).toBeGreaterThan(0);
+    expect(person.devices).toEqual([
+      expect.objectContaining({ name: 'Pia laptop', status: 'active', server: 'person-node', organization_id: null }),
+    ]);
+    // No key, address or network on the page.
+    expect(Object.keys(person.devices[0]).sort()).toEqual(
+      ['created_at', 'id', 'last_handshake_at', 'name', 'organization_id', 'platform', 'server', 'status'].sort(),
+    );
+    expect(person.sessions.active).toBeGreaterThanOrEqual(1);
+    expect(Date.parse(person.sessions.last_used_at)).toBeGreaterThan(Date.now() - 10 * 60_000);
+    expect(person.organizations).toEqual([]);
+  });
+
+  it("shows a team lead's organization with their role, its devices and the organization's audit about them", async () => {
+    const person = (await page(owenId)).data;
+    expect(person.profile).toMatchObject({ id: owenId, account_type: 'business' });
+    // The organization's plan is not a personal one.
+    expect(person.plan).toBeNull();
+    expect(person.organizations).toEqual([expect.objectContaining({ id: orgId, role: 'owner' })]);
+    expect(person.devices).toEqual([expect.objectContaining({ name: 'Owen phone', organization_id: orgId })]);
+    const kinds = person.activity.map((entry: { kind: string }) => entry.kind);
+    expect(kinds).toContain('member.joined');
+    expect(kinds).toContain('device.added');
+    expect(person.activity[0].organization).toMatchObject({ id: orgId });
+  });
+
+  it('shows an unconfirmed address as such, with no plan, device or invoice', async () => {
+    const person = (await page(unaId)).data;
+    expect(person.profile).toMatchObject({ email: 'una@example.com', email_verified: false, email_verified_at: null });
+    expect(person).toMatchObject({ plan: null, devices: [], invoices: [], organizations: [] });
+  });
+
+  it('answers an id in capitals as the same person', async () => {
+    expect((await page(piaId.toUpperCase())).data.profile.id).toBe(piaId);
+  });
+
+  it('answers 404 for an unknown or malformed id', async () => {
+    for (const id of [randomUUID(), 'not-a-uuid', `${piaId}x`, '%27%20or%201%3D1', 'x'.repeat(64)])
+      expect(status(await page(id)), id).toEqual({ status: 404, code: 'not_found' });
+    expect((await page('x'.repeat(65))).statusCode).toBe(400);
+  });
+
+  it('refuses anyone but a platform admin, whatever they send', async () => {
+    expect(status(await page(piaId, pia))).toEqual({ status: 403, code: 'forbidden' });
+    // Even their own page, and even naming an admin's address in the spec's header.
+    expect(
+      status(await pia.call('GET', `/api/admin/users/${piaId}`, undefined, { 'x-admin-email': rootEmail })),
+    ).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(status(await page(owenId, una))).toEqual({ status: 403, code: 'forbidden' });
+    expect((await page(piaId, new Client(stack.app))).statusCode).toBe(401);
+  });
+});
