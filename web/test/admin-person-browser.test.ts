@@ -60,7 +60,7 @@ describe("a person's page in the console", () => {
       await admin.page.getByRole('link', { name: customer }).click();
       await admin.page.waitForURL((url) => url.pathname === `/admin/accounts/users/${customerId}`);
       await admin.page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
-      const section = (name: string) => admin.page.getByRole('region', { name });
+      const section = (name: string) => admin.page.locator(`section[aria-labelledby="person-${name.toLowerCase()}"]`);
       await expect(section('Profile').innerText()).resolves.toContain(customer);
       await expect(section('Plan').innerText()).resolves.toContain('Personal');
       await expect(section('Devices').innerText()).resolves.toContain('Dana MacBook F');

@@ -15,7 +15,12 @@ type Membership = AdminPerson['organizations'][number];
 
 /** Spec §3 account_type in words. */
 const accountTypes: Readonly<Record<string, string>> = { admin: 'Admin', business: 'Business', personal: 'Personal' };
-const roleNames: Readonly<Record<string, string>> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+const roleNames: Readonly<Record<string, string>> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  member: 'Member',
+  client: 'Customer',
+};
 
 function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
   return (
