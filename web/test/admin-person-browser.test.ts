@@ -11,6 +11,7 @@ import {
   personalCustomerViaApi,
   screenshot,
   signInThroughPage,
+  signUpViaApi,
   startWebStack,
   uniqueEmail,
   verifiedAccountViaApi,
@@ -72,6 +73,55 @@ describe("a person's page in the console", () => {
       ).toBeLessThanOrEqual(0);
       expect(await seriousAxeViolations(admin.page)).toEqual([]);
       await screenshot(admin.page, 'admin-person');
+      expect(admin.errors).toEqual([]);
+      await admin.close();
+    });
+  }
+
+  for (const width of [1280, 390]) {
+    it(`resends the verification mail and ends every session, each confirmed, at ${width} px`, async () => {
+      const email = uniqueEmail('person-actions');
+      const token = await signUpViaApi(stack, email);
+      const id = (await apiCall(stack, 'GET', '/api/me', undefined, token)).data.user.id as string;
+      const admin = await newPage(browser, { width });
+      await signInThroughPage(admin.page, stack.publicUrl, adminEmail);
+      await admin.page.goto(`${stack.publicUrl}/admin/accounts/users/${id}`);
+      await admin.page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
+
+      await admin.page.getByRole('button', { name: 'Resend verification' }).click();
+      const dialog = admin.page.getByRole('dialog');
+      await expect(dialog.innerText()).resolves.toContain(`Send the verification mail to ${email}?`);
+      expect(await seriousAxeViolations(admin.page)).toEqual([]);
+      await screenshot(admin.page, 'admin-person-resend-dialog');
+      await dialog.getByRole('button', { name: 'Send' }).click();
+      await admin.page.getByText(`A new verification link went to ${email}.`).waitFor();
+      await stack.smtp.waitFor(
+        (m) =>
+          (m.to as { text: string } | undefined)?.text.includes(email) === true &&
+          m.subject === 'Confirm your email for Quietwire',
+      );
+
+      await admin.page.getByRole('button', { name: 'End sessions' }).click();
+      await expect(dialog.innerText()).resolves.toContain(`End every session of ${email}?`);
+      await dialog.getByRole('button', { name: 'End sessions' }).click();
+      await admin.page.getByText(`Ended 1 session of ${email}`).waitFor();
+      await expect
+        .poll(async () => (await apiCall(stack, 'GET', '/api/me', undefined, token)).status, {
+          timeout: 5_000,
+        })
+        .toBe(401);
+      // The page says it: no session left, and both actions in the audit as sentences.
+      await expect
+        .poll(() => admin.page.locator('section[aria-labelledby="person-sessions"]').innerText())
+        .toContain('0 sessions');
+      const audit = admin.page.locator('section[aria-labelledby="person-audit"]');
+      await expect(audit.innerText()).resolves.toContain(`${adminEmail} ended every session of ${email}.`);
+      await expect(audit.innerText()).resolves.toContain(`${adminEmail} sent ${email} a new verification link.`);
+      expect(
+        await admin.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
+      expect(await seriousAxeViolations(admin.page)).toEqual([]);
+      await screenshot(admin.page, 'admin-person-actions');
       expect(admin.errors).toEqual([]);
       await admin.close();
     });

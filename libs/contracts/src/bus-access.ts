@@ -96,6 +96,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       identity.adminSuspendOrganizationRpc,
       identity.adminUsersRpc,
       identity.adminPersonRpc,
+      identity.adminEndSessionsRpc,
+      identity.adminResendVerificationRpc,
       identity.removeAdminEmailRpc,
       identity.adminPeopleCountsRpc,
       identity.forgotPasswordRpc,

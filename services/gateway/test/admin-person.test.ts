@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@qw/testkit';
 import { Client, confirmEmail, signUp, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
@@ -128,5 +129,80 @@ describe("a person's page", () => {
     });
     expect(status(await page(owenId, una))).toEqual({ status: 403, code: 'forbidden' });
     expect((await page(piaId, new Client(stack.app))).statusCode).toBe(401);
+  });
+});
+
+describe('ending every session of a person', () => {
+  it('ends them all: their access token stops within a second or so, their refresh token at once; audited', async () => {
+    const ed = await signUp(stack, 'ed@example.com', address(), password);
+    const edId = await userIdOf(ed);
+    expect((await ed.call('GET', '/api/me')).statusCode).toBe(200);
+    // Refused to anyone but an admin, and for nobody.
+    expect(status(await pia.call('POST', `/api/admin/users/${edId}/end-sessions`))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(status(await root.call('POST', `/api/admin/users/${randomUUID()}/end-sessions`))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(status(await root.call('POST', '/api/admin/users/nobody/end-sessions'))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    expect((await ed.call('GET', '/api/me')).statusCode).toBe(200);
+    const ended = await root.call('POST', `/api/admin/users/${edId}/end-sessions`);
+    expect(ended.statusCode).toBe(200);
+    expect(ended.data).toEqual({ ended: 1 });
+    const at = Date.now();
+    await eventually(async () => (await ed.call('GET', '/api/me')).statusCode === 401 || undefined, 5_000, 100);
+    // The authority cache's second, with room for this machine's load.
+    expect(Date.now() - at).toBeLessThan(5_000);
+    ed.accessToken = undefined;
+    expect((await ed.call('POST', '/api/auth/refresh')).statusCode).toBe(401);
+    const person = (await page(edId)).data;
+    expect(person.sessions.active).toBe(0);
+    expect(person.operator_actions[0]).toMatchObject({
+      kind: 'user.sessions_ended',
+      actor_email: rootEmail,
+      target: 'ed@example.com',
+      details: { user_id: edId, sessions: 1 },
+    });
+    // Nothing of it reaches another person.
+    expect((await owen.call('GET', '/api/me')).statusCode).toBe(200);
+  });
+});
+
+describe('sending the verification mail again', () => {
+  it('mails a new link to an unconfirmed address, which confirms it; audited', async () => {
+    const before = stack.smtp.messages.filter((m) => m.subject === 'Confirm your email for Quietwire').length;
+    expect(status(await una.call('POST', `/api/admin/users/${unaId}/resend-verification`))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    const sent = await root.call('POST', `/api/admin/users/${unaId}/resend-verification`);
+    expect(sent.statusCode).toBe(200);
+    expect(sent.data).toEqual({ sent_to: 'una@example.com' });
+    await eventually(
+      () =>
+        stack.smtp.messages.filter((m) => m.subject === 'Confirm your email for Quietwire').length > before ||
+        undefined,
+      10_000,
+      100,
+    );
+    expect((await page(unaId)).data.operator_actions[0]).toMatchObject({
+      kind: 'user.verification_sent',
+      details: { user_id: unaId },
+    });
+  });
+
+  it('answers 409 for a confirmed address and 404 for nobody, sending nothing', async () => {
+    const refused = await root.call('POST', `/api/admin/users/${piaId}/resend-verification`);
+    expect(status(refused)).toEqual({ status: 409, code: 'conflict' });
+    expect(refused.data.error.message).toBe('This address is already confirmed: there is nothing to verify.');
+    expect(status(await root.call('POST', `/api/admin/users/${randomUUID()}/resend-verification`))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
   });
 });

@@ -482,6 +482,15 @@ const matrix: Record<string, Row> = {
     request: () => ({ url: `/api/admin/users/${userIds.orgOwner}` }),
     expect: adminOnly(),
   },
+  // An operator ends the sessions of (and re-mails) a spare member, never a principal of the matrix.
+  'POST /api/admin/users/:id/end-sessions': {
+    request: () => ({ url: `/api/admin/users/${roleTarget}/end-sessions` }),
+    expect: adminOnly(),
+  },
+  'POST /api/admin/users/:id/resend-verification': {
+    request: () => ({ url: `/api/admin/users/${roleTarget}/resend-verification` }),
+    expect: { ...adminOnly(), admin: 'allow' },
+  },
   // The operator console's fleet: platform admins only.
   'GET /api/admin/overview': { request: () => ({ url: '/api/admin/overview' }), expect: adminOnly() },
   'GET /api/admin/devices': { request: () => ({ url: '/api/admin/devices?per_page=10' }), expect: adminOnly() },

@@ -119,7 +119,7 @@ export function identityService(
         ...organizationEndpoints({ db, members: new MembersService(db), invitations }),
         demoSignUpEndpoint(accounts, settings.DEMO_TOOLS === true),
         ...adminEndpoints(new AdminConsoleService(db, readDb)),
-        ...adminPersonEndpoints(new AdminPersonService(db)),
+        ...adminPersonEndpoints(new AdminPersonService(db, emailLinks)),
         ...directoryEndpoints(db),
         ...accountDataEndpoints(new AccountDataService({ db, mailer: mailerFor(logger), logger })),
       ];

@@ -116,5 +116,31 @@ export const adminPersonRoute = defineRoute({
   response: { 200: AdminPersonSchema },
 });
 
+/** Every session of the person ends: their refresh tokens at once, their access tokens within the authority cache's second. */
+export const EndSessionsAnswerSchema = Type.Object({ ended: Count });
+export const endPersonSessionsRoute = defineRoute({
+  operationId: 'endPersonSessions',
+  method: 'POST',
+  url: '/api/admin/users/:id/end-sessions',
+  access: 'admin',
+  tags,
+  summary: 'End every session of a person (they sign in again); audited',
+  params: AdminPersonParamsSchema,
+  response: { 200: EndSessionsAnswerSchema },
+});
+
+/** The verification mail again, for an address not yet confirmed (409 once it is). */
+export const ResendVerificationAnswerSchema = Type.Object({ sent_to: Type.String() });
+export const resendPersonVerificationRoute = defineRoute({
+  operationId: 'resendPersonVerification',
+  method: 'POST',
+  url: '/api/admin/users/:id/resend-verification',
+  access: 'admin',
+  tags,
+  summary: "Send a person's verification mail again (their address is not confirmed yet); audited",
+  params: AdminPersonParamsSchema,
+  response: { 200: ResendVerificationAnswerSchema },
+});
+
 /** The person's page and its actions. */
-export const adminPersonRoutes = [adminPersonRoute];
+export const adminPersonRoutes = [adminPersonRoute, endPersonSessionsRoute, resendPersonVerificationRoute];

@@ -77,6 +77,9 @@ export const adminAuditKinds = [
   'admin_email.removed',
   'organization.suspended',
   'organization.reactivated',
+  // Issue #26: actions on one person (their details carry `user_id`).
+  'user.sessions_ended',
+  'user.verification_sent',
 ] as const;
 export type AdminAuditKind = (typeof adminAuditKinds)[number];
 

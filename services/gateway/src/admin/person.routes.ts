@@ -1,9 +1,13 @@
 import {
   AppError,
+  adminEndSessionsRpc,
   adminPersonBillingRpc,
   adminPersonDevicesRpc,
   adminPersonRoute,
   adminPersonRpc,
+  adminResendVerificationRpc,
+  endPersonSessionsRoute,
+  resendPersonVerificationRoute,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
@@ -34,4 +38,12 @@ export function registerAdminPersonRoutes(app: HttpApp, deps: { rpc: RpcClient }
     ]);
     return reply.header('cache-control', 'no-store').send({ ...identity, ...billing, ...provisioning });
   });
+
+  addRoute(app, endPersonSessionsRoute, async (request) =>
+    rpc.request(adminEndSessionsRpc, { user_id: personId(request.params.id) }, request.caller),
+  );
+
+  addRoute(app, resendPersonVerificationRoute, async (request) =>
+    rpc.request(adminResendVerificationRpc, { user_id: personId(request.params.id) }, request.caller),
+  );
 }

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import { AppError, resolveAccess, type AdminPersonIdentity, type Caller } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
+import * as accounts from '../accounts/accounts.repository.ts';
+import type { EmailLinksService } from '../email-links/email-links.service.ts';
+import { insertAdminAudit } from './admin-console.repository.ts';
 import * as repo from './admin-person.repository.ts';
 import { requireOperator } from './operator.ts';
 
@@ -15,7 +18,55 @@ export const personNotFound = () => new AppError('not_found', 'No account has th
  * from the database at the time of the request.
  */
 export class AdminPersonService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly emailLinks: EmailLinksService,
+  ) {}
+
+  /**
+   * Every session of the person ends, as a password change ends them: each refresh token is
+   * revoked now, and the gateway's caller assertion (asked again within a second) stops their
+   * access tokens. Audited with how many sign-ins could still refresh.
+   */
+  async endSessions(caller: Caller, userId: string): Promise<{ ended: number }> {
+    return this.db.transaction().execute(async (tx) => {
+      const operator = await requireOperator(tx, caller);
+      const person = await accounts.findUserById(tx, userId);
+      if (!person) throw personNotFound();
+      const { active } = await repo.sessionsOf(tx, userId);
+      await accounts.revokeAllSessions(tx, userId);
+      await insertAdminAudit(tx, operator, {
+        kind: 'user.sessions_ended',
+        target: person.email,
+        details: { user_id: userId, sessions: active },
+      });
+      return { ended: active };
+    });
+  }
+
+  /**
+   * The verification mail again (identity's own, with a new link; earlier links stop working), for
+   * an address not yet confirmed. No rate limit of the person's own applies: an operator asks.
+   */
+  async resendVerification(caller: Caller, userId: string): Promise<{ sent_to: string }> {
+    const { email, token } = await this.db.transaction().execute(async (tx) => {
+      const operator = await requireOperator(tx, caller);
+      const person = await accounts.findUserById(tx, userId);
+      if (!person) throw personNotFound();
+      if (person.email_verified_at)
+        throw new AppError('conflict', 'This address is already confirmed: there is nothing to verify.');
+      await accounts.expireEmailTokens(tx, userId, 'verify_email');
+      const token = await this.emailLinks.addVerificationToken(tx, userId);
+      await insertAdminAudit(tx, operator, {
+        kind: 'user.verification_sent',
+        target: person.email,
+        details: { user_id: userId },
+      });
+      return { email: person.email, token };
+    });
+    await this.emailLinks.sendVerification(email, token);
+    return { sent_to: email };
+  }
 
   async person(caller: Caller, userId: string): Promise<AdminPersonIdentity> {
     await requireOperator(this.db, caller);

@@ -1,5 +1,6 @@
 import '../../features/admin/components/admin.css';
 import { Link, useParams } from 'react-router-dom';
+import { PersonActions } from '../../features/admin/components/person-actions';
 import { PersonPage } from '../../features/admin/components/person-page';
 import { PageTitle } from '../../ui';
 
@@ -16,7 +17,7 @@ export default function AdminPersonRoute() {
         <h1>Account</h1>
         <p className="qw-muted">Everything Quietwire holds about this person, and what operators can do for them.</p>
       </div>
-      <PersonPage id={id} />
+      <PersonPage id={id} actions={(person) => <PersonActions person={person} />} />
     </div>
   );
 }

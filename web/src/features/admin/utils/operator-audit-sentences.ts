@@ -28,6 +28,10 @@ export function operatorAuditSentence(entry: OperatorAuditEntry): string {
     }
     case 'organization.reactivated':
       return `${who} lifted the suspension of ${what}.`;
+    case 'user.sessions_ended':
+      return `${who} ended every session of ${what}.`;
+    case 'user.verification_sent':
+      return `${who} sent ${what} a new verification link.`;
     case 'device.activated':
       return `${who} switched the device ${what} back on.`;
     case 'device.suspended':
