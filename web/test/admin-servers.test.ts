@@ -78,7 +78,7 @@ describe('Servers page: add a server (issue #23)', () => {
     const { page, api } = opened;
     await page.getByRole('button', { name: 'Add server' }).click();
     const form = page.getByRole('region', { name: 'Add a server' });
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('name');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
     await expect(form.getByLabel('Capacity in peers', { exact: true }).inputValue()).resolves.toBe('1000');
     await expect(form.getByLabel('Region', { exact: true }).locator('option').allInnerTexts()).resolves.toEqual([
       'Choose a region',
@@ -102,7 +102,7 @@ describe('Servers page: add a server (issue #23)', () => {
     await expect(errorOf('Public endpoint')).resolves.toMatch(/host:port/);
     await expect(errorOf('Tags')).resolves.toBeNull();
     await expect(form.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('name');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
     expect(api.requestsTo('/api/admin/servers', 'POST')).toHaveLength(0);
 
     // The server refuses a name that exists (409, by its field) and an endpoint it will not take (400).
@@ -153,7 +153,7 @@ describe('Servers page: add a server (issue #23)', () => {
 
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Add server');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Add server');
     // The new server waits for its host; its token is nowhere in the page or the browser's storage.
     const added = card(page, 'fra-2');
     await added.getByText('Pending enrolment', { exact: true }).waitFor();
