@@ -31,7 +31,7 @@ export interface NodesTable {
   tags: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Timestamp;
   last_seen_at: NullableTimestamp;
-  /** Takes no new devices (an operator drained it); those placed stay. */
+  /** Takes no new devices (an operator drained it); those on it move to other nodes of its region, or are held there. */
   draining: Generated<boolean>;
 }
 export interface DevicesTable {

@@ -61,7 +61,7 @@ export const adminServersRpc = defineRpc(
   Type.Object({}),
   Type.Object({ servers: Type.Array(AdminServerSchema) }),
 );
-/** Drain a node (no new placements; those placed stay) or open it again; audited. */
+/** Drain a node (no new placements; its devices move to other nodes of its region, or are held) or open it again; audited. */
 export const adminDrainNodeRpc = defineRpc(
   'provisioning.rpc.admin-drain-node',
   Type.Object({ node_id: Type.String({ maxLength: 64 }), draining: Type.Boolean() }),

@@ -5,7 +5,7 @@ import type { PlacementCandidate } from './placement-rules.ts';
 
 /**
  * Every node that may take new devices, oldest first, with how many devices are placed on it:
- * active (not pending, not retired), not draining (an operator's choice; those on it stay), and
+ * active (not pending, not retired), not draining (an operator's choice; a drain moves those on it), and
  * reachable by the database's clock (reported within `nodeUnreachableAfterSeconds`). `except`:
  * a node not to count (the one a device moves off).
  */
