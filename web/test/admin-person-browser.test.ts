@@ -127,6 +127,39 @@ describe("a person's page in the console", () => {
     });
   }
 
+  for (const width of [1280, 390]) {
+    it(`refunds the latest payment after a confirmation, and offers no second, at ${width} px`, async () => {
+      const email = uniqueEmail('person-refund');
+      await personalCustomerViaApi(stack, email);
+      const login = await apiCall(stack, 'POST', '/api/auth/login', { email, password });
+      const id = login.data.user.id as string;
+      const admin = await newPage(browser, { width });
+      await signInThroughPage(admin.page, stack.publicUrl, adminEmail);
+      await admin.page.goto(`${stack.publicUrl}/admin/accounts/users/${id}`);
+      await admin.page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
+      await admin.page.getByRole('button', { name: 'Refund latest payment' }).click();
+      const dialog = admin.page.getByRole('dialog');
+      await expect(dialog.innerText()).resolves.toContain(`Refund the latest payment of ${email}?`);
+      await dialog.getByRole('button', { name: 'Refund' }).click();
+      const result = admin.page.locator('.qw-alert', { hasText: /Done|Action failed/ });
+      await result.waitFor();
+      expect(await result.innerText()).toMatch(/Refunded \$\d+\.\d\d to /);
+      expect(await result.innerText()).toContain(email);
+      // The plan has ended: the page says so and offers no second refund.
+      await admin.page.getByText('No personal plan.').waitFor();
+      await expect(admin.page.getByRole('button', { name: 'Refund latest payment' }).count()).resolves.toBe(0);
+      const audit = admin.page.locator('section[aria-labelledby="person-audit"]');
+      await expect(audit.innerText()).resolves.toContain(`${adminEmail} refunded $`);
+      expect(
+        await admin.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
+      expect(await seriousAxeViolations(admin.page)).toEqual([]);
+      await screenshot(admin.page, 'admin-person-refund');
+      expect(admin.errors).toEqual([]);
+      await admin.close();
+    });
+  }
+
   it('says so for an id nobody has', async () => {
     const admin = await newPage(browser);
     await signInThroughPage(admin.page, stack.publicUrl, adminEmail);

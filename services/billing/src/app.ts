@@ -1,4 +1,11 @@
-import { adminPersonBillingRpc, billingEvents, exportBillingDataRpc, requireAdmin, requireUserId } from '@qw/contracts';
+import {
+  adminPersonBillingRpc,
+  adminRefundLatestRpc,
+  billingEvents,
+  exportBillingDataRpc,
+  requireAdmin,
+  requireUserId,
+} from '@qw/contracts';
 import { endpoint } from '@qw/platform/bus';
 import type { ServiceContext, ServiceDefinition } from '@qw/platform';
 import { ConfigError } from '@qw/platform/config';
@@ -17,6 +24,7 @@ import { RefundsService } from './refunds/refunds.service.ts';
 import { billingEndpoints } from './rpc/billing.rpc.ts';
 import { cancelDueAtProvider, exportBillingData } from './accounts/account-data.ts';
 import { personBilling } from './admin/admin-person-billing.ts';
+import { refundLatestPayment } from './admin/admin-refund.ts';
 import { userDeletedConsumer } from './consumers/user-deleted.consumer.ts';
 
 export type BillingSettings = {
@@ -81,7 +89,7 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
     migrations: new URL('../migrations/', import.meta.url),
     events: billingEvents,
     rpc: (context) => {
-      const { checkout, subscriptions, planChanges, webhooks } = servicesFor(context);
+      const { checkout, subscriptions, planChanges, webhooks, refunds } = servicesFor(context);
       return [
         ...billingEndpoints({
           db: context.db,
@@ -98,6 +106,10 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
         endpoint(adminPersonBillingRpc, (data, caller) => {
           requireAdmin(caller);
           return personBilling(context.db, data.user_id);
+        }),
+        endpoint(adminRefundLatestRpc, (data, caller) => {
+          requireAdmin(caller);
+          return refundLatestPayment(context.db, refunds, data.user_id);
         }),
       ];
     },

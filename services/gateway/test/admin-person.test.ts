@@ -206,3 +206,58 @@ describe('sending the verification mail again', () => {
     });
   });
 });
+
+describe('refunding the latest payment', () => {
+  it('refuses anyone but an admin, nobody, and a person with nothing to refund (409, a reason)', async () => {
+    expect(status(await pia.call('POST', `/api/admin/users/${piaId}/refund-latest`))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(status(await root.call('POST', `/api/admin/users/${randomUUID()}/refund-latest`))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    const none = await root.call('POST', `/api/admin/users/${unaId}/refund-latest`);
+    expect(status(none)).toEqual({ status: 409, code: 'conflict' });
+    expect(none.data.error.message).toBe('Nothing to refund: this person has no plan of their own running.');
+    // An organization's plan is the organization's, not its owner's.
+    expect(status(await root.call('POST', `/api/admin/users/${owenId}/refund-latest`))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
+  });
+
+  it('refunds a payment within the 7 days in full, ends the plan, mails the refund and records it; once', async () => {
+    const mailsBefore = stack.smtp.messages.length;
+    const refunded = await root.call('POST', `/api/admin/users/${piaId}/refund-latest`);
+    expect(refunded.statusCode).toBe(200);
+    const invoice = (await page(piaId)).data.invoices[0];
+    expect(refunded.data).toEqual({
+      refunded_cents: invoice.amount_cents,
+      currency: invoice.currency,
+      plan: 'personal',
+    });
+    const person = (await page(piaId)).data;
+    expect(person.plan).toBeNull();
+    expect(person.operator_actions[0]).toMatchObject({
+      kind: 'user.refunded',
+      target: 'pia@example.com',
+      details: { user_id: piaId, amount_cents: invoice.amount_cents, plan: 'personal' },
+    });
+    // The refund mail goes to the person as for any refund.
+    await eventually(
+      () =>
+        stack.smtp.messages
+          .slice(mailsBefore)
+          .some(
+            (m) =>
+              (m.to as { text: string } | undefined)?.text.includes('pia@example.com') === true &&
+              /refund/i.test(`${m.subject} ${m.text}`),
+          ) || undefined,
+      15_000,
+      100,
+    );
+    const again = await root.call('POST', `/api/admin/users/${piaId}/refund-latest`);
+    expect(status(again)).toEqual({ status: 409, code: 'conflict' });
+  });
+});

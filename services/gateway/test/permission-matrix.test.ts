@@ -492,6 +492,11 @@ const matrix: Record<string, Row> = {
     // Past every gate the operator is told the address is confirmed already (409).
     expect: { ...adminOnly(), admin: 'off' },
   },
+  // The spare member has no plan: past every gate the operator is told there is nothing to refund (409).
+  'POST /api/admin/users/:id/refund-latest': {
+    request: () => ({ url: `/api/admin/users/${roleTarget}/refund-latest` }),
+    expect: { ...adminOnly(), admin: 'off' },
+  },
   // The operator console's fleet: platform admins only.
   'GET /api/admin/overview': { request: () => ({ url: '/api/admin/overview' }), expect: adminOnly() },
   'GET /api/admin/devices': { request: () => ({ url: '/api/admin/devices?per_page=10' }), expect: adminOnly() },

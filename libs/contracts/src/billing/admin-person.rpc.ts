@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineRpc } from '../rpc.ts';
-import { AdminPersonBillingSchema } from '../http/admin-person.http.ts';
+import { AdminPersonBillingSchema, RefundLatestAnswerSchema } from '../http/admin-person.http.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 
@@ -9,4 +9,10 @@ export const adminPersonBillingRpc = defineRpc(
   'billing.rpc.admin-person-billing',
   Type.Object({ user_id: Uuid }),
   AdminPersonBillingSchema,
+);
+/** The money-back refund of the person's own plan, as a portal cancel within 7 days gives it (platform admins only). */
+export const adminRefundLatestRpc = defineRpc(
+  'billing.rpc.admin-refund-latest',
+  Type.Object({ user_id: Uuid }),
+  RefundLatestAnswerSchema,
 );

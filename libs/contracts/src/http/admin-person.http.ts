@@ -142,5 +142,28 @@ export const resendPersonVerificationRoute = defineRoute({
   response: { 200: ResendVerificationAnswerSchema },
 });
 
+/** What the money-back refund gave back, and of which plan (it ends at once). */
+export const RefundLatestAnswerSchema = Type.Object({
+  refunded_cents: Count,
+  currency: Type.String(),
+  plan: Type.String(),
+});
+export const refundPersonLatestRoute = defineRoute({
+  operationId: 'refundPersonLatest',
+  method: 'POST',
+  url: '/api/admin/users/:id/refund-latest',
+  access: 'admin',
+  tags,
+  summary:
+    "Refund a person's payment within the 7-day money-back window (their plan ends at once; the refund mail goes); audited",
+  params: AdminPersonParamsSchema,
+  response: { 200: RefundLatestAnswerSchema },
+});
+
 /** The person's page and its actions. */
-export const adminPersonRoutes = [adminPersonRoute, endPersonSessionsRoute, resendPersonVerificationRoute];
+export const adminPersonRoutes = [
+  adminPersonRoute,
+  endPersonSessionsRoute,
+  resendPersonVerificationRoute,
+  refundPersonLatestRoute,
+];

@@ -80,6 +80,7 @@ export const adminAuditKinds = [
   // Issue #26: actions on one person (their details carry `user_id`).
   'user.sessions_ended',
   'user.verification_sent',
+  'user.refunded',
 ] as const;
 export type AdminAuditKind = (typeof adminAuditKinds)[number];
 

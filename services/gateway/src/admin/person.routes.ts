@@ -5,8 +5,11 @@ import {
   adminPersonDevicesRpc,
   adminPersonRoute,
   adminPersonRpc,
+  adminRecordRefundRpc,
+  adminRefundLatestRpc,
   adminResendVerificationRpc,
   endPersonSessionsRoute,
+  refundPersonLatestRoute,
   resendPersonVerificationRoute,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
@@ -46,4 +49,15 @@ export function registerAdminPersonRoutes(app: HttpApp, deps: { rpc: RpcClient }
   addRoute(app, resendPersonVerificationRoute, async (request) =>
     rpc.request(adminResendVerificationRpc, { user_id: personId(request.params.id) }, request.caller),
   );
+
+  // Billing refunds (or refuses, 409, changing nothing); the operators' audit (identity's) records it after.
+  addRoute(app, refundPersonLatestRoute, async (request) => {
+    const { caller } = request;
+    const userId = personId(request.params.id);
+    // Nobody with this id: 404 before billing is asked.
+    await rpc.request(adminPersonRpc, { user_id: userId }, caller);
+    const refund = await rpc.request(adminRefundLatestRpc, { user_id: userId }, caller);
+    await rpc.request(adminRecordRefundRpc, { user_id: userId, ...refund }, caller);
+    return refund;
+  });
 }

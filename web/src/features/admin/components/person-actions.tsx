@@ -1,10 +1,34 @@
+import { planDisplayName } from '@qw/contracts';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
+import { formatAmount } from '../../../lib/format';
 import { Alert, Button, Modal } from '../../../ui';
 import type { AdminPerson } from '../api/get-person';
 import { type PersonAction, usePersonAction } from '../api/person-actions';
 
 type Outcome = { tone: 'success' | 'error'; text: string };
+
+const dialogs: Record<PersonAction, { title: (email: string) => string; confirm: string; busy: string; body: string }> =
+  {
+    'end-sessions': {
+      title: (email) => `End every session of ${email}?`,
+      confirm: 'End sessions',
+      busy: 'Ending…',
+      body: 'They are signed out everywhere within a few seconds and sign in again with their password. Their devices keep connecting.',
+    },
+    'resend-verification': {
+      title: (email) => `Send the verification mail to ${email}?`,
+      confirm: 'Send',
+      busy: 'Sending…',
+      body: 'A new link to confirm the address; any link sent before stops working.',
+    },
+    'refund-latest': {
+      title: (email) => `Refund the latest payment of ${email}?`,
+      confirm: 'Refund',
+      busy: 'Refunding…',
+      body: 'Within 7 days of the first payment, once per customer: the payment comes back in full, their plan ends now and its devices stop. Outside the window nothing changes and you are told why.',
+    },
+  };
 
 /**
  * Issue #26: what an operator can do for one person, each confirmed in a dialog and answered with
@@ -16,7 +40,8 @@ export function PersonActions({ person }: { person: AdminPerson }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const endSessions = usePersonAction(id, 'end-sessions');
   const resend = usePersonAction(id, 'resend-verification');
-  const busy = endSessions.isPending || resend.isPending;
+  const refund = usePersonAction(id, 'refund-latest');
+  const busy = endSessions.isPending || resend.isPending || refund.isPending;
 
   async function confirm() {
     setOutcome(null);
@@ -36,6 +61,12 @@ export function PersonActions({ person }: { person: AdminPerson }) {
           tone: 'success',
           text: `A new verification link went to ${sent_to}. Earlier links no longer work.`,
         });
+      } else if (pending === 'refund-latest') {
+        const done = await refund.mutateAsync();
+        setOutcome({
+          tone: 'success',
+          text: `Refunded ${formatAmount(done.refunded_cents, done.currency)} to ${email}; their ${planDisplayName(done.plan)} plan has ended and the refund mail is on its way.`,
+        });
       }
     } catch (failure) {
       setOutcome({ tone: 'error', text: failureMessage(failure, 'Nothing changed. Try again in a moment.') });
@@ -54,6 +85,11 @@ export function PersonActions({ person }: { person: AdminPerson }) {
             Resend verification
           </Button>
         )}
+        {person.plan && (
+          <Button variant="secondary" size="small" onClick={() => setPending('refund-latest')}>
+            Refund latest payment
+          </Button>
+        )}
       </div>
       {outcome && (
         <Alert tone={outcome.tone} title={outcome.tone === 'success' ? 'Done' : 'Action failed'}>
@@ -62,21 +98,15 @@ export function PersonActions({ person }: { person: AdminPerson }) {
       )}
       <Modal
         open={pending !== null}
-        title={
-          pending === 'end-sessions' ? `End every session of ${email}?` : `Send the verification mail to ${email}?`
-        }
-        confirmLabel={pending === 'end-sessions' ? 'End sessions' : 'Send'}
-        confirmVariant={pending === 'end-sessions' ? 'danger' : 'primary'}
+        title={pending ? dialogs[pending].title(email) : ''}
+        confirmLabel={pending ? dialogs[pending].confirm : ''}
+        confirmVariant={pending === 'resend-verification' ? 'primary' : 'danger'}
         busy={busy}
-        busyText={pending === 'end-sessions' ? 'Ending…' : 'Sending…'}
+        busyText={pending ? dialogs[pending].busy : ''}
         onCancel={() => setPending(null)}
         onConfirm={() => void confirm()}
       >
-        <p>
-          {pending === 'end-sessions'
-            ? 'They are signed out everywhere within a few seconds and sign in again with their password. Their devices keep connecting.'
-            : 'A new link to confirm the address; any link sent before stops working.'}
-        </p>
+        <p>{pending ? dialogs[pending].body : ''}</p>
       </Modal>
     </div>
   );

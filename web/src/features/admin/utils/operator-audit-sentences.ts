@@ -1,3 +1,4 @@
+import { formatAmount } from '../../../lib/format';
 import { auditKindText } from '../format';
 
 /** What the operators' audit needs of an entry to say it in a sentence. */
@@ -32,6 +33,13 @@ export function operatorAuditSentence(entry: OperatorAuditEntry): string {
       return `${who} ended every session of ${what}.`;
     case 'user.verification_sent':
       return `${who} sent ${what} a new verification link.`;
+    case 'user.refunded': {
+      const cents = entry.details.amount_cents;
+      const currency = entry.details.currency;
+      const amount =
+        typeof cents === 'number' && typeof currency === 'string' ? ` ${formatAmount(cents, currency)}` : '';
+      return `${who} refunded${amount} to ${what}; the plan ended.`;
+    }
     case 'device.activated':
       return `${who} switched the device ${what} back on.`;
     case 'device.suspended':
