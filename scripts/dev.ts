@@ -29,11 +29,23 @@ const startedAt = Date.now();
 const fleet = prepareDevFleet(env);
 const agents = 'agents' in fleet ? fleet.agents : [];
 let stopDemoTraffic: () => void = () => undefined;
-// Whatever way `make dev` ends, the namespaces, their wireguard-go daemons and the bridge go with it.
-process.on('exit', () => {
-  stopDemoTraffic();
-  if ('plan' in fleet) removeDevFleet(fleet.plan);
-});
+let running = false;
+let takenDown = false;
+/**
+ * Whatever way `make dev` ends, the namespaces, their wireguard-go daemons and the bridge go with
+ * it: at once on a signal (this process may not outlive it long: Ctrl-C reaches npx and tsx too),
+ * or on exit. Before the processes run, a signal also ends this process.
+ */
+const takeDown = (signal?: NodeJS.Signals) => {
+  if (!takenDown) {
+    takenDown = true;
+    stopDemoTraffic();
+    if ('plan' in fleet) removeDevFleet(fleet.plan);
+  }
+  if (signal && !running) process.exit(130);
+};
+process.on('exit', () => takeDown());
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => takeDown(signal));
 const nodeNames = agents.map((agent) => agent.name);
 const secrets = devSecrets();
 const bus = await writeDevBusConfig({ port: natsPort, nodes: nodeNames });
@@ -103,6 +115,7 @@ for (const agent of agents) {
 console.log(`\nQuietwire is starting at ${publicUrl} (Ctrl-C stops everything)\n`);
 if ('skipped' in fleet) console.log(`No WireGuard nodes are started: ${fleet.skipped}.`);
 // A process that falls over is started again (a node agent may wait for its interface).
+running = true;
 const { result } = concurrently(commands, { prefix: 'name', restartTries: 5, restartDelay: 3000 });
 const databaseAdminUrl = (() => {
   const url = new URL(adminUrl);
