@@ -364,6 +364,31 @@ export const inventoryTables: readonly InventoryTable[] = [
   },
   {
     service: 'provisioning',
+    table: 'moved_peers',
+    purpose: 'The peer a device left on its old server when it moved, until it connects through the new one.',
+    personal: [
+      { column: 'public_key', holds: "the device's public key" },
+      { column: 'ipv4', holds: 'its old tunnel address', kinds: ['tunnel_address'] },
+      { column: 'ipv6', holds: 'its old tunnel address', kinds: ['tunnel_address'] },
+    ],
+    retention: 'Deleted once the device connects through its new server, or after 7 days.',
+  },
+  {
+    service: 'provisioning',
+    table: 'node_enrolments',
+    purpose: "One-time tokens for a new server's host (only their hash is kept).",
+    personal: [],
+    retention: 'Kept with the server.',
+  },
+  {
+    service: 'provisioning',
+    table: 'node_credentials',
+    purpose: 'Which bus credentials each server was given, so retiring it revokes them.',
+    personal: [],
+    retention: 'Kept with the server.',
+  },
+  {
+    service: 'provisioning',
     table: 'config_links',
     purpose: 'One-minute links to open a configuration in a new tab.',
     personal: [{ column: 'token_hash', holds: 'a hash of the link token (never the token)' }],
