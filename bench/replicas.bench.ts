@@ -84,6 +84,8 @@ export async function runReplicasBench(
           public_key: generateKeyPair().publicKey,
           ip: `198.51.100.${10 + n}`,
           tags: [],
+          // Placement fills no node past its capacity (1000 unsaid); the bench measures creation, not room.
+          capacity: 1_000_000,
         },
         undefined,
         { params: { node: nodeName } },

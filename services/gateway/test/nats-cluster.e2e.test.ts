@@ -55,6 +55,8 @@ beforeAll(async () => {
       public_key: generateKeyPair().publicKey,
       ip: '198.51.100.9',
       tags: [],
+      // Both cases' customers land here (over a thousand devices, the default capacity).
+      capacity: 100_000,
     },
     undefined,
     { params: { node: nodeName } },
