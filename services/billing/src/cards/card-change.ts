@@ -1,25 +1,11 @@
 import type { Kysely } from 'kysely';
-import { AppError, cardBrandOf, cardText } from '@qw/contracts';
+import { AppError, cardText } from '@qw/contracts';
 import type { BillingDatabase } from '../database.ts';
 import { clockNow } from '../clock.ts';
-import { isCardNumber, testCards } from '../providers/test-provider.ts';
+import { testCardOf, testCards } from '../providers/test-provider.ts';
 import { recordInvoicePaid, rememberCard } from '../subscriptions/ledger.ts';
 
 type Db = Kysely<BillingDatabase>;
-
-/** The card a person typed on the test portal, checked as the test checkout checks it. */
-export function testCardOf(input: string): { brand: string; last4: string } {
-  const digits = input.replace(/[\s-]/g, '');
-  if (!isCardNumber(digits))
-    throw new AppError('validation_failed', 'That card number is not valid. Use the test card 4242 4242 4242 4242.', {
-      field: 'card_number',
-    });
-  if (digits === testCards.declines)
-    throw new AppError('payment_declined', 'Your card was declined. (Test card 4000 0000 0000 0002 always declines.)', {
-      field: 'card_number',
-    });
-  return { brand: cardBrandOf(digits), last4: digits.slice(-4) };
-}
 
 /**
  * The test provider's "Update card": the subscription renews with the new card from now on, and
@@ -32,7 +18,8 @@ export async function changeTestCard(
   subscriptionId: string,
   input: string,
 ): Promise<{ card: string; settled_cents: number }> {
-  const card = testCardOf(input);
+  const { brand, last4 } = testCardOf(input);
+  const card = { brand, last4 };
   return db.transaction().execute(async (tx) => {
     const sub = await tx
       .selectFrom('subscriptions')

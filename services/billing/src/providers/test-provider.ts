@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { AppError, cardBrandOf } from '@qw/contracts';
 import type { CheckoutRequest, PaymentProvider } from './payment-provider.ts';
 
 /** Cards the test checkout page knows; any other well-formed number is accepted as paid. */
@@ -50,4 +51,21 @@ export function isCardNumber(digits: string): boolean {
     sum += d;
   }
   return sum % 10 === 0;
+}
+
+/**
+ * A card typed on the test provider's pages (its checkout, its portal's Update card): a typo reads
+ * as a typo and the declining test card declines; answers what receipts name of it.
+ */
+export function testCardOf(input: string): { brand: string; last4: string; digits: string } {
+  const digits = input.replace(/[\s-]/g, '');
+  if (!isCardNumber(digits))
+    throw new AppError('validation_failed', 'That card number is not valid. Use the test card 4242 4242 4242 4242.', {
+      field: 'card_number',
+    });
+  if (digits === testCards.declines)
+    throw new AppError('payment_declined', 'Your card was declined. (Test card 4000 0000 0000 0002 always declines.)', {
+      field: 'card_number',
+    });
+  return { brand: cardBrandOf(digits), last4: digits.slice(-4), digits };
 }
