@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { invoiceNumberText, type BillingAccountData } from '@qw/contracts';
 import type { BillingDatabase } from '../database.ts';
@@ -9,6 +9,21 @@ import { applySubscriptionState } from '../subscriptions/ledger.ts';
 type Db = Kysely<BillingDatabase>;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** An invoice as the person's export and the console's page of them list it: number, plan, amount, period, status. */
+export function invoiceSummary(invoice: Selectable<BillingDatabase['invoices']>) {
+  return {
+    id: invoice.id,
+    number: invoice.number ? invoiceNumberText(Number(invoice.number)) : null,
+    plan: invoice.plan_code,
+    amount_cents: invoice.amount_cents,
+    currency: invoice.currency,
+    status: invoice.status,
+    period_start: iso(invoice.period_start),
+    period_end: iso(invoice.period_end),
+    paid_at: iso(invoice.paid_at),
+  };
+}
 
 /** The person's plans and payments, for their export: amounts, periods, the card's brand and last digits. */
 export async function exportBillingData(db: Db, userId: string): Promise<BillingAccountData> {
@@ -27,15 +42,7 @@ export async function exportBillingData(db: Db, userId: string): Promise<Billing
       canceled_at: iso(sub.canceled_at),
     })),
     invoices: invoices.map((invoice) => ({
-      id: invoice.id,
-      number: invoice.number ? invoiceNumberText(Number(invoice.number)) : null,
-      plan: invoice.plan_code,
-      amount_cents: invoice.amount_cents,
-      currency: invoice.currency,
-      status: invoice.status,
-      period_start: iso(invoice.period_start),
-      period_end: iso(invoice.period_end),
-      paid_at: iso(invoice.paid_at),
+      ...invoiceSummary(invoice),
       card: invoice.card_last4 ? `${invoice.card_brand ?? 'Card'} ending ${invoice.card_last4}` : null,
     })),
   };

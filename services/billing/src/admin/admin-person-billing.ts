@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { entitlingStatuses, invoiceNumberText, type AdminPersonBilling } from '@qw/contracts';
+import { entitlingStatuses, type AdminPersonBilling } from '@qw/contracts';
+import { invoiceSummary } from '../accounts/account-data.ts';
 import type { BillingDatabase } from '../database.ts';
 
 type Db = Kysely<BillingDatabase>;
@@ -33,16 +34,6 @@ export async function personBilling(db: Db, userId: string): Promise<AdminPerson
   ]);
   return {
     plan: plan ? { code: plan.plan_code, status: plan.status, current_period_end: iso(plan.current_period_end) } : null,
-    invoices: invoices.map((invoice) => ({
-      id: invoice.id,
-      number: invoice.number ? invoiceNumberText(Number(invoice.number)) : null,
-      plan: invoice.plan_code,
-      amount_cents: invoice.amount_cents,
-      currency: invoice.currency,
-      status: invoice.status,
-      period_start: iso(invoice.period_start),
-      period_end: iso(invoice.period_end),
-      paid_at: iso(invoice.paid_at),
-    })),
+    invoices: invoices.map(invoiceSummary),
   };
 }
