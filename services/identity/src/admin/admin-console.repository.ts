@@ -4,6 +4,19 @@ import type { AdminAuditKind, AuditCursor } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
 import { containsPattern } from './admin-rules.ts';
 
+/** A person's columns as the console lists them (users `u`, profiles `p`, admin_emails `a`): `ListedPerson` and more. */
+export const listedPersonColumns = [
+  'u.id',
+  'u.email',
+  'u.email_verified_at',
+  'u.created_at',
+  'p.full_name',
+  'p.account_type',
+  'p.role',
+  'a.is_admin as list_is_admin',
+  'a.role as list_role',
+] as const;
+
 type Db = Kysely<IdentityDatabase>;
 type Sort = 'asc' | 'desc';
 type Window = { limit: number; offset: number };
@@ -41,17 +54,7 @@ export async function pageUsers(
   const { dir } = query;
   const rows = await base
     .leftJoin('admin_emails as a', 'a.email', 'u.email')
-    .select([
-      'u.id',
-      'u.email',
-      'u.email_verified_at',
-      'u.created_at',
-      'p.full_name',
-      'p.account_type',
-      'p.role',
-      'a.is_admin as list_is_admin',
-      'a.role as list_role',
-    ])
+    .select(listedPersonColumns)
     .select((eb) =>
       eb
         .selectFrom('org_members as m')

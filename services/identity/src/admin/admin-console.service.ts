@@ -5,7 +5,6 @@ import {
   normalizeEmail,
   organizationStatus,
   requireAdmin,
-  resolveAccess,
   type AdminAuditEntry,
   type AdminAuditKind,
   type AuditCursor,
@@ -17,6 +16,7 @@ import {
 import type { IdentityDatabase } from '../database.ts';
 import * as accounts from '../accounts/accounts.repository.ts';
 import { readAccess } from '../accounts/read-authority.ts';
+import { listedAccess } from './listed-access.ts';
 import { organizationNotFound } from '../organizations/organization-rules.ts';
 import { reconcileStanding } from '../organizations/organizations.service.ts';
 import * as repo from './admin-console.repository.ts';
@@ -80,14 +80,7 @@ export class AdminConsoleService {
     });
     return {
       rows: rows.map((row) => {
-        const access = resolveAccess({
-          profileRole: row.role,
-          accountType: row.account_type,
-          adminEntry: row.list_is_admin === null ? null : { is_admin: row.list_is_admin, role: row.list_role ?? null },
-          emailVerified: row.email_verified_at !== null,
-          twoFactorEnabled: false,
-          twoFactorPassed: false,
-        });
+        const access = listedAccess(row);
         return {
           id: row.id,
           email: row.email,

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { IdentityDatabase } from '../database.ts';
+import { listedPersonColumns } from './admin-console.repository.ts';
 
 type Db = Kysely<IdentityDatabase>;
 
@@ -12,17 +13,7 @@ export function findPerson(db: Db, userId: string) {
     .selectFrom('users as u')
     .innerJoin('profiles as p', 'p.id', 'u.id')
     .leftJoin('admin_emails as a', 'a.email', 'u.email')
-    .select([
-      'u.id',
-      'u.email',
-      'u.email_verified_at',
-      'u.created_at',
-      'p.full_name',
-      'p.account_type',
-      'p.role',
-      'a.is_admin as list_is_admin',
-      'a.role as list_role',
-    ])
+    .select(listedPersonColumns)
     .select((eb) =>
       eb
         .exists(

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { AppError, resolveAccess, type AdminPersonIdentity, type Caller } from '@qw/contracts';
+import { AppError, type AdminPersonIdentity, type Caller } from '@qw/contracts';
+import { listedAccess } from './listed-access.ts';
 import type { IdentityDatabase } from '../database.ts';
 import * as accounts from '../accounts/accounts.repository.ts';
 import type { EmailLinksService } from '../email-links/email-links.service.ts';
@@ -100,14 +101,7 @@ export class AdminPersonService {
       repo.activityAbout(this.db, userId),
       repo.operatorActionsOn(this.db, userId),
     ]);
-    const access = resolveAccess({
-      profileRole: row.role,
-      accountType: row.account_type,
-      adminEntry: row.list_is_admin === null ? null : { is_admin: row.list_is_admin, role: row.list_role ?? null },
-      emailVerified: row.email_verified_at !== null,
-      twoFactorEnabled: false,
-      twoFactorPassed: false,
-    });
+    const access = listedAccess(row);
     return {
       profile: {
         id: row.id,
