@@ -74,9 +74,7 @@ export class ConfigDelivery {
     }
     const device = await deviceById(this.deps.db, spent.device_id);
     if (!device) throw deviceNotFound();
-    const suspended = suspendedConfigRefusal(device);
-    if (suspended) throw suspended;
-    return this.configOf(device);
+    return this.configOf(activeOnly(device));
   }
 
   /** Links past their minute are of no use to anyone. */
@@ -154,9 +152,7 @@ export class ConfigDelivery {
   /** The device, if the caller may have its configuration (the check locks it for an instant). */
   private async deviceToConfigure(caller: Caller, deviceId: string): Promise<Device> {
     const { device } = await this.deps.db.transaction().execute((tx) => deviceFor(tx, caller, deviceId, 'config'));
-    const suspended = suspendedConfigRefusal(device);
-    if (suspended) throw suspended;
-    return device;
+    return activeOnly(device);
   }
 
   private async configOf(device: Device): Promise<{ file_name: string; config: string }> {
@@ -190,4 +186,11 @@ function serverKeyOf(node: Node): string {
   if (!node.public_key)
     throw new AppError('unavailable', 'This device’s server is not ready yet. Try again in a few minutes.');
   return node.public_key;
+}
+
+/** The device, when its configuration may be given out: not while it is suspended (`suspendedConfigRefusal`). */
+function activeOnly(device: Device): Device {
+  const refusal = suspendedConfigRefusal(device);
+  if (refusal) throw refusal;
+  return device;
 }
