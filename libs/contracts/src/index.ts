@@ -17,6 +17,7 @@ export * from './subjects.ts';
 export * from './bus-access.ts';
 export * from './rpc-catalog.ts';
 export * from './devices.ts';
+export * from './blocking.ts';
 export * from './http/index.ts';
 export * from './redirects.ts';
 export * from './contact.ts';

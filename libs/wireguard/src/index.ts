@@ -6,3 +6,4 @@ export * from './ip-address.ts';
 export * from './addresses.ts';
 export * from './wg-dump.ts';
 export * from './wg-commands.ts';
+export * from './resolver-addresses.ts';
