@@ -303,7 +303,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
         'telemetry.keys-revoked',
         'telemetry.device-moved',
       ],
-      node: ['telemetry.peers-sampled', 'telemetry.host-sampled'],
+      node: ['telemetry.peers-sampled', 'telemetry.host-sampled', 'telemetry.handshakes-changed'],
     },
   },
   // Analytics declares the stream of the gateway's visit counts (the gateway, facing the internet,

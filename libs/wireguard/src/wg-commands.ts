@@ -53,6 +53,11 @@ export function wgShowDumpArgs(iface: string): string[] {
   return ['show', interfaceName(iface), 'dump'];
 }
 
+/** `wg show <iface> latest-handshakes`: a key and unix seconds per peer (0: never), nothing else. */
+export function wgShowLatestHandshakesArgs(iface: string): string[] {
+  return ['show', interfaceName(iface), 'latest-handshakes'];
+}
+
 /**
  * The changes that turn `actual` (from `wg show <iface> dump`) into `desired`. Allowed IPs are
  * compared as sets in the form `wg` prints them, so '10.64.0.2' and '10.64.0.2/32', or two

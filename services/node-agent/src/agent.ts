@@ -7,6 +7,7 @@ import type { Static, TSchema } from 'typebox';
 import {
   desiredPeersRpc,
   fillSubject,
+  handshakesChanged,
   hostSampled,
   nodeConsumerName,
   nodePeerChanged,
@@ -27,6 +28,7 @@ import {
 } from '@qw/wireguard';
 import { agentVersion } from './agent-version.ts';
 import type { NodeAgentConfig } from './config.ts';
+import { HandshakeWatch } from './handshake-watch.ts';
 import { hostMetricsReader } from './host-metrics.ts';
 import { probeAll, probeTargets } from './latency.ts';
 import { WgHost } from './wg-host.ts';
@@ -36,7 +38,8 @@ import { WgHost } from './wg-host.ts';
  * as it arrives, reconciles the whole desired peer set at start, each time the bus connection
  * comes back and every RECONCILE_SECONDS (adds, removes and fixes what drifted), reports to
  * provisioning every NODE_REPORT_SECONDS (a node silent for 30 s is unreachable), and publishes
- * peer samples and host metrics.
+ * peer samples and host metrics, and, every HANDSHAKE_WATCH_SECONDS, the peers that have just
+ * connected (only those: a second without one publishes nothing).
  */
 export class NodeAgent {
   private bus: BusConnection | undefined;
@@ -52,6 +55,14 @@ export class NodeAgent {
   private readonly version: string;
   readonly host: WgHost;
   nodeId: string | undefined;
+  /**
+   * Called when `wg set` has returned for a peer change from the bus, with the keys it set or
+   * removed and `performance.now()` at that moment: when the peers went live, as the agent saw it
+   * (the WireGuard benchmark reads it; nothing else does).
+   */
+  onPeersApplied: ((publicKeys: readonly string[], at: number) => void) | undefined;
+  /** The last reconcile that ran: peers desired, changes applied, milliseconds from asking to applied. */
+  lastReconcile: { peers: number; changes: number; ms: number } | undefined;
 
   constructor(
     private readonly config: NodeAgentConfig,
@@ -112,6 +123,11 @@ export class NodeAgent {
     this.every(config.RECONCILE_SECONDS, () => this.reconcile());
     this.every(config.NODE_REPORT_SECONDS, () => this.report());
     this.every(config.SAMPLE_SECONDS, () => this.reportPeers());
+    const watch = new HandshakeWatch(
+      () => this.host.latestHandshakes(),
+      (peers) => this.publish(handshakesChanged, { observedAt: new Date().toISOString(), peers }),
+    );
+    this.every(config.HANDSHAKE_WATCH_SECONDS, async () => void (await watch.tick()));
     const readHost = hostMetricsReader();
     this.every(config.HOST_METRICS_SECONDS, async () =>
       this.publish(hostSampled, { sampledAt: new Date().toISOString(), ...(await readHost()) }),
@@ -235,6 +251,7 @@ export class NodeAgent {
   /** Makes the interface's peers exactly the desired set. */
   reconcile(): Promise<void> {
     this.reconciling ??= (async () => {
+      const started = performance.now();
       try {
         const peers: Array<{ public_key: string; allowed_ips: string[] }> = [];
         let after: string | null = null;
@@ -256,13 +273,14 @@ export class NodeAgent {
           ...plan.remove.map((publicKey) => ({ publicKey, remove: true })),
           ...[...plan.add, ...plan.update].map((p) => ({ publicKey: p.publicKey, allowedIps: p.allowedIps })),
         ];
-        if (changes.length > 0) {
-          await this.host.setPeers(changes);
+        if (changes.length > 0) await this.host.setPeers(changes);
+        const ms = Math.round(performance.now() - started);
+        this.lastReconcile = { peers: peers.length, changes: changes.length, ms };
+        if (changes.length > 0)
           this.logger.info(
-            { added: plan.add.length, removed: plan.remove.length, fixed: plan.update.length },
+            { added: plan.add.length, removed: plan.remove.length, fixed: plan.update.length, ms },
             'peers reconciled',
           );
-        }
       } finally {
         this.reconciling = undefined;
       }
@@ -293,7 +311,19 @@ export class NodeAgent {
       return;
     }
     try {
-      await this.host.setPeers(peerChanges(decoded.envelope.data as PeerChange));
+      const received = performance.now();
+      const changes = peerChanges(decoded.envelope.data as PeerChange);
+      await this.host.setPeers(changes);
+      const applied = performance.now();
+      // Times only: keys and addresses stay out of the logs.
+      this.logger.debug(
+        { peers: changes.length, ms: Math.round((applied - received) * 10) / 10 },
+        'peer change applied',
+      );
+      this.onPeersApplied?.(
+        changes.map((change) => change.publicKey),
+        applied,
+      );
       msg.ack();
     } catch (error) {
       this.logger.warn({ err: error, subject }, 'peer change failed; will retry');

@@ -26,6 +26,12 @@ export const NodeAgentConfigSchema = Type.Object({
   }),
   RECONCILE_SECONDS: Type.Number({ minimum: 1, default: 60 }),
   SAMPLE_SECONDS: Type.Number({ minimum: 1, default: 10 }),
+  HANDSHAKE_WATCH_SECONDS: Type.Number({
+    minimum: 0.25,
+    maximum: 60,
+    default: 1,
+    description: 'how often the latest handshakes are read; only peers that have just connected are sent',
+  }),
   NODE_REPORT_SECONDS: Type.Number({
     minimum: 1,
     maximum: 20,

@@ -1,6 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { parseWgDump, wgSetPeersArgs, wgShowDumpArgs, type PeerChange, type WgDump } from '@qw/wireguard';
+import {
+  parseWgDump,
+  wgSetPeersArgs,
+  wgShowDumpArgs,
+  wgShowLatestHandshakesArgs,
+  type PeerChange,
+  type WgDump,
+} from '@qw/wireguard';
+import { parseLatestHandshakes } from './handshake-watch.ts';
 import { parsePingRtt } from './latency.ts';
 
 const run = promisify(execFile);
@@ -44,6 +52,11 @@ export class WgHost {
 
   async dump(): Promise<WgDump> {
     return parseWgDump(await this.wg(wgShowDumpArgs(this.iface)));
+  }
+
+  /** Each peer's latest handshake (unix seconds, 0: never): a few bytes per peer, cheap every second. */
+  async latestHandshakes(): Promise<Map<string, number>> {
+    return parseLatestHandshakes(await this.wg(wgShowLatestHandshakesArgs(this.iface)));
   }
 
   /** One `wg set` per batch of peer changes: thousands of peers cost a handful of processes. */

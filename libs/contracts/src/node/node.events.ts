@@ -48,4 +48,26 @@ export const hostSampled = defineEvent(
   }),
 );
 
-export const nodeEvents = [peersSampled, hostSampled];
+/**
+ * Peers that have just connected, on `node.<its name>.handshakes.changed`: the agent reads the
+ * interface's latest handshakes every second (`HANDSHAKE_WATCH_SECONDS`) and sends only the peers
+ * whose handshake is new and whose previous one was none or outside the connected window, so a
+ * device's first handshake reaches the device lists within about a second instead of at the next
+ * sample. A second with no such peer sends nothing. Keys and times only: no endpoint, no bytes.
+ */
+export const handshakesChanged = defineEvent(
+  'node.{node}.handshakes.changed',
+  1,
+  Type.Object({
+    observedAt: Type.String({ format: 'date-time' }),
+    peers: Type.Array(
+      Type.Object({
+        publicKey: Type.String({ minLength: 44, maxLength: 44 }),
+        latestHandshake: Type.Integer({ minimum: 1 }),
+      }),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  }),
+);
+
+export const nodeEvents = [peersSampled, hostSampled, handshakesChanged];

@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely';
 import type { TelemetryDatabase } from '../database.ts';
 import { forgetDevice, mapKey, recordHostSample, recordPeerSamples, rememberNode } from '../samples/samples.service.ts';
 import { forgetActivity, recordActivity } from '../devices/device-activity.repository.ts';
+import { handshakeChangesConsumer } from '../samples/handshake-changes.ts';
 
 type Db = Kysely<TelemetryDatabase>;
 
@@ -44,4 +45,6 @@ export const telemetryConsumers = [
     await recordPeerSamples(tx, e.params.node, e.data);
   }),
   consumer('telemetry.host-sampled', hostSampled, (tx: Db, e) => recordHostSample(tx, e.params.node, e.data)),
+  // Peers that have just connected, within a second: "connected" without waiting for a sample.
+  handshakeChangesConsumer,
 ];

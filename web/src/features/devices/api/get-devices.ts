@@ -1,14 +1,14 @@
 import type { listDevicesRoute, RouteAnswer } from '@qw/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { statusRefreshFor } from '../utils/status-refresh';
 
 /** GET /api/devices → the person's own devices (org_id null), newest first, with their status. */
 export type DeviceRow = DevicesAnswer['devices'][number];
 type DevicesAnswer = RouteAnswer<typeof listDevicesRoute>;
 
 export const devicesKey = ['devices'] as const;
-/** Status refreshes by itself: node agents report every 10 s. */
-export const statusRefreshMs = 10_000;
+export { statusRefreshMs } from '../utils/status-refresh';
 
 export function getDevices(): Promise<DevicesAnswer> {
   return api.get<DevicesAnswer>('/api/devices');
@@ -18,7 +18,7 @@ export function useDevices() {
   return useQuery({
     queryKey: [...devicesKey, 'list'],
     queryFn: getDevices,
-    refetchInterval: statusRefreshMs,
+    refetchInterval: (query) => statusRefreshFor(query.state.data?.devices),
     select: (data) => data.devices,
   });
 }

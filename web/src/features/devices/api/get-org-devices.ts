@@ -1,7 +1,8 @@
 import type { orgDevicesRoute, RouteAnswer } from '@qw/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { devicesKey, statusRefreshMs } from './get-devices';
+import { statusRefreshFor } from '../utils/status-refresh';
+import { devicesKey } from './get-devices';
 
 /**
  * GET /api/orgs/{id}/devices → the organization's devices with their status (owners and admins:
@@ -24,6 +25,6 @@ export function useOrgDevices(orgId: string | null) {
     queryKey: [...orgDevicesKey(orgId ?? ''), 'list'],
     queryFn: () => getOrgDevices(orgId ?? ''),
     enabled: orgId !== null,
-    refetchInterval: statusRefreshMs,
+    refetchInterval: (query) => statusRefreshFor(query.state.data?.devices),
   });
 }
