@@ -10,7 +10,7 @@ help:
 	@echo "make seed-demo  two years of demo customers in the running \`make dev\` product (for the Analytics page)"
 	@echo "make test   install and run every test (unit, integration, end-to-end, browser)"
 	@echo "make e2e    only the end-to-end and browser tests"
-	@echo "make bench  benchmarks; they print figures"
+	@echo "make bench  benchmarks, one table of figures beside their baselines (NAME=<name> runs one, SIZE=tiny in seconds)"
 	@echo "make up     the same product under Docker Compose (needs a Docker engine)"
 	@echo "make up-cluster  the same with three NATS servers and two replicas of every service"
 	@echo "make lint   formatting and lint rules (Biome), then type-check every workspace"
@@ -57,7 +57,7 @@ e2e: install infra packages web
 	npx vitest run services/gateway/test web/test
 
 bench: install infra
-	npx tsx bench/run.ts
+	BENCH_SIZE=$(or $(SIZE),$(BENCH_SIZE),full) npx tsx bench/run.ts $(NAME)
 
 up: install
 	docker compose --env-file $$(npx tsx scripts/compose-env.ts) up --build

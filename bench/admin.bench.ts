@@ -13,6 +13,8 @@ import { freePort } from '@qw/testkit';
 import { nodeSubnets } from '@qw/wireguard';
 import { Client, confirmEmail, startStack, type Stack } from '../services/gateway/test/support/stack.ts';
 import { deviceServices } from '../services/gateway/test/support/products.ts';
+import { listenOnLoopback } from './lib/listen.ts';
+import type { Bench } from './lib/figures.ts';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
@@ -61,7 +63,7 @@ async function seed(stack: Stack, o: Required<AdminBenchOptions>) {
       .values({
         id,
         name: `bench-${String(index).padStart(2, '0')}`,
-        region: 'eu-central',
+        region: 'europe',
         ip: `198.18.0.${index + 1}`,
         ssh_user: index % 2 ? 'ops' : null,
         ssh_port: index % 3 ? null : 2222,
@@ -155,8 +157,8 @@ export async function runAdminBench(options: AdminBenchOptions = {}) {
     label: 'benchadmin',
     adminEmails: ['ops@quietwire.test'],
     extra: deviceServices,
-    listen: true,
   });
+  const baseUrl = await listenOnLoopback(stack);
   const bare = Fastify({ logger: false });
   const barePayload = { rows: Array.from({ length: 25 }, (_, i) => ({ id: randomUUID(), name: `Device ${i}::int` })) };
   bare.get('/bare', async () => barePayload);
@@ -196,10 +198,10 @@ export async function runAdminBench(options: AdminBenchOptions = {}) {
       { name: 'GET /api/admin/telemetry?connected=true', url: '/api/admin/telemetry?connected=true' },
       { name: 'GET /api/admin/servers', url: '/api/admin/servers' },
     ];
-    const first = await time(new URL('/api/admin/overview', stack.publicUrl).toString());
+    const first = await time(new URL('/api/admin/overview', baseUrl).toString());
     const results: Array<{ name: string; p50: number; p95: number; total?: number }> = [];
     for (const page of pages) {
-      const url = page.url.startsWith('http') ? page.url : new URL(page.url, stack.publicUrl).toString();
+      const url = page.url.startsWith('http') ? page.url : new URL(page.url, baseUrl).toString();
       for (let i = 0; i < 3; i++) await time(url);
       const times: number[] = [];
       let total: number | undefined;
@@ -222,3 +224,39 @@ export async function runAdminBench(options: AdminBenchOptions = {}) {
     await stack.stop();
   }
 }
+
+export const adminBench: Bench = {
+  name: 'admin',
+  title: 'operator console: every admin list page and the overview through the gateway, beside a bare route',
+  async run(size) {
+    const env = process.env;
+    const result = await runAdminBench(
+      size === 'tiny'
+        ? { devices: 300, users: 60, nodes: 3, organizations: 6, samples: 5 }
+        : {
+            devices: Number(env.BENCH_ADMIN_DEVICES ?? 100_000),
+            users: Number(env.BENCH_ADMIN_USERS ?? 20_000),
+            nodes: Number(env.BENCH_ADMIN_NODES ?? 50),
+            samples: Number(env.BENCH_SAMPLES ?? 40),
+          },
+    );
+    const [bare, ...pages] = result.results;
+    const note = `${result.devices} devices of ${result.users} people on ${result.nodes} nodes, one request at a time`;
+    return pages.flatMap((row) => [
+      {
+        figure: `${row.name}: p50`,
+        value: row.p50,
+        unit: 'ms',
+        baseline: { label: 'bare fastify route', value: bare!.p50 },
+        note: `${note}${row.total !== undefined ? `; total ${row.total}` : ''}`,
+      },
+      {
+        figure: `${row.name}: p95`,
+        value: row.p95,
+        unit: 'ms',
+        baseline: { label: 'bare fastify route', value: bare!.p95 },
+        note,
+      },
+    ]);
+  },
+};

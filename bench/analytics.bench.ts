@@ -24,6 +24,8 @@ import { createEnvelope, ensureStream, type BusConnection } from '@qw/platform';
 import { eventually } from '@qw/testkit';
 import type { Static, TSchema } from 'typebox';
 import { Client, confirmEmail, startStack } from '../services/gateway/test/support/stack.ts';
+import { listenOnLoopback } from './lib/listen.ts';
+import type { Bench, BenchFigure } from './lib/figures.ts';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
@@ -93,8 +95,9 @@ class Publisher {
 export async function runAnalyticsBench(options: { subscriptions?: number; samples?: number } = {}) {
   const subscriptions = options.subscriptions ?? 100_000;
   const samples = options.samples ?? 40;
-  const stack = await startStack({ label: 'benchanalytics', adminEmails: ['ops@quietwire.test'], listen: true });
+  const stack = await startStack({ label: 'benchanalytics', adminEmails: ['ops@quietwire.test'] });
   try {
+    const baseUrl = await listenOnLoopback(stack);
     const bus = await stack.connectAdmin();
     await ensureStream(bus, 'billing', billingEvents);
     await ensureStream(bus, 'identity', identityEvents);
@@ -265,7 +268,7 @@ export async function runAnalyticsBench(options: { subscriptions?: number; sampl
     const admin = await confirmEmail(stack, 'ops@quietwire.test', 'correct horse battery', signup);
     const token = admin.accessToken!;
     const get = async (path: string): Promise<any> => {
-      const response = await fetch(new URL(`/api/admin/analytics/${path}`, stack.publicUrl), {
+      const response = await fetch(new URL(`/api/admin/analytics/${path}`, baseUrl), {
         headers: { authorization: `Bearer ${token}` },
       });
       if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
@@ -283,7 +286,7 @@ export async function runAnalyticsBench(options: { subscriptions?: number; sampl
 
     // An operator's rebuild beside the live generation: the same history read again.
     const rebuildStarted = Date.now();
-    const started2 = await fetch(new URL('/api/admin/analytics/rebuild', stack.publicUrl), {
+    const started2 = await fetch(new URL('/api/admin/analytics/rebuild', baseUrl), {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
     });
@@ -343,3 +346,55 @@ export async function runAnalyticsBench(options: { subscriptions?: number; sampl
     await stack.stop();
   }
 }
+
+export const analyticsBench: Bench = {
+  name: 'analytics',
+  title: 'analytics: a two-year history through the projection, the Analytics page through the gateway',
+  async run(size) {
+    const result = await runAnalyticsBench(
+      size === 'tiny'
+        ? { subscriptions: 300, samples: 5 }
+        : {
+            subscriptions: Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000),
+            samples: Number(process.env.BENCH_SAMPLES ?? 40),
+          },
+    );
+    const history = `${result.subscriptions} subscriptions, ${result.invoices} paid invoices, ${result.events} events`;
+    const figures: BenchFigure[] = [
+      {
+        figure: 'history published to JetStream',
+        value: result.events / result.publishSeconds,
+        unit: 'events/s',
+        note: history,
+      },
+      {
+        figure: "first projection built from the streams' history",
+        value: result.buildEventsPerSecond,
+        unit: 'events/s',
+        note: `${history}; ${result.buildSeconds.toFixed(1)} s`,
+      },
+      {
+        figure: 'full rebuild beside the live projection',
+        value: result.rebuildEventsPerSecond,
+        unit: 'events/s',
+        note: `${history}; ${result.rebuildSeconds.toFixed(1)} s`,
+      },
+    ];
+    for (const route of result.perRoute)
+      figures.push({
+        figure: `GET /api/admin/analytics/${route.path}: p95`,
+        value: route.p95,
+        unit: 'ms',
+        target: { on: 'value', comparison: '<', limit: 50 },
+        note: `p50 ${route.p50.toFixed(1)} ms`,
+      });
+    figures.push({
+      figure: "the page's requests together: p95",
+      value: result.page.p95,
+      unit: 'ms',
+      target: { on: 'value', comparison: '<', limit: 300 },
+      note: `p50 ${result.page.p50.toFixed(1)} ms`,
+    });
+    return figures;
+  },
+};

@@ -7,6 +7,7 @@
 import { connect, credsAuthenticator } from '@nats-io/transport-node';
 import { nodeUser } from '@qw/contracts';
 import { startTestBus } from '@qw/testkit';
+import type { Bench } from './lib/figures.ts';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
@@ -56,3 +57,18 @@ export async function runBusIdentitiesBench(runs = 50): Promise<BusIdentitiesBen
     revokeToClosedMaxMs: revoked.at(-1)!,
   };
 }
+
+export const busIdentitiesBench: Bench = {
+  name: 'identities',
+  title: 'bus identities on a running NATS server (operator mode): a node user issued, then revoked',
+  async run(size) {
+    const result = await runBusIdentitiesBench(size === 'tiny' ? 5 : 50);
+    const note = `${result.runs} nodes, one after another`;
+    return [
+      { figure: 'node user issued → connected: p50', value: result.issueToConnectedP50Ms, unit: 'ms', note },
+      { figure: 'node user issued → connected: max', value: result.issueToConnectedMaxMs, unit: 'ms', note },
+      { figure: 'revoked → open connection closed: p50', value: result.revokeToClosedP50Ms, unit: 'ms', note },
+      { figure: 'revoked → open connection closed: max', value: result.revokeToClosedMaxMs, unit: 'ms', note },
+    ];
+  },
+};

@@ -21,6 +21,7 @@ import {
   testNamespace,
 } from '@qw/testkit';
 import { probeService, thingCreated } from '../libs/platform/test/fixtures/probe-services.ts';
+import type { Bench } from './lib/figures.ts';
 
 const nowMs = () => performance.timeOrigin + performance.now();
 
@@ -134,7 +135,7 @@ async function backlogDrain(probe: Probe, sink: Sink, events: number) {
 }
 
 export async function runBusPipelineBench(
-  options: { rate?: number; seconds?: number; producers?: number; backlog?: number } = {},
+  options: { rate?: number; seconds?: number; producers?: number; backlog?: number; warmUpSeconds?: number } = {},
 ) {
   const rate = options.rate ?? 1000;
   const seconds = options.seconds ?? 10;
@@ -159,7 +160,7 @@ export async function runBusPipelineBench(
   const sink: Sink = { db: sinkDatabase.db };
   try {
     // Warm-up at the measured rate (connections, plans, JIT, heap sizes), not counted.
-    const warmUp = await paced(probe, rate, 2);
+    const warmUp = await paced(probe, rate, options.warmUpSeconds ?? 2);
     await eventually(async () => (await effectCount(sink)) >= warmUp.committedAt.size, 30_000, 50);
 
     // 1. Latency at a paced rate.
@@ -221,3 +222,49 @@ export async function runBusPipelineBench(
     await database.drop();
   }
 }
+
+export const busPipelineBench: Bench = {
+  name: 'bus',
+  title: 'bus pipeline: outbox → JetStream → idempotent consumer (real Postgres, real NATS)',
+  async run(size) {
+    const env = process.env;
+    const o =
+      size === 'tiny'
+        ? { rate: 200, seconds: 1, producers: 2, backlog: 500, warmUpSeconds: 0.5 }
+        : {
+            rate: Number(env.BENCH_RATE ?? 1000),
+            seconds: Number(env.BENCH_SECONDS ?? 10),
+            producers: Number(env.BENCH_PRODUCERS ?? 16),
+            backlog: Number(env.BENCH_BACKLOG ?? 50_000),
+          };
+    const { paced, sustained, drain, producers, duplicates } = await runBusPipelineBench(o);
+    const at = `paced ${paced.targetRate}/s (achieved ${paced.achievedRate}/s)`;
+    const note = `${paced.events} events after ${size === 'tiny' ? 0.5 : 2} s of warm-up; p99 of all samples`;
+    return [
+      { figure: `${at}: commit→effect p50`, value: paced.p50Ms, unit: 'ms', note },
+      {
+        figure: `${at}: commit→effect p99`,
+        value: paced.p99Ms,
+        unit: 'ms',
+        target: { on: 'value', comparison: '<', limit: 20 },
+        note,
+      },
+      { figure: `${at}: commit→stored in JetStream p99`, value: paced.relayP99Ms, unit: 'ms', note },
+      { figure: `${at}: stored→effect p99`, value: paced.consumerP99Ms, unit: 'ms', note },
+      ...sustained.map((run) => ({
+        figure: `sustained, ${producers} producers, ${run.eventsPerCommit} event(s) per commit: end to end`,
+        value: run.endToEndEventsPerSecond,
+        unit: 'events/s',
+        target: { on: 'value' as const, comparison: '>=' as const, limit: 5000 },
+        note: `${run.events} events, produced ${run.producedPerSecond}/s`,
+      })),
+      { figure: `backlog of ${drain.events} events drained`, value: drain.eventsPerSecond, unit: 'events/s' },
+      {
+        figure: 'effects applied twice',
+        value: duplicates,
+        unit: 'effects',
+        target: { on: 'value', comparison: '<=', limit: 0 },
+      },
+    ];
+  },
+};

@@ -14,6 +14,8 @@ import { NodeAgent } from '../services/node-agent/src/agent.ts';
 import { NodeAgentConfigSchema } from '../services/node-agent/src/config.ts';
 import { startStack, type Client } from '../services/gateway/test/support/stack.ts';
 import { customerWithPlan, deviceServices } from '../services/gateway/test/support/products.ts';
+import type { Bench } from './lib/figures.ts';
+import { BenchSkipped } from './lib/runner.ts';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -136,3 +138,38 @@ export async function runDevicesBench(options: { devices?: number; reconcilePeer
     await rm(keyDir, { recursive: true, force: true });
   }
 }
+
+export const devicesBench: Bench = {
+  name: 'devices',
+  title: 'devices on real WireGuard (network namespaces, wireguard-go)',
+  async run(size) {
+    const result = await runDevicesBench(
+      size === 'tiny'
+        ? { devices: 5, reconcilePeers: 200 }
+        : {
+            devices: Number(process.env.BENCH_DEVICES ?? 200),
+            reconcilePeers: Number(process.env.BENCH_RECONCILE_PEERS ?? 10_000),
+          },
+    );
+    if ('skipped' in result) throw new BenchSkipped(result.skipped);
+    const { addToPeer, reconcile } = result;
+    const note = `${addToPeer.devices} devices, the peer list read with wg show in a loop`;
+    return [
+      { figure: 'add device (201) → peer in wg show: p50', value: addToPeer.p50Ms, unit: 'ms', note },
+      {
+        figure: 'add device (201) → peer in wg show: p99',
+        value: addToPeer.p99Ms,
+        unit: 'ms',
+        target: { on: 'value', comparison: '<', limit: 100 },
+        note,
+      },
+      {
+        figure: `reconcile ${reconcile.peers} peers on a fresh interface`,
+        value: reconcile.ms / 1000,
+        unit: 's',
+        target: { on: 'value', comparison: '<', limit: 5 },
+        note: `${reconcile.applied} peers applied`,
+      },
+    ];
+  },
+};

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startNatsCluster } from '@qw/testkit';
+import type { Bench } from './lib/figures.ts';
 
 export type FailoverBenchResult = {
   runs: number;
@@ -143,3 +144,43 @@ async function waitCurrent(
   }
   throw new Error(`stream ${stream} did not catch up`);
 }
+
+export const natsFailoverBench: Bench = {
+  name: 'failover',
+  title: 'failover seen by a client of a three-server NATS cluster (network namespaces), a server killed with SIGKILL',
+  async run(size) {
+    const result = await runNatsFailoverBench(size === 'tiny' ? 1 : Number(process.env.BENCH_FAILOVER_RUNS ?? 5));
+    const note = `${result.runs} kill(s) each; the baseline is an ask with no server dying`;
+    const steady = (value: number) => ({ label: 'no server dying', value });
+    return [
+      {
+        figure: "RPC when the asker's server dies: ask → answer p50",
+        value: result.rpcP50Ms,
+        unit: 'ms',
+        baseline: steady(result.steadyRpcMs),
+        note,
+      },
+      {
+        figure: "RPC when the asker's server dies: ask → answer max",
+        value: result.rpcMaxMs,
+        unit: 'ms',
+        baseline: steady(result.steadyRpcMs),
+        note,
+      },
+      {
+        figure: 'publish to an R3 stream when its leader dies: publish → ack p50',
+        value: result.publishP50Ms,
+        unit: 'ms',
+        baseline: steady(result.steadyPublishMs),
+        note,
+      },
+      {
+        figure: 'publish to an R3 stream when its leader dies: publish → ack max',
+        value: result.publishMaxMs,
+        unit: 'ms',
+        baseline: steady(result.steadyPublishMs),
+        note,
+      },
+    ];
+  },
+};

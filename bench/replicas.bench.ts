@@ -19,6 +19,7 @@ import {
 } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import { serveProvisioningNeighbours } from '../services/provisioning/test/support/neighbours.ts';
+import type { Bench, BenchFigure } from './lib/figures.ts';
 
 export type ReplicasBenchResult = {
   runs: Array<{ replicas: number; requests: number; seconds: number; perSecond: number; p50Ms: number; p99Ms: number }>;
@@ -79,7 +80,7 @@ export async function runReplicasBench(
       await node.request(
         registerNodeRpc,
         {
-          region: 'eu-central',
+          region: 'europe',
           endpoint: `198.51.100.${10 + n}:51820`,
           public_key: generateKeyPair().publicKey,
           ip: `198.51.100.${10 + n}`,
@@ -170,3 +171,35 @@ export async function runReplicasBench(
     await alone.stop();
   }
 }
+
+export const replicasBench: Bench = {
+  name: 'replicas',
+  title:
+    'device path with 1 and 2 replicas of provisioning (separate processes; create-device RPCs, as the gateway asks)',
+  async run(size) {
+    const result = await runReplicasBench(
+      size === 'tiny'
+        ? { requests: 40, concurrency: 4, nodes: 2 }
+        : {
+            requests: Number(process.env.BENCH_REPLICA_REQUESTS ?? 1000),
+            concurrency: Number(process.env.BENCH_CONCURRENCY ?? 32),
+          },
+    );
+    const [one] = result.runs;
+    const figures: BenchFigure[] = [];
+    for (const run of result.runs) {
+      const note = `${run.requests} devices on ${result.nodes} nodes by ${result.concurrency} callers at once, after a warm-up`;
+      figures.push(
+        {
+          figure: `${run.replicas} replica(s): devices created`,
+          value: run.perSecond,
+          unit: 'req/s',
+          ...(run.replicas > 1 ? { baseline: { label: '1 replica', value: one!.perSecond } } : {}),
+          note,
+        },
+        { figure: `${run.replicas} replica(s): create-device p99`, value: run.p99Ms, unit: 'ms', note },
+      );
+    }
+    return figures;
+  },
+};

@@ -1,0 +1,218 @@
+/**
+ * The request path (issue #24): requests/s and p99 of four authenticated reads at 20 connections
+ * (autocannon in its own process), each beside a bare fastify route in the same process serving
+ * the same bytes, measured in alternating rounds so both see the same machine:
+ *  - GET /api/devices, a customer with 10 devices;
+ *  - GET /api/overview, the same customer;
+ *  - GET /api/orgs/{id}/devices, an organization with 1,000 devices, as its owner;
+ *  - GET /api/admin/devices, the first page of every device, as a platform admin.
+ * The gateway and the services run in this process (startStack) on their own database and NATS
+ * server; devices and the node they are on are seeded with SQL into provisioning's schema.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import Fastify from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { freePort } from '@qw/testkit';
+import { nodeSubnets } from '@qw/wireguard';
+import { confirmEmail, startStack, type Stack } from '../services/gateway/test/support/stack.ts';
+import { customerWithPlan, deviceServices } from '../services/gateway/test/support/products.ts';
+import { ownOrganization, userIdOf } from '../services/gateway/test/support/organizations.ts';
+import type { Bench, BenchFigure, BenchSize } from './lib/figures.ts';
+import { listenOnLoopback } from './lib/listen.ts';
+import { medianOfRounds } from './lib/runner.ts';
+
+const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+export type LoadResult = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number };
+
+/** autocannon against `url` from its own process (so it takes no time from the server measured here). */
+export function load(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const args = [autocannonCli, '-j', '-n', '-c', String(options.connections), '-d', String(options.seconds)];
+  for (const [key, value] of Object.entries(options.headers ?? {})) args.push('-H', `${key}=${value}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.slice(-500)}`));
+      const report = JSON.parse(out);
+      resolve({
+        requestsPerSecond: report.requests.average,
+        p99Ms: report.latency.p99,
+        non2xx: report.non2xx,
+        errors: report.errors + report.timeouts,
+      });
+    });
+  });
+}
+
+const sizes = {
+  full: { orgDevices: 1000, seconds: 5, rounds: 3, warmUp: 1 },
+  tiny: { orgDevices: 100, seconds: 1, rounds: 1, warmUp: 0 },
+} satisfies Record<BenchSize, unknown>;
+
+/** A node in provisioning and `count` devices on it for `owner` (and `org`), newest last. */
+async function seedDevices(
+  db: Kysely<any>,
+  nodeId: string,
+  count: number,
+  owner: { userId: string; orgId: string | null },
+): Promise<void> {
+  await sql`insert into devices (id, user_id, org_id, name, platform, is_active, public_key, private_key_sealed, client_keys,
+                                 node_id, ipv4, ipv6, key_created_at, created_at, latest_handshake)
+    select gen_random_uuid(), ${owner.userId}::uuid, ${owner.orgId}::uuid, 'Device ' || g,
+           (array['ios','android','macos','windows','linux','router','other'])[1 + g % 7], true,
+           encode(sha256((${randomUUID()} || g)::bytea), 'base64'), null, true, n.id,
+           split_part(n.ipv4_cidr, '.', 1) || '.' || split_part(n.ipv4_cidr, '.', 2) || '.' ||
+             ((${nextAddress(nodeId)}::int + g) / 256) || '.' || ((${nextAddress(nodeId)}::int + g) % 256),
+           split_part(n.ipv6_cidr, '/', 1) || to_hex(${nextAddress(nodeId)}::int + g),
+           now(), now() - g * interval '1 second',
+           case when g % 3 = 0 then now() - interval '30 seconds' end
+      from generate_series(0, ${count - 1}::int) g, nodes n where n.id = ${nodeId}::uuid`.execute(db);
+  addressesUsed.set(nodeId, nextAddress(nodeId) + count);
+}
+const addressesUsed = new Map<string, number>();
+const nextAddress = (nodeId: string) => addressesUsed.get(nodeId) ?? 2;
+
+async function seedNode(db: Kysely<any>): Promise<string> {
+  const id = randomUUID();
+  const subnets = nodeSubnets(0);
+  await db
+    .insertInto('nodes')
+    .values({
+      id,
+      name: 'bench-api-0',
+      region: 'europe',
+      ip: '198.18.0.1',
+      endpoint: '198.18.0.1:51820',
+      public_key: `${Buffer.from(randomUUID().replace(/-/g, '')).toString('base64').slice(0, 43)}=`,
+      node_index: 0,
+      ipv4_cidr: subnets.ipv4Cidr,
+      ipv6_cidr: subnets.ipv6Cidr,
+      tags: [],
+      last_seen_at: new Date(),
+    })
+    .execute();
+  return id;
+}
+
+type Route = { name: string; path: string; token: string };
+
+async function routesOf(stack: Stack, orgDevices: number): Promise<Route[]> {
+  const provisioning = stack.services.provisioning!.db as Kysely<any>;
+  const nodeId = await seedNode(provisioning);
+  const customer = await confirmEmail(
+    stack,
+    'customer@bench.test',
+    'correct horse battery',
+    await customerWithPlan(stack, 'customer@bench.test'),
+  );
+  await seedDevices(provisioning, nodeId, 10, { userId: await userIdOf(customer), orgId: null });
+  // The platform admin owns the organization (a business purchase made it).
+  const owner = await confirmEmail(
+    stack,
+    'ops@bench.test',
+    'correct horse battery',
+    await customerWithPlan(stack, 'ops@bench.test', 'business50'),
+  );
+  const orgId = await ownOrganization(owner);
+  await seedDevices(provisioning, nodeId, orgDevices, { userId: await userIdOf(owner), orgId });
+  await sql`analyze`.execute(provisioning);
+  return [
+    { name: 'GET /api/devices (10 devices)', path: '/api/devices', token: customer.accessToken! },
+    { name: 'GET /api/overview (10 devices)', path: '/api/overview', token: customer.accessToken! },
+    {
+      name: `GET /api/orgs/{id}/devices (${orgDevices} devices)`,
+      path: `/api/orgs/${orgId}/devices`,
+      token: owner.accessToken!,
+    },
+    {
+      name: `GET /api/admin/devices (first page of ${orgDevices + 10})`,
+      path: '/api/admin/devices',
+      token: owner.accessToken!,
+    },
+  ];
+}
+
+export async function runApiBench(size: BenchSize): Promise<BenchFigure[]> {
+  const o = sizes[size];
+  const connections = 20;
+  const stack = await startStack({ label: 'benchapi', adminEmails: ['ops@bench.test'], extra: deviceServices });
+  const bare = Fastify({ logger: false });
+  try {
+    const baseUrl = await listenOnLoopback(stack);
+    const routes = await routesOf(stack, o.orgDevices);
+    // The bare route answers each route's own answer, parsed and serialised again per request.
+    const bodies = new Map<string, { body: unknown; bytes: number }>();
+    for (const route of routes) {
+      const response = await fetch(new URL(route.path, baseUrl), {
+        headers: { authorization: `Bearer ${route.token}` },
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${route.path}: ${response.status} ${text.slice(0, 300)}`);
+      bodies.set(route.path, { body: JSON.parse(text), bytes: Buffer.byteLength(text) });
+    }
+    bare.get('/bare/:index', async (request) => {
+      const index = Number((request.params as { index: string }).index);
+      return bodies.get(routes[index]!.path)!.body;
+    });
+    const barePort = await freePort();
+    await bare.listen({ host: '127.0.0.1', port: barePort });
+
+    const figures: BenchFigure[] = [];
+    for (const [index, route] of routes.entries()) {
+      const measured = await medianOfRounds(o.rounds, o.warmUp, async () => {
+        const plain = await load(`http://127.0.0.1:${barePort}/bare/${index}`, {
+          connections,
+          seconds: o.seconds,
+        });
+        const api = await load(new URL(route.path, baseUrl).toString(), {
+          connections,
+          seconds: o.seconds,
+          headers: { authorization: `Bearer ${route.token}` },
+        });
+        if (api.non2xx > 0 || api.errors > 0)
+          throw new Error(`${route.path}: ${api.non2xx} answers other than 2xx, ${api.errors} errors under load`);
+        return { bareRps: plain.requestsPerSecond, bareP99: plain.p99Ms, rps: api.requestsPerSecond, p99: api.p99Ms };
+      });
+      const note = `${bodies.get(route.path)!.bytes} bytes per answer; ${connections} connections, median of ${o.rounds} round(s) of ${o.seconds} s after ${o.warmUp} warm-up round(s), alternating with the bare route`;
+      figures.push(
+        {
+          figure: `${route.name}: requests/s`,
+          value: measured.rps,
+          unit: 'req/s',
+          baseline: { label: 'bare fastify, same bytes', value: measured.bareRps },
+          target: { on: 'ratio', comparison: '>=', limit: 0.1 },
+          note,
+        },
+        {
+          figure: `${route.name}: p99 at ${connections} connections`,
+          value: measured.p99,
+          unit: 'ms',
+          baseline: { label: 'bare fastify, same bytes', value: measured.bareP99 },
+          target: { on: 'value', comparison: '<', limit: 25 },
+          note,
+        },
+      );
+    }
+    return figures;
+  } finally {
+    await bare.close();
+    await stack.stop();
+  }
+}
+
+export const apiBench: Bench = {
+  name: 'api',
+  title: 'the request path: authenticated reads through the gateway at 20 connections, beside a bare fastify route',
+  run: runApiBench,
+};

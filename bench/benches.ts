@@ -1,0 +1,35 @@
+/**
+ * Every benchmark `make bench` runs, in this order. A new benchmark exports a `Bench` from
+ * `bench/<name>.bench.ts` (bench/lib/figures.ts) and is appended here; `make bench NAME=<name>`
+ * runs it alone. The runner's test (scripts/test/bench-runner.test.ts) runs each at size 'tiny'
+ * unless `tinyExcluded` names it with a reason: keep 'tiny' to a few seconds.
+ */
+import type { Bench } from './lib/figures.ts';
+import { adminBench } from './admin.bench.ts';
+import { apiBench } from './api.bench.ts';
+import { analyticsBench } from './analytics.bench.ts';
+import { busIdentitiesBench } from './bus-identities.bench.ts';
+import { busPipelineBench } from './bus-pipeline.bench.ts';
+import { devicesBench } from './devices.bench.ts';
+import { natsFailoverBench } from './nats-failover.bench.ts';
+import { replicasBench } from './replicas.bench.ts';
+
+export const benches: Bench[] = [
+  apiBench,
+  busPipelineBench,
+  devicesBench,
+  analyticsBench,
+  adminBench,
+  replicasBench,
+  busIdentitiesBench,
+  natsFailoverBench,
+];
+
+/** Benchmarks scripts/test/bench-runner.test.ts does not run at size 'tiny', and why (it must stay under 60 s). */
+export const tinyExcluded: Record<string, string> = {
+  admin: 'seeds three services and times 15 pages one request at a time: 20–60 s even at tiny',
+  analytics: 'publishes a history and builds the projection twice: about 35 s even at tiny',
+  devices: 'network namespaces and wireguard-go; covered by the gateway/node-agent tunnel tests',
+  failover: 'a three-server NATS cluster in namespaces and a 5 s wait per kill (about 30 s even at tiny)',
+  replicas: 'spawns two provisioning processes through tsx (about 20 s each on two loaded cores)',
+};
