@@ -189,6 +189,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       provisioning.updateDeviceRpc,
       telemetry.adminLatestRpc,
       telemetry.adminTrafficRpc,
+      telemetry.adminServerHistoryRpc,
       analytics.arpuRpc,
       analytics.cancelsWindowRpc,
       analytics.churnMonthlyRpc,

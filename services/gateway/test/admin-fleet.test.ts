@@ -14,6 +14,7 @@ import {
   adminNodeStatsRpc,
   adminOperatorActionsRpc,
   adminPeopleCountsRpc,
+  adminServerHistoryRpc,
   adminServersRpc,
   adminTrafficRpc,
   type EventContract,
@@ -321,6 +322,77 @@ describe('admin console: telemetry, overview and servers from what the nodes sen
     });
     expect(serverCard(b)).toEqual({ ssh: 'ssh root@198.51.100.12', metrics: null, message: 'No recent metrics.' });
   });
+  it("gives a server's last 24 hours in 5-minute buckets: means, peaks, traffic rates from its counters, and how much of the day it reported", async () => {
+    // Three samples 15 s apart in one bucket, then one in a later bucket after a counter reset.
+    const bucketMs = 300_000;
+    const start = Math.floor((Date.now() - 3_600_000) / bucketMs) * bucketMs;
+    const samples = [
+      { at: start + 15_000, cpu: 10, rx: 1_000, tx: 500, peers: 4 },
+      { at: start + 30_000, cpu: 20, rx: 16_000, tx: 3_500, peers: 6 },
+      { at: start + 45_000, cpu: 30, rx: 31_000, tx: 6_500, peers: 5 },
+      { at: start + 2 * bucketMs + 15_000, cpu: 50, rx: 100, tx: 100, peers: 5 },
+    ];
+    for (const sample of samples)
+      await publishAs(nodes.a, 'fleet-a', hostSampled, {
+        sampledAt: new Date(sample.at).toISOString(),
+        cpu: sample.cpu,
+        memUsed: 2 * 1024 ** 3,
+        memTotal: 8 * 1024 ** 3,
+        diskUsed: 1,
+        diskTotal: 2,
+        load1: sample.cpu / 100,
+        load5: 0,
+        load15: 0,
+        netRxBytes: sample.rx,
+        netTxBytes: sample.tx,
+        peers: sample.peers,
+      });
+    await eventually(async () => {
+      const rows = await sql<{ n: number }>`select count(*)::int as n from vps_metrics where peers is not null`.execute(
+        telemetryDb(),
+      );
+      return rows.rows[0]!.n === samples.length;
+    }, 15_000);
+    const answer = await admin.call('GET', `/api/admin/servers/${nodes.a.id.toUpperCase()}/history`);
+    expect(answer.statusCode).toBe(200);
+    const history = answer.data as {
+      node_id: string;
+      bucket_seconds: number;
+      reported_share: number;
+      buckets: Array<{
+        at: string;
+        cpu: number | null;
+        memory: number | null;
+        rx_rate: number | null;
+        tx_rate: number | null;
+        peers: number | null;
+        load1: number | null;
+      }>;
+    };
+    expect(history.node_id).toBe(nodes.a.id);
+    expect(history.bucket_seconds).toBe(300);
+    expect(history.buckets).toHaveLength(288);
+    const first = history.buckets.find((bucket) => Date.parse(bucket.at) === start);
+    expect(first).toMatchObject({
+      at: new Date(start).toISOString(),
+      cpu: 20,
+      memory: 25,
+      rx_rate: 1_000,
+      tx_rate: 200,
+      peers: 6,
+    });
+    expect(first?.load1).toBeCloseTo(0.2, 9);
+    const afterReset = history.buckets.find((bucket) => Date.parse(bucket.at) === start + 2 * bucketMs);
+    expect(afterReset).toMatchObject({ cpu: 50, rx_rate: null, tx_rate: null, peers: 5 });
+    const between = history.buckets.find((bucket) => Date.parse(bucket.at) === start + bucketMs);
+    expect(between).toMatchObject({ cpu: null, memory: null, rx_rate: null, peers: null });
+    // The earlier test's fresh sample of this node falls in one more bucket.
+    const reported = history.buckets.filter((bucket) => bucket.cpu !== null).length;
+    expect(reported).toBe(3);
+    expect(history.reported_share).toBeCloseTo(3 / 288, 6);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-server'])
+      expect((await admin.call('GET', `/api/admin/servers/${id}/history`)).statusCode, id).toBe(404);
+  });
 });
 
 describe('admin console: device actions and drains', () => {
@@ -449,7 +521,13 @@ describe('admin console: device actions and drains', () => {
   });
 
   it('the gateway refuses anyone but a platform admin before asking', async () => {
-    for (const url of ['/api/admin/overview', '/api/admin/devices', '/api/admin/telemetry', '/api/admin/servers']) {
+    for (const url of [
+      '/api/admin/overview',
+      '/api/admin/devices',
+      '/api/admin/telemetry',
+      '/api/admin/servers',
+      `/api/admin/servers/${nodes.a.id}/history`,
+    ]) {
       expect((await ann.call('GET', url)).statusCode, url).toBe(403);
       expect((await new Client(stack.app).call('GET', url)).statusCode, url).toBe(401);
     }
@@ -470,6 +548,7 @@ describe('admin console: device actions and drains', () => {
       [adminTrafficRpc, {}],
       [adminLatestRpc, {}],
       [adminNodeStatsRpc, { node_ids: [nodes.a.id] }],
+      [adminServerHistoryRpc, { node_id: nodes.a.id }],
       [adminPeopleCountsRpc, {}],
       [adminDirectoryRpc, { user_ids: [], org_ids: [] }],
       [adminFindUsersRpc, { q: 'ann', limit: 10 }],

@@ -29,7 +29,7 @@ import {
 import { agentVersion } from './agent-version.ts';
 import type { NodeAgentConfig } from './config.ts';
 import { HandshakeWatch } from './handshake-watch.ts';
-import { hostMetricsReader } from './host-metrics.ts';
+import { hostMetricsReader, interfaceReading } from './host-metrics.ts';
 import { probeAll, probeTargets } from './latency.ts';
 import { WgHost } from './wg-host.ts';
 
@@ -51,6 +51,8 @@ export class NodeAgent {
   private watching: Promise<void> | undefined;
   private stopped = false;
   private probeOffset = 0;
+  /** Peers on the interface at the latest sample, for the host metrics (the server's 24 h history). */
+  private peersSeen: number | undefined;
   private startedAt = new Date();
   private readonly version: string;
   readonly host: WgHost;
@@ -130,7 +132,11 @@ export class NodeAgent {
     this.every(config.HANDSHAKE_WATCH_SECONDS, async () => void (await watch.tick()));
     const readHost = hostMetricsReader();
     this.every(config.HOST_METRICS_SECONDS, async () =>
-      this.publish(hostSampled, { sampledAt: new Date().toISOString(), ...(await readHost()) }),
+      this.publish(hostSampled, {
+        sampledAt: new Date().toISOString(),
+        ...(await readHost()),
+        ...(await interfaceReading(this.host, this.peersSeen)),
+      }),
     );
     logger.info({ node: config.NODE_NAME }, 'node agent running');
   }
@@ -339,6 +345,7 @@ export class NodeAgent {
   async reportPeers(): Promise<void> {
     const sampledAt = new Date();
     const dump = await this.host.dump();
+    this.peersSeen = dump.peers.length;
     const { targets, nextOffset } = probeTargets(
       dump.peers,
       Math.floor(sampledAt.getTime() / 1000),

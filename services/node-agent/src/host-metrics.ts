@@ -1,5 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
+import type { WgHost } from './wg-host.ts';
 
 function cpuTimes() {
   let idle = 0;
@@ -32,5 +33,21 @@ export function hostMetricsReader() {
       load5: load5 ?? 0,
       load15: load15 ?? 0,
     };
+  };
+}
+
+/**
+ * What the server's 24 h history shows beside the host's own figures: the WireGuard interface's
+ * byte counters and its peers at the latest sample. Left out when `ip` cannot tell (the sample
+ * still goes).
+ */
+export async function interfaceReading(
+  host: Pick<WgHost, 'byteCounters'>,
+  peers: number | undefined,
+): Promise<{ netRxBytes?: number; netTxBytes?: number; peers?: number }> {
+  const counters = await host.byteCounters().catch(() => null);
+  return {
+    ...(counters ? { netRxBytes: counters.rx, netTxBytes: counters.tx } : {}),
+    ...(peers === undefined ? {} : { peers }),
   };
 }

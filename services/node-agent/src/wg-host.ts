@@ -50,6 +50,11 @@ export class WgHost {
     }
   }
 
+  /** Bytes received and sent by the interface since it came up (`ip -s`), or null when `ip` cannot tell. */
+  async byteCounters(): Promise<{ rx: number; tx: number } | null> {
+    return parseLinkCounters(await this.ip(['-j', '-s', 'link', 'show', 'dev', this.iface]));
+  }
+
   async dump(): Promise<WgDump> {
     return parseWgDump(await this.wg(wgShowDumpArgs(this.iface)));
   }
@@ -63,5 +68,17 @@ export class WgHost {
   async setPeers(changes: readonly PeerChange[], batch = 2000): Promise<void> {
     for (let i = 0; i < changes.length; i += batch)
       await this.wg(wgSetPeersArgs(this.iface, changes.slice(i, i + batch)));
+  }
+}
+
+/** The byte counters in `ip -j -s link show dev X`'s answer (stats64), or null when absent. */
+export function parseLinkCounters(json: string): { rx: number; tx: number } | null {
+  try {
+    const [link] = JSON.parse(json) as Array<{ stats64?: { rx?: { bytes?: unknown }; tx?: { bytes?: unknown } } }>;
+    const rx = link?.stats64?.rx?.bytes;
+    const tx = link?.stats64?.tx?.bytes;
+    return typeof rx === 'number' && typeof tx === 'number' && rx >= 0 && tx >= 0 ? { rx, tx } : null;
+  } catch {
+    return null;
   }
 }

@@ -1,6 +1,7 @@
 import {
   adminLatestRpc,
   adminNodeStatsRpc,
+  adminServerHistoryRpc,
   adminTrafficRpc,
   latestTelemetryRpc,
   nodeEvents,
@@ -12,7 +13,7 @@ import { telemetryConsumers } from './consumers/telemetry.consumers.ts';
 import type { TelemetryDatabase } from './database.ts';
 import { latestFor, pruneDeviceTraffic, pruneHostMetrics } from './samples/samples.service.ts';
 import { nodeGauges } from './samples/node-metrics.ts';
-import { connectedCount, latestPage, nodeStats, trafficLast24Hours } from './admin/admin.service.ts';
+import { connectedCount, latestPage, nodeStats, serverHistory, trafficLast24Hours } from './admin/admin.service.ts';
 
 /**
  * The telemetry service: node agents' peer samples become each device's latest status and
@@ -43,6 +44,10 @@ export const telemetryService: ServiceDefinition<TelemetryDatabase> = {
         db,
         data.node_ids.map((id) => id.toLowerCase()),
       );
+    }),
+    endpoint(adminServerHistoryRpc, (data, caller) => {
+      requireAdmin(caller);
+      return serverHistory(db, data.node_id);
     }),
   ],
   consumers: () => telemetryConsumers,

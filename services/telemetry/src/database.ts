@@ -61,6 +61,10 @@ export interface VpsMetricsTable {
   load1: number;
   load5: number;
   load15: number;
+  /** The WireGuard interface's byte counters and peer count at the sample (null from older agents). */
+  net_rx_bytes: ColumnType<string | null, number | bigint | string | null | undefined, number | bigint | string | null>;
+  net_tx_bytes: ColumnType<string | null, number | bigint | string | null | undefined, number | bigint | string | null>;
+  peers: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The registered nodes' names: samples name their node, stored rows name its id. */

@@ -434,6 +434,41 @@ export const adminServersRoute = defineRoute({
   summary: 'Spec §2 Servers: one card per node with its latest metrics within 300 s, peers placed and connected',
   response: { 200: Type.Object({ servers: Type.Array(AdminServerSchema) }) },
 });
+/** One bucket of a server's history: means over the bucket, rates from its counters; null where it sent nothing. */
+export const ServerHistoryBucketSchema = Type.Object({
+  /** Start of the bucket. */
+  at: When,
+  cpu: Measured(Type.Number({ minimum: 0 })),
+  load1: Measured(Type.Number({ minimum: 0 })),
+  /** Memory used, per cent of the total. */
+  memory: Measured(Type.Number({ minimum: 0 })),
+  /** Bytes per second through its WireGuard interface, received and sent. */
+  rx_rate: Measured(Type.Number({ minimum: 0 })),
+  tx_rate: Measured(Type.Number({ minimum: 0 })),
+  /** The most peers on its interface during the bucket. */
+  peers: Measured(Count),
+});
+/** The last 24 hours of one server's host metrics in 5-minute buckets, oldest first (issue #26). */
+export const ServerHistorySchema = Type.Object({
+  node_id: Uuid,
+  from: When,
+  to: When,
+  bucket_seconds: Count,
+  buckets: Type.Array(ServerHistoryBucketSchema),
+  /** Share of the buckets in which its agent sent host metrics (0–1): how much of the day it was up and reporting. */
+  reported_share: Type.Number({ minimum: 0, maximum: 1 }),
+});
+export const serverHistoryRoute = defineRoute({
+  operationId: 'serverHistory',
+  method: 'GET',
+  url: '/api/admin/servers/:id/history',
+  access: 'admin',
+  tags,
+  summary:
+    "A server's last 24 hours: CPU, load, memory, traffic and peers in 5-minute buckets, and how much of it the server reported",
+  params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+  response: { 200: ServerHistorySchema },
+});
 export const drainServerRoute = defineRoute({
   operationId: 'drainServer',
   method: 'POST',
@@ -518,6 +553,7 @@ export const adminFleetRoutes = [
   adminDeviceActionRoute,
   adminTelemetryRoute,
   adminServersRoute,
+  serverHistoryRoute,
   drainServerRoute,
 ];
 

@@ -45,6 +45,11 @@ export const hostSampled = defineEvent(
     load1: Type.Number({ minimum: 0 }),
     load5: Type.Number({ minimum: 0 }),
     load15: Type.Number({ minimum: 0 }),
+    /** Bytes through the WireGuard interface since it came up (counters; agents before 0.5 leave them out). */
+    netRxBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    netTxBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Peers on the interface at its latest reading. */
+    peers: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
 );
 

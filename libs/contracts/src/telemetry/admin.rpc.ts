@@ -4,6 +4,7 @@ import {
   AdminNodeSummarySchema,
   AdminTelemetryQuerySchema,
   AdminTelemetryRowSchema,
+  ServerHistorySchema,
   ServerMetricsSchema,
   TrafficHourSchema,
 } from '../http/admin.http.ts';
@@ -43,4 +44,10 @@ export const adminNodeStatsRpc = defineRpc(
       }),
     ),
   }),
+);
+/** One server's last 24 hours of host metrics in 5-minute buckets (`not_found` for a node telemetry never heard of). */
+export const adminServerHistoryRpc = defineRpc(
+  'telemetry.rpc.admin-server-history',
+  Type.Object({ node_id: Type.String({ maxLength: 64 }) }),
+  ServerHistorySchema,
 );

@@ -9,10 +9,12 @@ import {
   adminOverviewRoute,
   adminPeopleCountsRpc,
   adminServersRoute,
+  adminServerHistoryRpc,
   adminServersRpc,
   adminTelemetryRoute,
   adminTrafficRpc,
   drainServerRoute,
+  serverHistoryRoute,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
@@ -64,6 +66,12 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
 
   addRoute(app, adminServersRoute, async (request, reply) =>
     reply.header('cache-control', 'no-store').send(await rpc.request(adminServersRpc, {}, request.caller)),
+  );
+
+  addRoute(app, serverHistoryRoute, async (request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(adminServerHistoryRpc, { node_id: request.params.id }, request.caller)),
   );
 
   addRoute(app, drainServerRoute, async (request) =>

@@ -1,7 +1,14 @@
 import { sql, type Kysely } from 'kysely';
-import { adminDeviceNamesRpc, connectedWindowSeconds, serverMetricsWindowSeconds, type Caller } from '@qw/contracts';
+import {
+  AppError,
+  adminDeviceNamesRpc,
+  connectedWindowSeconds,
+  serverMetricsWindowSeconds,
+  type Caller,
+} from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { TelemetryDatabase } from '../database.ts';
+import { foldHistory, historyWindow, maxStepSeconds } from './server-history-rules.ts';
 
 type Db = Kysely<TelemetryDatabase>;
 
@@ -201,5 +208,50 @@ export async function latestPage(db: Db, rpc: RpcClient, caller: Caller, input: 
       tx_bytes: Number(s.tx_bytes),
       latency_ms: s.latency_ms === null ? null : Number(s.latency_ms),
     })),
+  };
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * One server's last 24 hours (issue #26): its host samples from one index range scan (host_id,
+ * ts), folded into 5-minute buckets by `foldHistory`. The sample just before the window is read
+ * too, so the first bucket's traffic has a step to start from.
+ */
+export async function serverHistory(db: Db, nodeIdText: string, now: Date = new Date()) {
+  const nodeId = nodeIdText.toLowerCase();
+  const node = uuidPattern.test(nodeId)
+    ? await db.selectFrom('nodes').select('id').where('id', '=', nodeId).executeTakeFirst()
+    : undefined;
+  if (!node) throw new AppError('not_found', 'Server not found.');
+  const window = historyWindow(now);
+  const rows = await db
+    .selectFrom('vps_metrics')
+    .select(['ts', 'cpu', 'load1', 'mem_used', 'mem_total', 'net_rx_bytes', 'net_tx_bytes', 'peers'])
+    .where('host_id', '=', nodeId)
+    .where('ts', '>=', new Date(window.from.getTime() - maxStepSeconds * 1000))
+    .where('ts', '<', window.to)
+    .orderBy('ts')
+    .execute();
+  const { buckets, reportedShare } = foldHistory(
+    rows.map((row) => ({
+      ts: new Date(row.ts),
+      cpu: row.cpu,
+      load1: row.load1,
+      mem_used: Number(row.mem_used),
+      mem_total: Number(row.mem_total),
+      net_rx_bytes: row.net_rx_bytes === null ? null : Number(row.net_rx_bytes),
+      net_tx_bytes: row.net_tx_bytes === null ? null : Number(row.net_tx_bytes),
+      peers: row.peers,
+    })),
+    window,
+  );
+  return {
+    node_id: nodeId,
+    from: window.from.toISOString(),
+    to: window.to.toISOString(),
+    bucket_seconds: window.bucketSeconds,
+    buckets,
+    reported_share: reportedShare,
   };
 }

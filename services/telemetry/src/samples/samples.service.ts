@@ -185,6 +185,9 @@ export async function recordHostSample(tx: Db, node: string | undefined, data: H
       load1: data.load1,
       load5: data.load5,
       load15: data.load15,
+      net_rx_bytes: data.netRxBytes ?? null,
+      net_tx_bytes: data.netTxBytes ?? null,
+      peers: data.peers ?? null,
     })
     .onConflict((oc) => oc.columns(['host_id', 'ts']).doNothing())
     .execute();
