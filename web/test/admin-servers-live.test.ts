@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { createEnvelope } from '@qw/platform';
+import { fillSubject, hostSampled, registerNodeRpc } from '@qw/contracts';
+import { keepReporting } from '@qw/testkit';
+import { generateKeyPair } from '@qw/wireguard';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser, openPage } from './support/browser';
+import { screenshotDir } from './support/paths';
 import {
   adminEmail,
   screenshot,
@@ -16,7 +21,7 @@ import {
  * The Servers page and /servers against the real gateway and provisioning (issue #23): an operator
  * adds a server and reads its one-time token once, is refused a name already taken (by the field),
  * makes a new token, retires the pending server; the public page answers from the same data and
- * never lists a server that is not active.
+ * never lists a server that is not active. A node's host samples become its card's last 24 hours.
  */
 
 let stack: Stack;
@@ -123,4 +128,92 @@ describe('Servers page against the real backend', () => {
     await screenshot(page, 'servers-live');
     await context.close();
   });
+  it("opens a server's last 24 hours on its card: CPU and memory, load, traffic and peers, whole at 1280 and 390 px", async () => {
+    const name = `his-${randomBytes(3).toString('hex')}`;
+    const { bus, rpc } = await stack.connectNode(name);
+    await rpc.request(
+      registerNodeRpc,
+      {
+        region: 'eu-central',
+        endpoint: '198.51.100.91:51820',
+        public_key: generateKeyPair().publicKey,
+        ip: '198.51.100.91',
+        tags: [],
+      },
+      undefined,
+      { params: { node: name } },
+    );
+    const stopReporting = keepReporting(bus, name);
+    // Telemetry keeps a node's samples once it has heard of the node from provisioning.
+    await expect
+      .poll(
+        async () =>
+          (await stack.services.telemetry!.db.selectFrom('nodes').select('id').where('name', '=', name).execute())
+            .length,
+      )
+      .toBe(1);
+    // Thirteen 5-minute buckets of the last hour and more, two samples 15 s apart in each: 1.5 MB
+    // received at each sample, so 100 KB/s within a bucket and 10 KB/s across the step before it.
+    const bucketStart = Math.floor(Date.now() / 300_000) * 300_000;
+    let rx = 0;
+    for (let minutes = 65; minutes >= 5; minutes -= 5) {
+      for (const offset of [20_000, 35_000]) {
+        rx += 1_500_000;
+        const envelope = createEnvelope(hostSampled, {
+          sampledAt: new Date(bucketStart - minutes * 60_000 + offset).toISOString(),
+          cpu: 20 + minutes / 6,
+          memUsed: 2 * 1024 ** 3,
+          memTotal: 8 * 1024 ** 3,
+          diskUsed: 1,
+          diskTotal: 2,
+          load1: 0.4,
+          load5: 0.3,
+          load15: 0.2,
+          netRxBytes: rx,
+          netTxBytes: rx / 2,
+          peers: 40 + minutes / 5,
+        });
+        await bus.js.publish(fillSubject(hostSampled.subject, { node: name }), JSON.stringify(envelope), {
+          msgID: envelope.id,
+        });
+      }
+    }
+    for (const width of [1280, 390]) {
+      const { context, page } = await openPage(browser, { width });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await signInThroughPage(page, stack.publicUrl, adminEmail);
+      await page.goto(`${stack.publicUrl}/admin/servers`);
+      const card = page.locator('li.admin-server').filter({ has: page.getByRole('heading', { name, exact: true }) });
+      await card.waitFor();
+      const toggle = card.getByRole('button', { name: 'Last 24 hours' });
+      await toggle.click();
+      await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
+      const history = card.getByRole('region', { name: `${name}: last 24 hours` });
+      await history.waitFor();
+      // Telemetry stores the samples as they arrive: the reported share grows to 13 of 288 buckets.
+      await expect.poll(() => history.innerText()).toContain('Reported 1 h 5 min of the last 24 h (4.5 %)');
+      for (const title of ['CPU and memory', 'Load (1 min)', 'Traffic', 'Peers'])
+        await expect(history.getByText(title, { exact: true }).count()).resolves.toBe(1);
+      await expect.poll(() => history.locator('canvas').count()).toBeGreaterThanOrEqual(4);
+      await expect(history.getByRole('img').nth(0).getAttribute('aria-label')).resolves.toContain(
+        'CPU: mean 26 %, peak 31 %',
+      );
+      await expect(history.getByRole('img').nth(3).getAttribute('aria-label')).resolves.toContain(
+        'Peers on its interface: mean 47, peak 53',
+      );
+      await expect(history.getByRole('img').nth(2).getAttribute('aria-label')).resolves.toContain(
+        'Received: mean 16.5 KB/s, peak 97.7 KB/s',
+      );
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expect(seriousAxeViolations(page)).resolves.toEqual([]);
+      await card.screenshot({ path: `${screenshotDir}/admin-server-history-${width}.png` });
+      await card.getByRole('button', { name: 'Hide last 24 hours' }).click();
+      await expect(card.getByRole('region', { name: `${name}: last 24 hours` }).count()).resolves.toBe(0);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+    await stopReporting();
+  }, 60_000);
 });

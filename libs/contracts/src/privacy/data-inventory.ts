@@ -485,7 +485,7 @@ export const inventoryTables: readonly InventoryTable[] = [
   {
     service: 'telemetry',
     table: 'vps_metrics',
-    purpose: "Servers' CPU, memory and disk.",
+    purpose: "Servers' CPU, memory, disk, load, interface byte counters and peer count (their 24 h history).",
     personal: [],
     retention: 'Kept 1 day.',
   },

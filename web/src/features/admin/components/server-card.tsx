@@ -1,10 +1,11 @@
 import { connectedWindowSeconds, keyRotationGraceHours, regionLabel } from '@qw/contracts';
-import type { ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { Badge, Button, CopyButton } from '../../../ui';
 import type { AdminServer } from '../api/get-servers';
 import { formatCount, formatCpu, formatLoad, formatUsedPercent, recentMetrics, sshCommand } from '../format';
 import { capacityText, formatAgo, formatUptime, serverBadges } from '../utils/server-rules';
+import { ServerHistory } from './server-history';
 
 /** Spec §8: a card without metrics in the last 300 s. */
 export const noRecentMetricsText = 'No recent metrics.';
@@ -118,6 +119,7 @@ export function ServerCard({ server, now, actions }: { server: AdminServer; now:
           )}
         </dl>
       )}
+      {!pending && <HistoryToggle server={server} />}
       <SshCommand command={sshCommand(server)} />
       {!retired && <CardActions server={server} actions={actions} />}
     </li>
@@ -197,6 +199,26 @@ function SshCommand({ command }: { command: string }) {
     <div className="admin-ssh">
       <code className="qw-mono admin-ssh__command">{command}</code>
       <CopyButton text={command} label={`Copy ${command}`} />
+    </div>
+  );
+}
+
+/** The last 24 hours, drawn only when asked for: a page of many servers stays one request. */
+function HistoryToggle({ server }: { server: AdminServer }) {
+  const [open, setOpen] = useState(false);
+  const regionId = useId();
+  return (
+    <div className="admin-server-history__toggle">
+      <Button
+        variant="secondary"
+        size="small"
+        aria-expanded={open}
+        aria-controls={regionId}
+        onClick={() => setOpen((before) => !before)}
+      >
+        {open ? 'Hide last 24 hours' : 'Last 24 hours'}
+      </Button>
+      <div id={regionId}>{open && <ServerHistory serverId={server.id} serverName={server.name} />}</div>
     </div>
   );
 }
