@@ -506,6 +506,10 @@ const matrix: Record<string, Row> = {
   },
   'GET /api/admin/telemetry': { request: () => ({ url: '/api/admin/telemetry' }), expect: adminOnly() },
   'GET /api/admin/servers': { request: () => ({ url: '/api/admin/servers' }), expect: adminOnly() },
+  'GET /api/admin/servers/:id/history': {
+    request: () => ({ url: `/api/admin/servers/${matrixNodeId}/history` }),
+    expect: adminOnly(),
+  },
   'POST /api/admin/servers/:id/drain': {
     request: () => ({ url: `/api/admin/servers/${matrixNodeId}/drain`, body: { draining: false } }),
     expect: adminOnly(),
