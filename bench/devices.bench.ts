@@ -43,6 +43,7 @@ export async function runDevicesBench(options: { devices?: number; reconcilePeer
       RECONCILE_SECONDS: '3600',
       SAMPLE_SECONDS: '3600',
       HOST_METRICS_SECONDS: '3600',
+      NODE_RESOLVER: 'off',
     });
   const agent = new NodeAgent(
     await agentConfig('bench-node-1', lab.nodeIface, lab.prefix),

@@ -31,6 +31,8 @@ import type { NodeAgentConfig } from './config.ts';
 import { HandshakeWatch } from './handshake-watch.ts';
 import { hostMetricsReader, interfaceReading } from './host-metrics.ts';
 import { probeAll, probeTargets } from './latency.ts';
+import { nodeResolverFor, startNodeResolver } from './resolver/agent-resolver.ts';
+import type { NodeResolver } from './resolver/node-resolver.ts';
 import { WgHost } from './wg-host.ts';
 
 /**
@@ -56,6 +58,8 @@ export class NodeAgent {
   private startedAt = new Date();
   private readonly version: string;
   readonly host: WgHost;
+  /** The node's own resolver (unbound) on its tunnel addresses: resolver/node-resolver.ts. */
+  readonly resolver: NodeResolver;
   nodeId: string | undefined;
   /**
    * Called when `wg set` has returned for a peer change from the bus, with the keys it set or
@@ -72,6 +76,7 @@ export class NodeAgent {
   ) {
     this.host = new WgHost(config.WG_INTERFACE, config.WG_COMMAND_PREFIX);
     this.version = agentVersion(config.AGENT_VERSION);
+    this.resolver = nodeResolverFor(config, logger);
   }
 
   async start(): Promise<void> {
@@ -118,6 +123,7 @@ export class NodeAgent {
     this.nodeId = addressing.node_id;
     await this.report().catch((error: unknown) => logger.warn({ err: error }, 'node report failed'));
     await this.assignAddresses(addressing.node_ipv4, addressing.ipv4_cidr, addressing.node_ipv6, addressing.ipv6_cidr);
+    await startNodeResolver(this.resolver, this.host, path.resolve(config.NODE_RESOLVER_DIR), addressing, logger);
     // Catch up first (the agent may have been offline while devices changed), then follow events.
     await this.reconcile();
     await this.followEvents();
@@ -149,6 +155,7 @@ export class NodeAgent {
     await this.reconciling?.catch(() => undefined);
     await this.bus?.close();
     await this.watching?.catch(() => undefined);
+    await this.resolver.stop();
   }
 
   /**
@@ -239,15 +246,19 @@ export class NodeAgent {
     await this.host.ip(['link', 'set', 'up', 'dev', iface]);
   }
 
-  /** Tells provisioning the node is alive: the agent's version and start, and the peers on the interface. */
+  /** Tells provisioning the node is alive: the agent's version and start, the peers on the interface and the resolver's health. */
   async report(): Promise<void> {
-    const peers = (await this.host.dump()).peers.length;
+    const [peers, resolver] = await Promise.all([
+      this.host.dump().then((dump) => dump.peers.length),
+      this.resolver.health(),
+    ]);
     await this.rpc!.request(
       reportNodeRpc,
       {
         agent_version: this.version,
         started_at: this.startedAt.toISOString(),
         peers,
+        resolver,
       },
       undefined,
       { params: { node: this.config.NODE_NAME } },

@@ -42,6 +42,22 @@ export const NodeAgentConfigSchema = Type.Object({
     Type.String({ minLength: 1, maxLength: 64, description: "what the node reports as its agent's version" }),
   ),
   HOST_METRICS_SECONDS: Type.Number({ minimum: 1, default: 15 }),
+  NODE_RESOLVER: Type.String({
+    default: '/usr/sbin/unbound',
+    minLength: 1,
+    description: "the node's own resolver: the unbound binary, or off (devices' DNS then goes unanswered)",
+  }),
+  NODE_RESOLVER_UPSTREAM: Type.String({
+    default: '',
+    description: 'comma-separated resolvers to forward to (address or address@port); empty: full recursion',
+  }),
+  NODE_RESOLVER_DIR: Type.String({
+    default: 'var/resolver',
+    description: "where the agent writes unbound's config and blocklist zones (nothing else is written there)",
+  }),
+  NODE_RESOLVER_BLOCKLISTS: Type.Optional(
+    Type.String({ minLength: 1, description: 'folder of <category>.txt lists; default: data/blocklists' }),
+  ),
   LATENCY_PROBES: Type.Integer({
     minimum: 0,
     maximum: 4096,

@@ -270,12 +270,33 @@ export const desiredPeersRpc = defineRpc(
  * runs there and how many peers its interface has. Provisioning counts the node as seen; one
  * silent for 30 s is unreachable (`isNodeReachable`).
  */
+/**
+ * The node's own resolver (issue #25) as its agent found it when reporting: `answering` (a probe
+ * query to itself was answered), `starting` (runs, has not answered yet), `not_answering` (runs,
+ * answered before, not now), `down` (not running; the agent starts it again), `off`
+ * (NODE_RESOLVER=off). `restarts`: times the agent started it again since the agent started.
+ */
+export const resolverStates = ['answering', 'starting', 'not_answering', 'down', 'off'] as const;
+export const ResolverHealthSchema = Type.Object({
+  state: Type.Union([
+    Type.Literal('answering'),
+    Type.Literal('starting'),
+    Type.Literal('not_answering'),
+    Type.Literal('down'),
+    Type.Literal('off'),
+  ]),
+  restarts: Type.Integer({ minimum: 0 }),
+});
+export type ResolverHealth = Static<typeof ResolverHealthSchema>;
+
 export const NodeReportSchema = Type.Object({
   agent_version: Type.String({ minLength: 1, maxLength: 64 }),
   /** When the agent process started (its uptime is measured from it). */
   started_at: Type.String({ format: 'date-time', maxLength: 64 }),
   /** Peers on the node's interface now. */
   peers: Type.Integer({ minimum: 0 }),
+  /** Absent from agents older than the node resolver. */
+  resolver: Type.Optional(ResolverHealthSchema),
 });
 export type NodeReport = Static<typeof NodeReportSchema>;
 export const reportNodeRpc = defineRpc('provisioning.rpc.node.{node}.report', NodeReportSchema, Type.Object({}));

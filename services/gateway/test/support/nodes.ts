@@ -46,8 +46,8 @@ export async function registerTestNode(stack: Stack, name: string, tags: string[
 
 /**
  * A node agent on the WireGuard lab's node interface, joined to the stack's bus as `name`, sampling
- * and reporting every second and reconciling every two; `settings` adds or overrides its environment (its
- * address, SSH user or port).
+ * and reporting every second and reconciling every two, without its resolver; `settings` adds or
+ * overrides its environment (its address, SSH user or port, NODE_RESOLVER).
  */
 async function startLabAgent(
   stack: Stack,
@@ -71,6 +71,8 @@ async function startLabAgent(
     SAMPLE_SECONDS: '1',
     NODE_REPORT_SECONDS: '1',
     HOST_METRICS_SECONDS: '1',
+    // The node's resolver has its own test (node-resolver-tunnel.test.ts); a test wanting it passes NODE_RESOLVER.
+    NODE_RESOLVER: 'off',
     ...settings,
   });
   const agent = new NodeAgent(config, logger);
