@@ -118,6 +118,8 @@ export function devNodeAgentEnv(node: DevFleetNode): Record<string, string> {
     WG_LISTEN_PORT: String(node.listenPort),
     WG_COMMAND_PREFIX: `ip netns exec ${node.namespace}`,
     NODE_KEY_FILE: node.keyFile,
+    // Each node's own resolver (unbound, in its namespace) keeps its config apart from the others'.
+    NODE_RESOLVER_DIR: node.keyFile.replace(/\.key$/, '-resolver'),
   };
 }
 

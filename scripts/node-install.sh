@@ -12,7 +12,8 @@
 # the systemd unit quietwire-node.
 #
 # Needs: bash, curl, node (20+), wg (wireguard-tools), ip (iproute2), and wireguard-go when the
-# kernel has no WireGuard; the node agent's code in --agent-dir (a Quietwire release with its
+# kernel has no WireGuard; unbound and dns-root-data for the node's own resolver (without them the
+# agent runs, but devices get no DNS answers); the node agent's code in --agent-dir (a Quietwire release with its
 # node_modules, /opt/quietwire by default).
 #
 # Options for tests and unusual hosts:
@@ -70,6 +71,9 @@ control="${control%/}"
 for tool in curl wg ip; do
   command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install curl wireguard-tools iproute2)"
 done
+# The node's own resolver (the agent runs it on the tunnel addresses; NODE_RESOLVER=off goes without).
+[ -x /usr/sbin/unbound ] ||
+  echo "node-install: unbound is missing (apt-get install unbound dns-root-data): devices on this server get no DNS answers until it is there" >&2
 node_bin="${node_bin:-$(command -v node || true)}"
 if [ -z "$node_bin" ] || [ ! -x "$node_bin" ]; then
   fail "node is missing (Node.js 20 or later runs the agent)"

@@ -60,10 +60,13 @@ describe("make dev's fleet plan", () => {
         WG_INTERFACE: node.iface,
         WG_ENDPOINT: node.endpoint,
         WG_COMMAND_PREFIX: `ip netns exec ${node.namespace}`,
+        NODE_RESOLVER: '/usr/sbin/unbound',
       });
       expect(normaliseRegion(config.NODE_REGION)).toBe(node.region);
       expect(config.NODE_TAGS).toBe(node.tags.join(','));
     }
+    const resolverDirs = plan.nodes.map((node) => devNodeAgentEnv(node).NODE_RESOLVER_DIR);
+    expect(new Set(resolverDirs).size).toBe(plan.nodes.length);
   });
 
   it("has a demo client ping its node's own tunnel address through a route to that node's subnet only", () => {

@@ -13,6 +13,7 @@ import {
   formatDuration,
   formatUptime,
   orderServers,
+  resolverText,
   serverBadges,
   unreachableAlertText,
   unreachableServers,
@@ -185,5 +186,16 @@ describe('Add server: the form (issue #23)', () => {
     expect(fieldOfRefusal({ message: 'body.ssh_port must be <= 65535.' })).toBe('ssh_port');
     expect(fieldOfRefusal({ message: 'body.secret is not allowed', details: { field: 'secret' } })).toBe(null);
     expect(fieldOfRefusal({ message: 'Something else went wrong.' })).toBe(null);
+  });
+});
+
+describe("Servers page: the node's own resolver (issue #25)", () => {
+  it('says how the resolver answered at the last report, with its restarts; a dash when the agent never said', () => {
+    expect(resolverText({ state: 'answering', restarts: 0 })).toBe('Answering');
+    expect(resolverText({ state: 'not_answering', restarts: 1 })).toBe('Not answering, restarted 1 time');
+    expect(resolverText({ state: 'down', restarts: 3 })).toBe('Down, restarted 3 times');
+    expect(resolverText({ state: 'starting', restarts: 0 })).toBe('Starting');
+    expect(resolverText({ state: 'off', restarts: 0 })).toBe('Off');
+    expect(resolverText(null)).toBe('—');
   });
 });

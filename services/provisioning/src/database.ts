@@ -1,5 +1,12 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { NodeStatus, OrganizationRole, RegionChoice, RegionId, SuspensionLevel } from '@qw/contracts';
+import type {
+  NodeStatus,
+  OrganizationRole,
+  ResolverState,
+  RegionChoice,
+  RegionId,
+  SuspensionLevel,
+} from '@qw/contracts';
 import type { PlatformTables } from '@qw/platform/db';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -17,6 +24,9 @@ export interface NodesTable {
   status: ColumnType<NodeStatus, NodeStatus | undefined, NodeStatus>;
   agent_version: ColumnType<string | null, string | null | undefined, string | null>;
   agent_started_at: NullableTimestamp;
+  /** Its own resolver as the agent's latest report said (issue #25); null before any such report. */
+  resolver_state: ColumnType<ResolverState | null, ResolverState | null | undefined, ResolverState | null>;
+  resolver_restarts: ColumnType<number | null, number | null | undefined, number | null>;
   enrolled_at: NullableTimestamp;
   retired_at: NullableTimestamp;
   ip: string;

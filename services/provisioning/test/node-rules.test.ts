@@ -101,6 +101,8 @@ describe('serverCard', () => {
     last_seen_at: new Date('2026-11-24T10:00:00.000Z'),
     agent_version: '1.2.3',
     agent_started_at: new Date('2026-11-24T09:00:00.000Z'),
+    resolver_state: 'answering' as const,
+    resolver_restarts: 1,
   };
   const now = new Date('2026-11-24T10:00:20.000Z');
 
@@ -129,8 +131,17 @@ describe('serverCard', () => {
       last_seen_at: '2026-11-24T10:00:00.000Z',
       agent_version: '1.2.3',
       agent_started_at: '2026-11-24T09:00:00.000Z',
+      resolver: { state: 'answering', restarts: 1 },
       metrics,
     });
+  });
+
+  it("shows no resolver for a node whose agent never reported one (an agent older than issue #25's)", () => {
+    const { resolver_state: _state, resolver_restarts: _restarts, ...older } = node;
+    expect(serverCard(older, { placed: 0, retiring: 0 }, undefined, now).resolver).toBeNull();
+    expect(
+      serverCard({ ...node, resolver_state: null }, { placed: 0, retiring: 0 }, undefined, now).resolver,
+    ).toBeNull();
   });
 
   it('reads a node silent for more than 30 s, or not active, as unreachable, and a full one as high load', () => {

@@ -355,6 +355,7 @@ export async function installFakeAdminApi(page: Page, fleet: AdminFleet = demoFl
         last_seen_at: null,
         agent_version: null,
         agent_started_at: null,
+        resolver: null,
         metrics: null,
       };
       fleet.servers.push(server);
@@ -509,6 +510,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       devices_held: 0,
       agent_version: '0.1.0',
       agent_started_at: new Date(now - 86_400_000).toISOString(),
+      resolver: { state: 'answering', restarts: 0 } as const,
       tags: ['eu', 'primary'],
       draining: false,
       peers_placed: 18,
@@ -544,6 +546,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       devices_held: 0,
       agent_version: '0.1.0',
       agent_started_at: new Date(now - 3_600_000).toISOString(),
+      resolver: { state: 'down', restarts: 3 } as const,
       tags: ['us'],
       draining: true,
       peers_placed: 14,
@@ -579,6 +582,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       devices_held: 0,
       agent_version: '0.1.0',
       agent_started_at: new Date(now - 600_000).toISOString(),
+      resolver: { state: 'off', restarts: 0 } as const,
       tags: [],
       draining: false,
       peers_placed: 8,

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { RegionIdSchema, SuspensionLevelSchema } from '../provisioning/provisioning.rpc.ts';
+import { RegionIdSchema, ResolverHealthSchema, SuspensionLevelSchema } from '../provisioning/provisioning.rpc.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -422,6 +422,8 @@ export const AdminServerSchema = Type.Object({
   agent_version: Type.Union([Type.String(), Type.Null()]),
   /** When its agent started (uptime is now minus this). */
   agent_started_at: NullableWhen,
+  /** Its own resolver (issue #25) at the agent's latest report; null when its agent never said. */
+  resolver: Type.Union([ResolverHealthSchema, Type.Null()]),
   metrics: Type.Union([ServerMetricsSchema, Type.Null()]),
 });
 export type AdminServer = Static<typeof AdminServerSchema>;

@@ -582,6 +582,12 @@ export const inventoryLogFields: readonly InventoryLogField[] = [
   { field: 'added', holds: 'how many peers a reconcile added' },
   { field: 'removed', holds: 'how many peers a reconcile removed' },
   { field: 'fixed', holds: 'how many peers a reconcile fixed' },
+  {
+    field: 'unbound',
+    holds:
+      "what a server's resolver said while starting (such as an address it could not listen on), never once it has answered",
+    kinds: ['tunnel_address'],
+  },
   { field: 'rotated', holds: 'how many scheduled key rotations ran' },
   { field: 'retired', holds: 'how many keys ended their grace period, or figures generations retired' },
   { field: 'generation', holds: 'which rebuild of the figures' },
@@ -634,6 +640,9 @@ export const dataInventory = {
   tables: inventoryTables,
   logFields: inventoryLogFields,
   logRetention: 'Log lines go to standard output, where the host keeps them 14 days.',
+  /** Each server's own resolver (issue #25): what it keeps. */
+  resolver:
+    'Each of our servers answers your devices’ DNS lookups itself, inside the tunnel. It keeps nothing: no lookup is logged or written to disk, and its cache of answers lives only in its memory, each for the time the answer allows, and is gone when it restarts. Content blocking is chosen by the resolver address in your configuration, so the server needs no record of which device blocks what.',
   streams: inventoryStreams,
   /** Addresses that are not a client's, and so not personal data: loopback and our servers' own. */
   notClientAddresses: ['loopback (127.0.0.0/8, ::1)', "our servers' public endpoints"],

@@ -276,7 +276,6 @@ export const desiredPeersRpc = defineRpc(
  * answered before, not now), `down` (not running; the agent starts it again), `off`
  * (NODE_RESOLVER=off). `restarts`: times the agent started it again since the agent started.
  */
-export const resolverStates = ['answering', 'starting', 'not_answering', 'down', 'off'] as const;
 export const ResolverHealthSchema = Type.Object({
   state: Type.Union([
     Type.Literal('answering'),
@@ -288,6 +287,7 @@ export const ResolverHealthSchema = Type.Object({
   restarts: Type.Integer({ minimum: 0 }),
 });
 export type ResolverHealth = Static<typeof ResolverHealthSchema>;
+export type ResolverState = ResolverHealth['state'];
 
 export const NodeReportSchema = Type.Object({
   agent_version: Type.String({ minLength: 1, maxLength: 64 }),

@@ -1,4 +1,11 @@
-import { AppError, isNodeReachable, loadLevel, type AdminServer, type NodeStatus } from '@qw/contracts';
+import {
+  AppError,
+  isNodeReachable,
+  loadLevel,
+  type AdminServer,
+  type NodeStatus,
+  type ResolverState,
+} from '@qw/contracts';
 import { deviceAddressCidrs, MAX_NODES, nodeSubnets } from '@qw/wireguard';
 
 /**
@@ -73,6 +80,8 @@ export type NodeFacts = {
   last_seen_at: Date | string | null;
   agent_version: string | null;
   agent_started_at: Date | string | null;
+  resolver_state?: ResolverState | null;
+  resolver_restarts?: number | null;
 };
 
 /**
@@ -110,6 +119,7 @@ export function serverCard(
     last_seen_at: iso(node.last_seen_at),
     agent_version: node.agent_version,
     agent_started_at: iso(node.agent_started_at),
+    resolver: node.resolver_state ? { state: node.resolver_state, restarts: node.resolver_restarts ?? 0 } : null,
     metrics: stats?.metrics ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
+import type { ResolverHealth } from '@qw/contracts';
 import type { Node, NodesTable, ProvisioningDatabase } from '../database.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -72,11 +73,18 @@ export async function markNodeSeen(db: Db, nodeId: string): Promise<void> {
 export async function recordNodeReport(
   db: Db,
   name: string,
-  report: { agentVersion: string; startedAt: Date },
+  report: { agentVersion: string; startedAt: Date; resolver?: ResolverHealth | undefined },
 ): Promise<boolean> {
   const result = await db
     .updateTable('nodes')
-    .set({ last_seen_at: sql<Date>`now()`, agent_version: report.agentVersion, agent_started_at: report.startedAt })
+    .set({
+      last_seen_at: sql<Date>`now()`,
+      agent_version: report.agentVersion,
+      agent_started_at: report.startedAt,
+      ...(report.resolver
+        ? { resolver_state: report.resolver.state, resolver_restarts: report.resolver.restarts }
+        : { resolver_state: null, resolver_restarts: null }),
+    })
     .where('name', '=', name)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

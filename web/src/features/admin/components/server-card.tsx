@@ -4,7 +4,7 @@ import { formatDateTime } from '../../../lib/format';
 import { Badge, Button, CopyButton } from '../../../ui';
 import type { AdminServer } from '../api/get-servers';
 import { formatCount, formatCpu, formatLoad, formatUsedPercent, recentMetrics, sshCommand } from '../format';
-import { capacityText, formatAgo, formatUptime, serverBadges } from '../utils/server-rules';
+import { capacityText, formatAgo, formatUptime, resolverText, serverBadges } from '../utils/server-rules';
 import { ServerHistory } from './server-history';
 
 /** Spec §8: a card without metrics in the last 300 s. */
@@ -73,6 +73,7 @@ export function ServerCard({ server, now, actions }: { server: AdminServer; now:
         />
         {!retired && <Fact term="Agent" value={server.agent_version ?? '—'} />}
         {!retired && <Fact term="Uptime" value={formatUptime(server.agent_started_at, now)} />}
+        {!retired && !pending && <Fact term="Resolver" value={resolverText(server.resolver)} />}
       </dl>
       {pending && (
         <p className="admin-server__no-metrics">

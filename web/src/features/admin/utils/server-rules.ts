@@ -89,3 +89,24 @@ export function capacityText(server: { peers_placed: number; capacity: number; l
   const count = new Intl.NumberFormat('en-US');
   return `${count.format(server.peers_placed)} of ${count.format(server.capacity)} peers, ${loadWords[server.load]}`;
 }
+
+const resolverWords = {
+  answering: 'Answering',
+  starting: 'Starting',
+  not_answering: 'Not answering',
+  down: 'Down',
+  off: 'Off',
+} as const;
+
+/**
+ * Its own resolver (issue #25) as the agent's latest report said: 'Answering', 'Down, restarted 3
+ * times'; '—' when its agent never said (an older agent, or none yet).
+ */
+export function resolverText(
+  resolver: { state: keyof typeof resolverWords; restarts: number } | null | undefined,
+): string {
+  if (!resolver) return '—';
+  const { state, restarts } = resolver;
+  if (restarts === 0) return resolverWords[state];
+  return `${resolverWords[state]}, restarted ${restarts} ${restarts === 1 ? 'time' : 'times'}`;
+}

@@ -84,6 +84,7 @@ export function WhatWeStore() {
         <h2 id="privacy-summary">In short</h2>
         <ul className="privacy-list">
           <li>We never log or store the sites you visit or the traffic through your tunnel.</li>
+          <li>{dataInventory.resolver}</li>
           <li>
             We never store your IP address. Rate limits count a keyed hash of it; our servers cut the address a device
             connects from to its /24 (IPv4) or /48 (IPv6) before it leaves them.
