@@ -191,12 +191,22 @@ describe('Servers page: health, drain and retire', () => {
     );
     const fra = card(page, 'fra-1');
     const fraFacts = await facts(fra);
-    expect(fraFacts.map(([term]) => term)).toEqual(['Endpoint', 'Capacity', 'Last report', 'Agent', 'Uptime']);
+    expect(fraFacts.map(([term]) => term)).toEqual([
+      'Endpoint',
+      'Capacity',
+      'Last report',
+      'Agent',
+      'Uptime',
+      'Resolver',
+    ]);
     expect(fraFacts[0]?.[1]).toBe('203.0.113.10:51820');
     expect(fraFacts[1]?.[1]).toBe('18 of 100 peers, low load');
     expect(fraFacts[2]?.[1]).toMatch(/^2\d s ago$/);
     expect(fraFacts[3]?.[1]).toBe('0.1.0');
     expect(fraFacts[4]?.[1]).toMatch(/^(1 d|23 h 59 min)$/);
+    // The node's own resolver (issue #25), as its agent's latest report said.
+    expect(fraFacts[5]?.[1]).toBe('Answering');
+    expect(Object.fromEntries(await facts(card(page, 'nyc-1'))).Resolver).toBe('Down, restarted 3 times');
     await expect(fra.getByText('Active', { exact: true }).isVisible()).resolves.toBe(true);
     // Moved and held only where there are some.
     expect(await metricTerms(fra)).not.toContain('Moved away');

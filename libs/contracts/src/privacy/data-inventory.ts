@@ -642,7 +642,7 @@ export const dataInventory = {
   logRetention: 'Log lines go to standard output, where the host keeps them 14 days.',
   /** Each server's own resolver (issue #25): what it keeps. */
   resolver:
-    'Each of our servers answers your devices’ DNS lookups itself, inside the tunnel. It keeps nothing: no lookup is logged or written to disk, and its cache of answers lives only in its memory, each for the time the answer allows, and is gone when it restarts. Content blocking is chosen by the resolver address in your configuration, so the server needs no record of which device blocks what.',
+    'The DNS resolver each of our servers runs inside the tunnel keeps nothing: no lookup is logged or written to disk, and its cache of answers lives only in its memory, each for the time the answer allows, and is gone when it restarts. Content blocking works by the resolver address your configuration names, so the server needs no record of which device blocks what.',
   streams: inventoryStreams,
   /** Addresses that are not a client's, and so not personal data: loopback and our servers' own. */
   notClientAddresses: ['loopback (127.0.0.0/8, ::1)', "our servers' public endpoints"],
