@@ -186,6 +186,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       provisioning.removeDeviceRpc,
       provisioning.requestKeyRpc,
       provisioning.setKeyRotationRpc,
+      provisioning.setDevicePrivacyRpc,
       provisioning.updateDeviceRpc,
       telemetry.adminLatestRpc,
       telemetry.adminTrafficRpc,

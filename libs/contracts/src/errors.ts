@@ -44,6 +44,8 @@ export const ErrorStatus = {
   /** A server still has devices on it: drain it before it is retired. */
   node_not_empty: 409,
   unprocessable: 422,
+  /** A device's custom split-tunnel routes: one is not a network, none was given, or too many. */
+  invalid_routes: 422,
   weak_password: 422,
   rate_limited: 429,
   internal: 500,

@@ -18,6 +18,7 @@ export * from './bus-access.ts';
 export * from './rpc-catalog.ts';
 export * from './devices.ts';
 export * from './blocking.ts';
+export * from './split-tunnel.ts';
 export * from './http/index.ts';
 export * from './redirects.ts';
 export * from './contact.ts';

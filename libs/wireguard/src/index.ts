@@ -7,3 +7,4 @@ export * from './addresses.ts';
 export * from './wg-dump.ts';
 export * from './wg-commands.ts';
 export * from './resolver-addresses.ts';
+export * from './split-tunnel.ts';

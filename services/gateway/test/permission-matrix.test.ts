@@ -254,6 +254,10 @@ const matrix: Record<string, Row> = {
     request: () => ({ url: `/api/devices/${sharedDevice}/region`, body: { region: 'auto' } }),
     expect: devicePerson(),
   },
+  'PATCH /api/devices/:id/privacy': {
+    request: () => ({ url: `/api/devices/${sharedDevice}/privacy`, body: { blocking: ['ads'] } }),
+    expect: devicePerson(),
+  },
   'GET /api/devices/:id/peer-info': {
     request: () => ({ url: `/api/devices/${sharedDevice}/peer-info` }),
     expect: devicePerson(),
@@ -1209,6 +1213,11 @@ describe('permission matrix: devices held off at a level, and the owner’s devi
       method: 'PATCH',
       path: (id) => `/api/devices/${id}/key-rotation`,
       body: () => ({ every_days: 90 }),
+    },
+    privacy: {
+      method: 'PATCH',
+      path: (id) => `/api/devices/${id}/privacy`,
+      body: () => ({ blocking: ['trackers'], split_tunnel: 'except_local' }),
     },
     config: { method: 'GET', path: (id) => `/api/device/${id}/config` },
     'config link': { method: 'POST', path: (id) => `/api/devices/${id}/config-link` },

@@ -38,7 +38,8 @@ export type ProvisioningSettings = {
   PRIVATE_KEY_ENCRYPTION_KEY: string;
   /** During a rotation of the sealing key: the key rows not yet re-sealed still open with. */
   PRIVATE_KEY_ENCRYPTION_KEY_PREVIOUS?: string | undefined;
-  VPN_DNS: string;
+  /** Resolvers that replace each node's own in configs (empty or unset: the node's, with the device's blocking). */
+  VPN_DNS?: string | undefined;
   MAIL_URL?: string | undefined;
   MAIL_FROM: string;
   MAIL_DIR: string;
@@ -64,7 +65,8 @@ export function provisioningService(
   settings: ProvisioningSettings,
   options: { mailer?: Mailer } = {},
 ): ServiceDefinition<ProvisioningDatabase> {
-  const dns = settings.VPN_DNS.split(',')
+  const dns = (settings.VPN_DNS ?? '')
+    .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   let parts:

@@ -19,8 +19,9 @@ export const ProvisioningConfigSchema = Type.Object({
     }),
   ),
   VPN_DNS: Type.String({
-    default: '1.1.1.1,2606:4700:4700::1111',
-    description: 'resolvers written into device configs',
+    default: '',
+    description:
+      "resolvers that replace each node's own in device configs, comma-separated; empty (the default): configs name the node's resolver inside the tunnel, with the device's content blocking",
   }),
   BUS_IDENTITY_DIR: Type.Optional(
     Type.String({

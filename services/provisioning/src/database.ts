@@ -5,6 +5,7 @@ import type {
   ResolverState,
   RegionChoice,
   RegionId,
+  SplitTunnelPresetId,
   SuspensionLevel,
 } from '@qw/contracts';
 import type { PlatformTables } from '@qw/platform/db';
@@ -78,6 +79,12 @@ export interface DevicesTable {
   config_changed_at: NullableTimestamp;
   /** A drain could not move it (no room in its region) since then; it stays where it is until there is room. */
   held_since: NullableTimestamp;
+  /** Content blocking (issue #25): the categories of contracts' blocking.ts as a mask, 0 = none. */
+  blocking_mask: ColumnType<number, number | undefined, number>;
+  /** What its config sends into the tunnel: `all`, `except_local` or `custom` (then `custom_routes`). */
+  split_tunnel: ColumnType<SplitTunnelPresetId, SplitTunnelPresetId | undefined, SplitTunnelPresetId>;
+  /** Canonical CIDRs, 1–32 with `custom`, empty otherwise. */
+  custom_routes: ColumnType<string[], string[] | undefined, string[]>;
 }
 /** Enrolment tokens for servers added in the console: only the hash is kept; valid an hour and once. */
 export interface NodeEnrolmentsTable {

@@ -3,6 +3,7 @@ import {
   ConfigFormatSchema,
   CountrySchema,
   DeviceOverviewSchema,
+  DevicePrivacyFields,
   DeviceViewSchema,
   DeviceWithStatusSchema,
   KeyRotationScheduleSchema,
@@ -44,6 +45,8 @@ export const CreateDeviceBodySchema = Type.Object({
   /** Where it connects (issue #23): a region, or Automatic (the default), nearest `country` first. */
   region: Type.Optional(RegionChoiceSchema),
   country: Type.Optional(CountrySchema),
+  /** Tunnel privacy: content blocking and split tunnel (defaults: none, all traffic). */
+  ...DevicePrivacyFields,
 });
 export const DeviceAnswerSchema = Type.Object({ device: DeviceViewSchema });
 
@@ -121,6 +124,26 @@ export const setKeyRotationRoute = defineRoute({
   response: { 200: DeviceAnswerSchema },
 });
 
+export const DevicePrivacyBodySchema = Type.Object(DevicePrivacyFields, { additionalProperties: false });
+
+/**
+ * Tunnel privacy per device: content blocking (the categories its resolver blocks) and split
+ * tunnel (everything, everything except local networks, or listed routes). Both are in the config,
+ * so `config_changed` tells the page to ask for a new download or scan.
+ */
+export const setDevicePrivacyRoute = defineRoute({
+  operationId: 'setDevicePrivacy',
+  method: 'PATCH',
+  url: '/api/devices/:id/privacy',
+  access: 'signed-in',
+  tags,
+  summary:
+    'Content blocking and split tunnel of a device (who may rename it may); the config must be downloaded again when they change',
+  params: DeviceParamsSchema,
+  body: DevicePrivacyBodySchema,
+  response: { 200: Type.Object({ device: DeviceViewSchema, config_changed: Type.Boolean() }) },
+});
+
 export const devicePeerInfoRoute = defineRoute({
   operationId: 'devicePeerInfo',
   method: 'GET',
@@ -195,6 +218,7 @@ export const deviceRoutes = [
   requestKeyRoute,
   setKeyRotationRoute,
   changeDeviceRegionRoute,
+  setDevicePrivacyRoute,
   devicePeerInfoRoute,
   configLinkRoute,
   deviceConfigRoute,

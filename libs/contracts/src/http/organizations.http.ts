@@ -9,6 +9,7 @@ import {
 import { OrganizationViewSchema } from '../identity/identity.rpc.ts';
 import {
   CountrySchema,
+  DevicePrivacyFields,
   DeviceOverviewSchema,
   DeviceWithStatusSchema,
   OrgDeviceQuotaSchema,
@@ -83,6 +84,8 @@ export const CreateOrgDeviceBodySchema = Type.Object({
   /** Where it connects (issue #23): a region, or Automatic (the default), nearest `country` first. */
   region: Type.Optional(RegionChoiceSchema),
   country: Type.Optional(CountrySchema),
+  /** Tunnel privacy: content blocking and split tunnel (defaults: none, all traffic). */
+  ...DevicePrivacyFields,
 });
 
 export const createOrgDeviceRoute = defineRoute({

@@ -338,9 +338,16 @@ export const inventoryTables: readonly InventoryTable[] = [
   {
     service: 'provisioning',
     table: 'devices',
-    purpose: 'Your devices: name, platform, server, keys, tunnel address, key rotation schedule.',
+    purpose:
+      'Your devices: name, platform, server, keys, tunnel address, key rotation schedule, content blocking and split tunnel.',
     personal: [
       { column: 'name', holds: 'the name you gave the device' },
+      { column: 'blocking_mask', holds: 'which content blocking categories you turned on for the device' },
+      {
+        column: 'split_tunnel',
+        holds: 'what the device sends through the tunnel: everything, all but local networks, or listed routes',
+      },
+      { column: 'custom_routes', holds: 'the networks you listed for the device to send through the tunnel' },
       { column: 'public_key', holds: "the device's WireGuard public key" },
       {
         column: 'private_key_sealed',

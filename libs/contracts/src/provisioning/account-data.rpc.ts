@@ -22,6 +22,10 @@ export const ProvisioningAccountDataSchema = Type.Object({
         addresses: Type.Array(Type.String()),
         server: Type.Union([Type.String(), Type.Null()]),
         key_created_at: Type.Union([Type.String(), Type.Null()]),
+        /** Tunnel privacy: the content blocking categories on, and what goes through the tunnel. */
+        blocking: Type.Array(Type.String()),
+        split_tunnel: Type.String(),
+        custom_routes: Type.Array(Type.String()),
         /** From telemetry: the newest handshake a node saw, and the network it came from (cut to /24 or /48). */
         last_handshake_at: Type.Union([Type.String(), Type.Null()]),
         connected_from: Type.Union([Type.String(), Type.Null()]),

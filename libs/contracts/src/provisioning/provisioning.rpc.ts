@@ -22,6 +22,33 @@ export const RegionIdSchema = Type.Union([Type.Literal('north-america'), Type.Li
 /** ISO 3166-1 alpha-2, for Automatic: placement starts at the region nearest it. */
 export const CountrySchema = Type.String({ pattern: '^[A-Za-z]{2}$', maxLength: 2 });
 
+/** A content-blocking category (blocking.ts). */
+export const BlockingCategorySchema = Type.Union([
+  Type.Literal('ads'),
+  Type.Literal('trackers'),
+  Type.Literal('malware'),
+  Type.Literal('adult'),
+  Type.Literal('gambling'),
+]);
+/** A split-tunnel preset (split-tunnel.ts). */
+export const SplitTunnelPresetSchema = Type.Union([
+  Type.Literal('all'),
+  Type.Literal('except_local'),
+  Type.Literal('custom'),
+]);
+/**
+ * A device's tunnel privacy choices, as the add forms and its row set them. Each is optional: an
+ * add without them takes the defaults (no blocking, all traffic), a change keeps what it leaves
+ * out. `custom_routes` goes with `split_tunnel: 'custom'` only.
+ */
+export const DevicePrivacyFields = {
+  blocking: Type.Optional(Type.Array(BlockingCategorySchema, { maxItems: 5 })),
+  split_tunnel: Type.Optional(SplitTunnelPresetSchema),
+  custom_routes: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 256 })),
+};
+export const DevicePrivacySchema = Type.Object(DevicePrivacyFields, { additionalProperties: false });
+export type DevicePrivacyInput = Static<typeof DevicePrivacySchema>;
+
 /** The server a device is on, as its owner sees it. */
 export const DeviceServerSchema = Type.Object({
   id: Uuid,
@@ -61,6 +88,11 @@ export const DeviceViewSchema = Type.Object({
   previous_key_expires_at: Type.Union([Type.String(), Type.Null()]),
   /** Who holds the device off (see `SuspensionLevel`); null while active or held only by its plan or organization. */
   suspended_by: SuspensionLevelSchema,
+  /** Content blocking (Tunnel privacy): the categories its resolver blocks; empty: none. */
+  blocking: Type.Array(BlockingCategorySchema),
+  /** What its config sends into the tunnel, and for `custom` the routes (canonical CIDRs). */
+  split_tunnel: SplitTunnelPresetSchema,
+  custom_routes: Type.Array(Type.String()),
 });
 export type DeviceView = Static<typeof DeviceViewSchema>;
 
@@ -156,6 +188,7 @@ export const createOrgDeviceRpc = defineRpc(
     public_key: Type.Optional(Type.String({ maxLength: 64 })),
     region: Type.Optional(RegionChoiceSchema),
     country: Type.Optional(CountrySchema),
+    ...DevicePrivacyFields,
   }),
   Type.Object({ device: DeviceViewSchema }),
 );
@@ -168,6 +201,7 @@ export const createDeviceRpc = defineRpc(
     public_key: Type.Optional(Type.String({ maxLength: 64 })),
     region: Type.Optional(RegionChoiceSchema),
     country: Type.Optional(CountrySchema),
+    ...DevicePrivacyFields,
   }),
   Type.Object({ device: DeviceViewSchema }),
 );
@@ -198,6 +232,16 @@ export const changeDeviceRegionRpc = defineRpc(
   'provisioning.rpc.change-device-region',
   Type.Object({ device_id: Uuid, region: RegionChoiceSchema, country: Type.Optional(CountrySchema) }),
   Type.Object({ device: DeviceViewSchema, moved: Type.Boolean() }),
+);
+/**
+ * A device's tunnel privacy (content blocking, split tunnel). Who may: as rename. The choices are
+ * in its config (the DNS line names the resolver of its blocking, AllowedIPs its split), so
+ * `config_changed` says its person must download the config or scan the QR code again.
+ */
+export const setDevicePrivacyRpc = defineRpc(
+  'provisioning.rpc.set-device-privacy',
+  Type.Object({ device_id: Uuid, ...DevicePrivacyFields }),
+  Type.Object({ device: DeviceViewSchema, config_changed: Type.Boolean() }),
 );
 /** Scheduled key rotation for one device: every 30 or 90 days, or off (null). Who may: as "Request key". */
 export const KeyRotationScheduleSchema = Type.Union([Type.Literal(30), Type.Literal(90), Type.Null()]);
@@ -243,6 +287,8 @@ export const PeerInfoSchema = Type.Object({
   dns: Type.Array(Type.String()),
   server_public_key: Type.String(),
   endpoint: Type.String(),
+  /** What the config sends into the tunnel (the device's split-tunnel choice). */
+  allowed_ips: Type.Array(Type.String()),
 });
 export const devicePeerInfoRpc = defineRpc(
   'provisioning.rpc.device-peer-info',

@@ -19,6 +19,8 @@ import {
   removeDeviceRpc,
   requestKeyRoute,
   requestKeyRpc,
+  setDevicePrivacyRoute,
+  setDevicePrivacyRpc,
   setKeyRotationRoute,
   setKeyRotationRpc,
   updateDeviceRoute,
@@ -83,6 +85,10 @@ export function registerDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): vo
 
   addRoute(app, changeDeviceRegionRoute, async (request) =>
     rpc.request(changeDeviceRegionRpc, { device_id: deviceId(request.params.id), ...request.body }, request.caller),
+  );
+
+  addRoute(app, setDevicePrivacyRoute, async (request) =>
+    rpc.request(setDevicePrivacyRpc, { device_id: deviceId(request.params.id), ...request.body }, request.caller),
   );
 
   addRoute(app, devicePeerInfoRoute, async (request) =>

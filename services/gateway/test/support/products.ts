@@ -22,7 +22,6 @@ export function deviceServices(
     billingService({ PUBLIC_URL: publicUrl, BILLING_TEST_CLOCK: true, NODE_ENV: 'test' }),
     provisioningService({
       PRIVATE_KEY_ENCRYPTION_KEY: sealingKey,
-      VPN_DNS: '10.64.0.1',
       MAIL_URL: mailUrl,
       MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
       MAIL_DIR: 'var/mail-test',

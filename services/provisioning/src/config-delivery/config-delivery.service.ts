@@ -16,6 +16,7 @@ import {
   hashLinkToken,
   newLinkToken,
   suspendedConfigRefusal,
+  tunnelLinesOf,
 } from './config-rules.ts';
 import { deviceConfigMail, deviceMovedMail } from './device-config-mail.ts';
 
@@ -23,6 +24,7 @@ export type ConfigDeliveryDeps = {
   db: Kysely<ProvisioningDatabase>;
   rpc: RpcClient;
   vault: SealingKeys;
+  /** VPN_DNS: resolvers that replace the node's own in every config (empty: the node's, as normal). */
   dns: string[];
 };
 
@@ -87,12 +89,14 @@ export class ConfigDelivery {
     const device = await this.deviceToConfigure(caller, deviceId);
     if (!device.node_id) throw new AppError('conflict', 'This device has no server yet.');
     const node = await nodeOf(this.deps.db, device.node_id);
+    const tunnel = tunnelLinesOf(device, node, this.deps.dns);
     const info = {
       file_name: configFileName(device.name),
       addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
-      dns: this.deps.dns,
+      dns: tunnel.dns,
       server_public_key: serverKeyOf(node),
       endpoint: node.endpoint,
+      allowed_ips: tunnel.allowedIps,
     };
     await this.downloaded(device);
     return info;
@@ -170,13 +174,15 @@ export class ConfigDelivery {
   }
 
   private render(device: Device, node: Node): string {
+    const tunnel = tunnelLinesOf(device, node, this.deps.dns);
     return renderClientConfig({
       deviceName: device.name,
       privateKey: this.deps.vault.open(device.private_key_sealed!, device.private_key_sealed_by, device.id),
       addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
-      dns: this.deps.dns,
+      dns: tunnel.dns,
       serverPublicKey: serverKeyOf(node),
       endpoint: node.endpoint,
+      allowedIps: tunnel.allowedIps,
     });
   }
 }

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@qw/contracts';
+import { allowedIpsFor, nodeSubnets, resolverAddresses } from '@qw/wireguard';
+import type { DevicePrivacy } from '../devices/device-privacy-rules.ts';
 import { keysRevoked } from '../keys/key-rules.ts';
 
 /** A download link (the file, or its QR code) works once, within this many seconds. */
@@ -47,4 +49,27 @@ export function configMailCurrent(
 ): boolean {
   if (!device.private_key_sealed || !device.node_id || !device.key_created_at) return false;
   return new Date(device.key_created_at).toISOString() === payload.keyCreatedAt;
+}
+
+/**
+ * The two lines of a config that follow the device's tunnel privacy: DNS names its node's resolver
+ * at the address of its blocking mask (the node's own tunnel addresses with none), AllowedIPs its
+ * split tunnel, which always keeps that resolver and the node's subnet inside the tunnel.
+ * `dnsOverride` (VPN_DNS) is for a deployment whose nodes run no resolver: it replaces the DNS
+ * line, and blocking then does nothing.
+ */
+export function tunnelLinesOf(
+  device: DevicePrivacy,
+  node: { node_index: number },
+  dnsOverride: readonly string[],
+): { dns: string[]; allowedIps: string[] } {
+  const subnets = nodeSubnets(node.node_index);
+  const resolver = resolverAddresses(subnets, device.blocking_mask);
+  return {
+    dns: dnsOverride.length > 0 ? [...dnsOverride] : [resolver.ipv4, resolver.ipv6],
+    allowedIps: allowedIpsFor(
+      { preset: device.split_tunnel, routes: device.custom_routes },
+      { nodeIpv4Cidr: subnets.ipv4Cidr, nodeIpv6Cidr: subnets.ipv6Cidr, resolver },
+    ),
+  };
 }

@@ -5,12 +5,13 @@ import { deviceAddressCidrs } from '@qw/wireguard';
 import type { ProvisioningDatabase } from '../database.ts';
 import { recordRemoved } from '../device-events/device-events.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
+import { privacyView } from './device-privacy-rules.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
 /**
  * Every device of the person, for their export: what they named it, where it connects, its public
- * key and addresses. The sealed private key is never read here.
+ * key and addresses, its content blocking and split tunnel. The sealed private key is never read here.
  */
 export async function exportDevices(db: Db, rpc: RpcClient, userId: string): Promise<ProvisioningAccountData> {
   const devices = await db
@@ -28,6 +29,9 @@ export async function exportDevices(db: Db, rpc: RpcClient, userId: string): Pro
       'ipv6',
       'node_id',
       'key_created_at',
+      'blocking_mask',
+      'split_tunnel',
+      'custom_routes',
     ])
     .where('user_id', '=', userId)
     .orderBy('created_at')
@@ -53,6 +57,7 @@ export async function exportDevices(db: Db, rpc: RpcClient, userId: string): Pro
       addresses: device.ipv4 && device.ipv6 ? deviceAddressCidrs(device.ipv4, device.ipv6) : [],
       server: device.node_id ? (nodes.get(device.node_id)?.name ?? null) : null,
       key_created_at: device.key_created_at ? new Date(device.key_created_at).toISOString() : null,
+      ...privacyView(device),
       last_handshake_at: telemetryOf.get(device.id)?.latest_handshake ?? null,
       connected_from: telemetryOf.get(device.id)?.endpoint ?? null,
       received_bytes_24h: telemetryOf.get(device.id)?.tx_bytes_24h ?? 0,

@@ -23,6 +23,7 @@ export type DeviceOperation =
   | 'activate'
   | 'rename'
   | 'change-region'
+  | 'change-privacy'
   | 'remove'
   | 'request-key'
   | 'choose-key'
@@ -51,6 +52,7 @@ const needs: Record<DeviceOperation, readonly DeviceAccess[]> = {
   activate: ['operate', 'manage', 'own'],
   rename: ['manage', 'own'],
   'change-region': ['manage', 'own'],
+  'change-privacy': ['manage', 'own'],
   remove: ['manage', 'own'],
   'request-key': ['manage', 'own'],
   'choose-key': ['own'],

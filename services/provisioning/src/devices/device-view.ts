@@ -10,6 +10,7 @@ import type { RpcClient } from '@qw/platform/bus';
 import { deviceAddressCidrs } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
+import { privacyView } from './device-privacy-rules.ts';
 import { retiringUntil } from './devices.repository.ts';
 
 const iso = (at: Date | string | null | undefined) => (at ? new Date(at).toISOString() : null);
@@ -46,6 +47,7 @@ export function view(device: Device, node: Node | undefined, previousKeyExpiresA
     next_key_rotation_at: iso(device.next_key_rotation_at),
     previous_key_expires_at: iso(previousKeyExpiresAt),
     suspended_by: device.suspended_by ?? null,
+    ...privacyView(device),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   requireUserId,
   validDeviceName,
   type Caller,
+  type DevicePrivacyInput,
   type DeviceView,
   type RegionChoice,
   type SuspensionLevel,
@@ -22,6 +23,7 @@ import { validCountry, validPlatform, validPublicKey } from './device-rules.ts';
 import { placeDevice } from '../placement/placement.service.ts';
 import { deviceNotFound, deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor } from './device-for.ts';
+import { defaultPrivacy, privacyAfter } from './device-privacy-rules.ts';
 import { view, viewOf, withStatus } from './device-view.ts';
 import { countPersonalDevices, deviceById, lockDevice, personalDevices, updateDevice } from './devices.repository.ts';
 import { lockPersonalDevices, withinPace } from './device-locks.ts';
@@ -163,13 +165,14 @@ export class DevicesService {
       public_key?: string | undefined;
       region?: RegionChoice | undefined;
       country?: string | undefined;
-    },
+    } & DevicePrivacyInput,
   ): Promise<DeviceView> {
     const userId = requireUserId(caller);
     const name = validDeviceName(input.name);
     const platform = validPlatform(input.platform);
     const publicKey = validPublicKey(input.public_key);
     const country = validCountry(input.country);
+    const privacy = privacyAfter(defaultPrivacy, input);
     const created = await this.afterAskingBilling(
       () =>
         this.deps.db.transaction().execute(async (tx) => {
@@ -186,6 +189,7 @@ export class DevicesService {
             country,
             actorId: userId,
             vault: this.deps.vault,
+            privacy,
           });
         }),
       async () => ({ userId, orgId: null }),

@@ -12,11 +12,13 @@ import {
   type DeviceOverview,
   type DeviceView,
   type RegionChoice,
+  type DevicePrivacyInput,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { ProvisioningDatabase } from '../database.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
 import { validCountry, validPlatform, validPublicKey } from '../devices/device-rules.ts';
+import { defaultPrivacy, privacyAfter } from '../devices/device-privacy-rules.ts';
 import { view, withStatus } from '../devices/device-view.ts';
 import { withinPace } from '../devices/device-locks.ts';
 import {
@@ -115,13 +117,14 @@ export class OrgDevicesService {
       public_key?: string | undefined;
       region?: RegionChoice | undefined;
       country?: string | undefined;
-    },
+    } & DevicePrivacyInput,
   ): Promise<DeviceView> {
     const userId = requireUserId(caller);
     const name = validDeviceName(input.name);
     const platform = validPlatform(input.platform ?? 'linux');
     const publicKey = validPublicKey(input.public_key);
     const country = validCountry(input.country);
+    const privacy = privacyAfter(defaultPrivacy, input);
     const orgId = input.org_id.toLowerCase();
     const assigneeId = input.assignee_id?.toLowerCase() ?? userId;
     if (publicKey !== undefined && assigneeId !== userId) {
@@ -166,6 +169,7 @@ export class OrgDevicesService {
         country,
         actorId: userId,
         vault: this.deps.vault,
+        privacy,
       });
     };
     // Identity's and billing's events of a change answered a moment ago may be on their way: a

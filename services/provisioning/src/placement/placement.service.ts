@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError, regionLabel, type RegionChoice } from '@qw/contracts';
 import { generateKeyPair, type SealingKeys } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
+import type { DevicePrivacy } from '../devices/device-privacy-rules.ts';
 import { queueConfigMail } from '../device-events/config-mail-job.ts';
 import { recordCreated } from '../device-events/device-events.ts';
 import { requireUnusedPublicKey } from '../nodes/peer-keys.ts';
@@ -24,6 +25,8 @@ export type NewDevice = {
   country: string | null;
   actorId: string;
   vault: SealingKeys;
+  /** Content blocking and split tunnel from the add form (`defaultPrivacy` when it said nothing). */
+  privacy: DevicePrivacy;
 };
 
 /**
@@ -80,6 +83,7 @@ export async function placeDevice(
       key_created_at: new Date(),
       region_choice: input.regionChoice,
       country: input.country,
+      ...input.privacy,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

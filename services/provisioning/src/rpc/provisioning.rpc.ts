@@ -31,6 +31,7 @@ import {
   removeDeviceRpc,
   requestKeyRpc,
   setKeyRotationRpc,
+  setDevicePrivacyRpc,
   updateDeviceRpc,
 } from '@qw/contracts';
 import { advanceClock, type Clock } from '../clock.ts';
@@ -49,6 +50,7 @@ import type { NodeBusUsers } from '../nodes/node-bus-users.ts';
 import { copiedRole } from '../organizations/organizations.service.ts';
 import { endExpiredMovedPeers } from '../placement/moved-peers.ts';
 import { publicServers } from '../servers/public-servers.ts';
+import { setDevicePrivacy } from '../devices/device-privacy.service.ts';
 import { changeDeviceRegion } from '../placement/device-region.service.ts';
 
 export function provisioningEndpoints(deps: {
@@ -101,6 +103,7 @@ export function provisioningEndpoints(deps: {
     endpoint(changeDeviceRegionRpc, (data, caller) =>
       changeDeviceRegion({ db, mailQueue: deps.mailQueue }, caller, data),
     ),
+    endpoint(setDevicePrivacyRpc, (data, caller) => setDevicePrivacy(db, caller, data)),
     // Tests only (the admin connection asks; the gateway may not): move the clock, run what is due.
     endpoint(advanceProvisioningClockRpc, async (data) => {
       const now = await advanceClock(db, deps.clock, data.hours);
