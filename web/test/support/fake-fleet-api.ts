@@ -40,6 +40,9 @@ export type FakeDevice = {
   next_key_rotation_at: string | null;
   previous_key_expires_at: string | null;
   suspended_by: null;
+  blocking: string[];
+  split_tunnel: 'all' | 'except_local' | 'custom';
+  custom_routes: string[];
   is_connected: boolean;
   latest_handshake: string | null;
   rx_bytes: number;
@@ -104,6 +107,9 @@ export class FakeFleetApi {
       next_key_rotation_at: null,
       previous_key_expires_at: null,
       suspended_by: null,
+      blocking: [],
+      split_tunnel: 'all',
+      custom_routes: [],
       is_connected: false,
       latest_handshake: null,
       rx_bytes: 0,
@@ -247,6 +253,9 @@ export class FakeFleetApi {
         platform: String(body.platform),
         region_choice: choice,
         country,
+        blocking: (body.blocking as string[] | undefined) ?? [],
+        split_tunnel: (body.split_tunnel as FakeDevice['split_tunnel'] | undefined) ?? 'all',
+        custom_routes: (body.custom_routes as string[] | undefined) ?? [],
       });
       return json(201, { device: added });
     }
@@ -274,6 +283,31 @@ export class FakeFleetApi {
         device.node = node;
         device.config_changed_at = new Date().toISOString();
         return json(200, { device, moved: true });
+      }
+      if (path.startsWith('/api/devices/') && rest === 'privacy' && method === 'PATCH') {
+        this.bodies.push(body);
+        // As provisioning: "custom" needs routes that are networks (a rough check: digits, dots, colons, a slash).
+        const split = (body.split_tunnel as FakeDevice['split_tunnel'] | undefined) ?? device.split_tunnel;
+        const routes = split === 'custom' ? ((body.custom_routes as string[] | undefined) ?? device.custom_routes) : [];
+        const bad = routes.find((route) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(route));
+        if (bad !== undefined)
+          return fail(
+            422,
+            'invalid_routes',
+            `"${bad}" is not an IP address or network. Write one per line, such as 192.168.1.0/24 or 2001:db8::/32.`,
+          );
+        if (split === 'custom' && routes.length === 0)
+          return fail(
+            422,
+            'invalid_routes',
+            'Add at least one route, such as 192.168.1.0/24, or choose another option.',
+          );
+        const before = JSON.stringify([device.blocking, device.split_tunnel, device.custom_routes]);
+        device.blocking = (body.blocking as string[] | undefined) ?? device.blocking;
+        device.split_tunnel = split;
+        device.custom_routes = routes;
+        const after = JSON.stringify([device.blocking, device.split_tunnel, device.custom_routes]);
+        return json(200, { device, config_changed: after !== before });
       }
       if (path.startsWith('/api/devices/') && rest === 'config-link' && method === 'POST')
         return json(200, {

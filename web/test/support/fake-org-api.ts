@@ -29,6 +29,9 @@ type Device = {
   key_rotation_days: 30 | 90 | null;
   next_key_rotation_at: string | null;
   previous_key_expires_at: string | null;
+  blocking: string[];
+  split_tunnel: 'all' | 'except_local' | 'custom';
+  custom_routes: string[];
   is_connected: boolean;
   latest_handshake: string | null;
   rx_bytes: number;
@@ -86,6 +89,9 @@ function device(name: string, platform: string, userId: string, connected: boole
     key_rotation_days: null,
     next_key_rotation_at: null,
     previous_key_expires_at: null,
+    blocking: [],
+    split_tunnel: 'all',
+    custom_routes: [],
     is_connected: connected,
     latest_handshake: connected ? new Date().toISOString() : null,
     rx_bytes: 1024,
@@ -93,8 +99,20 @@ function device(name: string, platform: string, userId: string, connected: boole
   };
 }
 
+/** A device's privacy fields from a request body (the fake checks no routes: the services do). */
+function privacyOf(body: Record<string, unknown>) {
+  const split = (body.split_tunnel as Device['split_tunnel'] | undefined) ?? 'all';
+  return {
+    blocking: (body.blocking as string[] | undefined) ?? [],
+    split_tunnel: split,
+    custom_routes: split === 'custom' ? ((body.custom_routes as string[] | undefined) ?? []) : [],
+  };
+}
+
 export class FakeOrgApi {
   readonly unexpected: string[] = [];
+  /** The bodies of the page's privacy changes, in order. */
+  readonly bodies: Record<string, unknown>[] = [];
   /** Every request the page sent, as `METHOD /path?query`, in order. */
   readonly requests: string[] = [];
   readonly orgs: Org[];
@@ -332,6 +350,14 @@ export class FakeOrgApi {
       org.people.push({ user_id: ids.stranger, full_name: 'Sam Stranger', email: 'sam@example.com', role: 'member' });
       return json(200, { organization: this.view(org) });
     }
+    const privacyMatch = /^\/api\/devices\/([^/]+)\/privacy$/.exec(path);
+    const privacyDevice = privacyMatch ? this.devices.find((d) => d.id === privacyMatch[1]) : undefined;
+    if (privacyDevice && method === 'PATCH') {
+      this.bodies.push(body);
+      const before = JSON.stringify(privacyOf(privacyDevice));
+      Object.assign(privacyDevice, privacyOf({ ...privacyDevice, ...body }));
+      return json(200, { device: privacyDevice, config_changed: JSON.stringify(privacyOf(privacyDevice)) !== before });
+    }
     const deviceMatch = /^\/api\/devices\/([^/]+)$/.exec(path);
     if (deviceMatch) {
       const found = this.devices.find((d) => d.id === deviceMatch[1]);
@@ -394,6 +420,7 @@ export class FakeOrgApi {
         const added = device(String(body.name), String(body.platform ?? 'linux'), assignee, false, org.id);
         added.region_choice = (body.region as string | undefined) ?? 'auto';
         added.country = (body.country as string | undefined) ?? null;
+        Object.assign(added, privacyOf(body));
         this.devices.unshift(added);
         return json(201, { device: added });
       }

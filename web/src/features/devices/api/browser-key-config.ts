@@ -17,6 +17,7 @@ export async function assembleConfig(
     dns: peer.dns,
     serverPublicKey: peer.server_public_key,
     endpoint: peer.endpoint,
+    allowedIps: peer.allowed_ips,
   });
   return { fileName: peer.file_name, config };
 }

@@ -9,9 +9,12 @@ import { BrowserKeyModal } from './browser-key-modal';
 import { DeviceNameAndPlatformFields } from './device-name-platform-fields';
 import { browserCountry, CountryNote, RegionFields } from './region-fields';
 import { regionBody } from '../utils/region-choice';
+import { defaultPrivacyChoice, privacyBody } from '../utils/privacy-choice';
+import { PrivacyOptions } from './privacy-options';
 
 /**
  * Spec §2/§5: name and platform, and (issue #23) the region with, for Automatic, the person's country; Add is disabled while busy or while the name is empty; errors in red under the form.
+ * Issue #25: content blocking and split tunnel, folded under "Privacy options" (none and all traffic unless opened).
  * `onAdded` learns whether the key was made in the browser: such a configuration is shown once, never emailed.
  */
 export function DeviceAddForm({
@@ -28,6 +31,7 @@ export function DeviceAddForm({
   const [country, setCountry] = useState(browserCountry);
   const [error, setError] = useState<string | null>(null);
   const [keyInBrowser, setKeyInBrowser] = useState(false);
+  const [privacy, setPrivacy] = useState(defaultPrivacyChoice);
   const [shown, setShown] = useState<{ name: string; config: BrowserKeyConfig } | null>(null);
   const create = useCreateDevice();
 
@@ -46,10 +50,17 @@ export function DeviceAddForm({
     setError(null);
     const keys = keyInBrowser ? generateKeyPair() : null;
     create.mutate(
-      { name: deviceName, platform, ...regionBody(region, country), ...(keys ? { public_key: keys.publicKey } : {}) },
+      {
+        name: deviceName,
+        platform,
+        ...regionBody(region, country),
+        ...privacyBody(privacy),
+        ...(keys ? { public_key: keys.publicKey } : {}),
+      },
       {
         onSuccess: ({ device }) => {
           setName('');
+          setPrivacy(defaultPrivacyChoice);
           onAdded?.(device.name, keys !== null);
           if (keys) {
             assembleConfig(device.id, device.name, keys.privateKey).then(
@@ -100,6 +111,7 @@ export function DeviceAddForm({
           {blockedReason}
         </p>
       )}
+      <PrivacyOptions idPrefix="device" value={privacy} onChange={setPrivacy} />
       <label className="devices-add__browser-key">
         <input type="checkbox" checked={keyInBrowser} onChange={(event) => setKeyInBrowser(event.target.checked)} />
         Make the private key in this browser (Quietwire never sees it; the file is shown once)

@@ -2,6 +2,7 @@ import { formatDate, formatDateTime } from '../../../lib/format';
 import { Badge, CopyButton } from '../../../ui';
 import type { DeviceRow } from '../api/get-devices';
 import { connectionState, formatBytes, serverText, shortKey, timeAgo } from '../utils/device-facts';
+import { DevicePrivacyControl } from './device-privacy-control';
 import { DeviceRegionControl } from './device-region-control';
 import { KeyRotationCell } from './key-rotation-cell';
 
@@ -9,8 +10,8 @@ import { KeyRotationCell } from './key-rotation-cell';
  * What a WireGuard user looks for about one device (issue #26), on the line under its row: when
  * it was added, its last handshake ("2 min ago"), its tunnel addresses, its server (city and region,
  * and "Server unreachable" when it stopped reporting), the region it asked for with "Change region"
- * (issue #23), what it received and sent in the last 24 hours, its public key (copyable) and its
- * key rotation.
+ * (issue #23), what it received and sent in the last 24 hours, its public key (copyable), its
+ * key rotation, and its content blocking and split tunnel (issue #25).
  */
 export function DeviceDetails({
   device,
@@ -79,6 +80,12 @@ export function DeviceDetails({
         <dt>Key rotation</dt>
         <dd>
           <KeyRotationCell device={device} onError={onError} />
+        </dd>
+      </div>
+      <div className="devices-details__privacy">
+        <dt>Privacy</dt>
+        <dd>
+          <DevicePrivacyControl device={device} />
         </dd>
       </div>
     </dl>

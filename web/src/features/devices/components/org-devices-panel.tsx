@@ -16,6 +16,8 @@ import { assigneeDeviceCount, canAddOrgDevice } from '../utils/org-device-rules'
 import { DeviceTable } from './devices-table';
 import { browserCountry, CountryNote, RegionFields } from './region-fields';
 import { regionBody } from '../utils/region-choice';
+import { defaultPrivacyChoice, privacyBody } from '../utils/privacy-choice';
+import { PrivacyOptions } from './privacy-options';
 
 /** Spec §9 default platform of the business add form. */
 const defaultPlatform: Platform = 'linux';
@@ -42,7 +44,7 @@ export type OrgDevicesPanelProps = {
 /**
  * Spec §2/§5 business Devices: the assignee quota text ('n/5'), the add form (name, platform
  * defaulting to linux, an assignee picker for owners and admins only, the region and for Automatic
- * the person's country (issue #23); Add enabled only with a name,
+ * the person's country (issue #23), privacy options (issue #25); Add enabled only with a name,
  * an organization, no request in flight and fewer than 5 devices for the assignee; the server's
  * refusal in red under the form) and the table. At the limit the server's own words stand by the
  * Add button, before anyone tries (issue #26).
@@ -55,6 +57,7 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
   const [assigneeId, setAssigneeId] = useState(selfId);
   const [region, setRegion] = useState<RegionChoice>('auto');
   const [country, setCountry] = useState(browserCountry);
+  const [privacy, setPrivacy] = useState(defaultPrivacyChoice);
   const [error, setError] = useState<string | null>(null);
 
   const quota = devices.data?.quota;
@@ -80,11 +83,13 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
         name: normalizeDeviceName(name),
         platform,
         ...regionBody(region, country),
+        ...privacyBody(privacy),
         ...(assignees && assigneeId !== selfId ? { assignee_id: assigneeId } : {}),
       },
       {
         onSuccess: ({ device }) => {
           setName('');
+          setPrivacy(defaultPrivacyChoice);
           onAdded?.(device.name);
         },
         onError: (failure) => setError(failureMessage(failure, 'We couldn’t add the device. Please try again.')),
@@ -147,6 +152,7 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
             </Button>
           </div>
           <CountryNote idPrefix="org-device" region={region} />
+          <PrivacyOptions idPrefix="org-device" value={privacy} onChange={setPrivacy} />
           {full && !blocked && (
             <div id="org-device-limit" data-testid="device-limit">
               <Alert tone="warning">{limitText}</Alert>
