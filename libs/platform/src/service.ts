@@ -68,6 +68,8 @@ export type ConsumerSpec<DB = any> = {
   maxDeliver?: number;
   /** Called after a transaction that handled new events committed (a mail queue's wake). */
   afterCommit?: () => void;
+  /** Messages taken into one transaction at most (default 200): fewer for large events. */
+  batchSize?: number;
 } & ({ handler: EventHandler<any, DB>; handleMany?: never } | { handleMany: BatchHandler<any, DB>; handler?: never });
 
 /** Ties a consumer's handler to its contract's payload type and its service's tables. */
@@ -88,8 +90,14 @@ export function batchConsumer<S extends TSchema, DB>(
   name: string,
   contract: EventContract<S>,
   handleMany: BatchHandler<S, DB>,
+  options: { batchSize?: number } = {},
 ): ConsumerSpec<DB> {
-  return { name, contract: contract as EventContract<TSchema>, handleMany: handleMany as BatchHandler<any, DB> };
+  return {
+    name,
+    contract: contract as EventContract<TSchema>,
+    handleMany: handleMany as BatchHandler<any, DB>,
+    ...options,
+  };
 }
 
 export type ServiceDefinition<DB> = {

@@ -10,10 +10,18 @@ export type SpawnedProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** Runs a TypeScript entry point of the repo as its own Node process (through tsx), collecting its output. */
-export function spawnTsProcess(name: string, entry: string, env: Record<string, string>): SpawnedProcess {
+/**
+ * Runs a TypeScript entry point of the repo as its own Node process (through tsx), collecting its
+ * output. `nodeArgs` go to Node before the entry (`--cpu-prof`, which NODE_OPTIONS refuses).
+ */
+export function spawnTsProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): SpawnedProcess {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

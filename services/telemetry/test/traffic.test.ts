@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesSince } from '../src/samples/samples.service.ts';
+import { bytesSince } from '../src/samples/peer-samples.ts';
 
 describe('traffic between two samples', () => {
   it.each([

@@ -10,14 +10,18 @@ import {
   nodeRegistered,
   peersSampled,
 } from '@qw/contracts';
-import { consumer } from '@qw/platform';
+import { batchConsumer, consumer } from '@qw/platform';
 import type { Kysely } from 'kysely';
 import type { TelemetryDatabase } from '../database.ts';
-import { forgetDevice, mapKey, recordHostSample, recordPeerSamples, rememberNode } from '../samples/samples.service.ts';
+import { forgetDevice, mapKey, recordHostSample, rememberNode } from '../samples/samples.service.ts';
+import { recordPeerSamples } from '../samples/peer-samples.ts';
 import { forgetActivity, recordActivity } from '../devices/device-activity.repository.ts';
 import { handshakeChangesConsumer } from '../samples/handshake-changes.ts';
 
 type Db = Kysely<TelemetryDatabase>;
+
+/** Peer-sample messages handled in one transaction at most (BENCH: see bench/telemetry.bench.ts). */
+export const peerSampleBatch = Number(process.env.TELEMETRY_SAMPLE_BATCH ?? 20);
 
 /** One durable consumer per subject (NATS 2.9 takes one filter subject per consumer). */
 export const telemetryConsumers = [
@@ -41,9 +45,19 @@ export const telemetryConsumers = [
     await forgetActivity(tx, e.data.deviceId);
   }),
   consumer('telemetry.keys-revoked', keysRevoked, (tx: Db, e) => forgetDevice(tx, e.data.deviceId)),
-  consumer('telemetry.peers-sampled', peersSampled, async (tx: Db, e) => {
-    await recordPeerSamples(tx, e.params.node, e.data);
-  }),
+  // The samples that arrived together in one transaction with a fixed number of statements; at
+  // most 20 messages (20,000 peer samples from nodes of 1,000 peers) at a time.
+  batchConsumer(
+    'telemetry.peers-sampled',
+    peersSampled,
+    async (tx: Db, events) => {
+      await recordPeerSamples(
+        tx,
+        events.map((e) => ({ node: e.params.node, sample: e.data })),
+      );
+    },
+    { batchSize: peerSampleBatch },
+  ),
   consumer('telemetry.host-sampled', hostSampled, (tx: Db, e) => recordHostSample(tx, e.params.node, e.data)),
   // Peers that have just connected, within a second: "connected" without waiting for a sample.
   handshakeChangesConsumer,

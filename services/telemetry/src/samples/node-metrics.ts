@@ -17,11 +17,14 @@ export function nodeGauges(db: Db): ServiceGauge[] {
       help: "Peers in a node's newest sample that are placed on it",
       labelNames: ['node'],
       read: async () => {
+        // Each node's newest sample time first, in one pass over the latest rows, then its rows at
+        // that time: a correlated max(ts) per row instead took seconds at 100,000 devices.
         const result = await sql<{ name: string; peers: string }>`
+          with newest as (select node_id, max(ts) as ts from device_latest_telemetry group by node_id)
           select n.name, count(l.device_id)::text as peers
           from nodes n
-          left join device_latest_telemetry l on l.node_id = n.id
-            and l.ts = (select max(ts) from device_latest_telemetry where node_id = n.id)
+          left join newest on newest.node_id = n.id
+          left join device_latest_telemetry l on l.node_id = newest.node_id and l.ts = newest.ts
           group by n.name`.execute(db);
         return result.rows.map((row) => ({ labels: { node: row.name }, value: Number(row.peers) }));
       },

@@ -1,22 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { hostSampled, peersSampled } from '@qw/contracts';
-import { handshakesObserved } from '@qw/contracts';
-import { addToOutbox } from '@qw/platform';
+import type { hostSampled } from '@qw/contracts';
 import type { TelemetryDatabase } from '../database.ts';
 
 type Db = Kysely<TelemetryDatabase>;
-type PeersSample = Static<typeof peersSampled.schema>;
 type HostSample = Static<typeof hostSampled.schema>;
-
-/**
- * Bytes a peer moved since its previous sample. WireGuard's counters only grow while the
- * interface lives; a counter below the previous one was reset (the node restarted, the peer was
- * removed and added again), so everything it shows is new.
- */
-export function bytesSince(previous: number, current: number): number {
-  return current >= previous ? current - previous : current;
-}
 
 /** A key now belongs to a device placed on a node (a new device, or a new key for one). */
 export async function mapKey(
@@ -61,111 +49,6 @@ async function nodeIdOf(tx: Db, name: string | undefined): Promise<string | unde
   if (!name) return undefined;
   const row = await tx.selectFrom('nodes').select('id').where('name', '=', name).executeTakeFirst();
   return row?.id;
-}
-
-/**
- * One node's peers at one moment. `node` is the name in the sample's subject, which only that
- * node's credentials may publish on; a peer counts only when its key is placed on that very node
- * (a broken host cannot write another node's devices' status). Each counted device's latest row
- * is overwritten, and the bytes moved since its previous sample are added to the hour's total (a
- * counter that went down was reset, so all of it is new). Returns how many peers counted.
- */
-export async function recordPeerSamples(tx: Db, node: string | undefined, sample: PeersSample): Promise<number> {
-  const nodeId = await nodeIdOf(tx, node);
-  if (!nodeId || sample.peers.length === 0) return 0;
-  const keys = await tx
-    .selectFrom('device_keys')
-    .select(['public_key', 'device_id'])
-    .where('node_id', '=', nodeId)
-    .where(
-      'public_key',
-      'in',
-      sample.peers.map((p) => p.publicKey),
-    )
-    .execute();
-  const deviceOf = new Map(keys.map((k) => [k.public_key, k.device_id]));
-  const known = sample.peers.filter((p) => deviceOf.has(p.publicKey));
-  if (known.length === 0) return 0;
-  const previous = await tx
-    .selectFrom('device_latest_telemetry')
-    .select(['device_id', 'rx_bytes', 'tx_bytes', 'ts', 'latest_handshake'])
-    .where(
-      'device_id',
-      'in',
-      known.map((p) => deviceOf.get(p.publicKey)!),
-    )
-    .execute();
-  const before = new Map(previous.map((row) => [row.device_id, row]));
-  const at = new Date(sample.sampledAt);
-  let rxDelta = 0;
-  let txDelta = 0;
-  let counted = 0;
-  const hourly: Array<{ device_id: string; hour: Date; rx_bytes: number; tx_bytes: number }> = [];
-  const newer: Array<{ deviceId: string; latestHandshake: string }> = [];
-  for (const peer of known) {
-    const deviceId = deviceOf.get(peer.publicKey)!;
-    const last = before.get(deviceId);
-    if (last && new Date(last.ts) > at) continue;
-    counted += 1;
-    const rxMoved = bytesSince(Number(last?.rx_bytes ?? 0), peer.rxBytes);
-    const txMoved = bytesSince(Number(last?.tx_bytes ?? 0), peer.txBytes);
-    rxDelta += rxMoved;
-    txDelta += txMoved;
-    if (rxMoved > 0 || txMoved > 0)
-      hourly.push({ device_id: deviceId, hour: startOfHour(at), rx_bytes: rxMoved, tx_bytes: txMoved });
-    const latest = {
-      node_id: nodeId,
-      ts: at,
-      rx_bytes: peer.rxBytes,
-      tx_bytes: peer.txBytes,
-      latest_handshake: peer.latestHandshake > 0 ? new Date(peer.latestHandshake * 1000) : null,
-      endpoint: peer.maskedEndpoint,
-      // Measured by the node at this sample, or null: an old figure would be shown as today's.
-      latency_ms: peer.latencyMs ?? null,
-    };
-    await tx
-      .insertInto('device_latest_telemetry')
-      .values({ device_id: deviceId, ...latest, rx_packets: null, tx_packets: null })
-      .onConflict((oc) => oc.column('device_id').doUpdateSet(latest))
-      .execute();
-    const seenBefore = last?.latest_handshake ? new Date(last.latest_handshake).getTime() : 0;
-    if (latest.latest_handshake && latest.latest_handshake.getTime() > seenBefore)
-      newer.push({ deviceId, latestHandshake: latest.latest_handshake.toISOString() });
-  }
-  // Provisioning keeps each device's latest handshake for its own "connected now" filters; a
-  // handshake is renewed about every two minutes, so this is one small event per sample at most.
-  if (newer.length > 0) await addToOutbox(tx, handshakesObserved, { nodeId, devices: newer });
-  if (hourly.length > 0) await addDeviceHours(tx, hourly);
-  if (rxDelta > 0 || txDelta > 0) {
-    await sql`insert into telemetry (ts, rx_bytes, tx_bytes)
-              values (date_trunc('hour', ${at}::timestamptz), ${rxDelta}, ${txDelta})
-              on conflict (ts) do update set rx_bytes = telemetry.rx_bytes + excluded.rx_bytes,
-                                             tx_bytes = telemetry.tx_bytes + excluded.tx_bytes`.execute(tx);
-  }
-  return counted;
-}
-
-function startOfHour(at: Date): Date {
-  const hour = new Date(at);
-  hour.setUTCMinutes(0, 0, 0);
-  return hour;
-}
-
-/** Adds each device's bytes to its hour (one statement for the whole sample). */
-async function addDeviceHours(
-  tx: Db,
-  rows: Array<{ device_id: string; hour: Date; rx_bytes: number; tx_bytes: number }>,
-): Promise<void> {
-  await tx
-    .insertInto('device_traffic_hours')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['device_id', 'hour']).doUpdateSet({
-        rx_bytes: sql`device_traffic_hours.rx_bytes + excluded.rx_bytes`,
-        tx_bytes: sql`device_traffic_hours.tx_bytes + excluded.tx_bytes`,
-      }),
-    )
-    .execute();
 }
 
 /** A node's host metrics, kept under the node's id; an unregistered name is ignored. */
