@@ -13,6 +13,7 @@ import { busPipelineBench } from './bus-pipeline.bench.ts';
 import { devicesBench } from './devices.bench.ts';
 import { natsFailoverBench } from './nats-failover.bench.ts';
 import { replicasBench } from './replicas.bench.ts';
+import { telemetryBench } from './telemetry.bench.ts';
 
 export const benches: Bench[] = [
   apiBench,
@@ -23,6 +24,7 @@ export const benches: Bench[] = [
   replicasBench,
   busIdentitiesBench,
   natsFailoverBench,
+  telemetryBench,
 ];
 
 /** Benchmarks scripts/test/bench-runner.test.ts does not run at size 'tiny', and why (it must stay under 60 s). */
@@ -32,4 +34,6 @@ export const tinyExcluded: Record<string, string> = {
   devices: 'network namespaces and wireguard-go; covered by the gateway/node-agent tunnel tests',
   failover: 'a three-server NATS cluster in namespaces and a 5 s wait per kill (about 30 s even at tiny)',
   replicas: 'spawns two provisioning processes through tsx (about 20 s each on two loaded cores)',
+  telemetry:
+    'starts a telemetry process twice (a restart mid-batch); services/telemetry/test/ingest-bench.test.ts runs it at tiny',
 };

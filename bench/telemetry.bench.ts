@@ -413,7 +413,7 @@ export async function runTelemetryBench(size: FleetSize): Promise<TelemetryBench
         {
           ...alone.bus.env('telemetry'),
           BUS_NAMESPACE: '',
-          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+          LOG_LEVEL: 'warn',
           NODE_ENV: 'test',
           HTTP_HOST: '127.0.0.1',
           HTTP_PORT: String(port),

@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBench } from '../../../bench/lib/runner.ts';
 import {
   type ActualIngest,
   checkIngest,
@@ -63,13 +67,22 @@ describe('telemetry ingest benchmark', () => {
     expect(checkIngest(expected, missingHour)).toEqual([expect.stringMatching(/has no bytes at/)]);
   });
 
-  it('runs at its tiny size through a real telemetry replica, its figures checked, a restart included', async () => {
-    // The bench throws when telemetry's tables disagree with the samples afterwards.
-    const figures = await telemetryBench.run('tiny');
-    expect(figures).toHaveLength(1);
-    const [figure] = figures;
-    expect(figure).toMatchObject({ unit: 'samples/s', target: { on: 'value', comparison: '>=', limit: 50_000 } });
-    expect(figure!.value).toBeGreaterThan(0);
-    expect(figure!.baseline!.value).toBeGreaterThan(0);
+  it('runs at its tiny size through a real telemetry replica, a restart included, and writes its result', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qw-bench-telemetry-'));
+    try {
+      // The bench fails when telemetry's tables disagree with the samples afterwards.
+      const result = await runBench(telemetryBench, 'tiny', { dir, log: (line) => console.error(line) });
+      expect(result.reason).toBeUndefined();
+      expect(result.status).toBe('ok');
+      expect(JSON.parse(await readFile(join(dir, 'telemetry.json'), 'utf8'))).toEqual(result);
+      expect(result.figures).toHaveLength(1);
+      const [figure] = result.figures;
+      expect(figure).toMatchObject({ unit: 'samples/s', target: { on: 'value', comparison: '>=', limit: 50_000 } });
+      expect(figure!.value).toBeGreaterThan(0);
+      expect(figure!.baseline!.value).toBeGreaterThan(0);
+      expect(typeof figure!.met).toBe('boolean');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
