@@ -1,23 +1,9 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './chromium';
 import { type Site, startSite } from './site';
 
-export const chromiumPath = process.env.QW_CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Debian's Chromium, headless, with a fresh temporary profile (chromium.launch makes one per launch). */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
-}
+export { chromiumPath, launchBrowser } from './chromium';
 
 export type PageOptions = { width?: number; height?: number; colorScheme?: 'light' | 'dark' };
 
@@ -54,8 +40,9 @@ export function alertTexts(page: Page): Promise<string[]> {
 }
 
 /**
- * For a test file that needs only the built web app: serves it and launches Chromium before the
- * file's first test, closes both after its last; `receive` gets them once both are up.
+ * For a test file that needs only the built web app: serves it and connects to the run's Chromium
+ * (launchBrowser) before the file's first test, closes both after its last; `receive` gets them
+ * once both are up.
  */
 export function siteAndBrowserPerFile(receive: (opened: { site: Site; browser: Browser }) => void): void {
   const opened: { site?: Site; browser?: Browser } = {};

@@ -85,11 +85,26 @@ export async function ensureWebBuild(): Promise<void> {
   await withWebBuild(() => undefined);
 }
 
-/** Vitest globalSetup: `globalSetup: ['web/test/support/global-setup.ts']`. */
-export async function setup(): Promise<void> {
-  // QW_SKIP_WEB_BUILD=1: running only back-end tests, which need no web build.
-  if (process.env.QW_SITE_URL || process.env.QW_SKIP_WEB_BUILD === '1') return;
-  await ensureWebBuild();
+/**
+ * Vitest globalSetup: `globalSetup: ['web/test/support/global-setup.ts']`. Builds web/dist when
+ * stale and starts the run's one Chromium, which browser test files connect to (chromium.ts);
+ * answers the teardown that stops it.
+ */
+export async function setup(): Promise<(() => Promise<void>) | undefined> {
+  // QW_SKIP_WEB_BUILD=1: running only back-end tests, which need neither the web build nor a browser.
+  if (process.env.QW_SKIP_WEB_BUILD === '1') return undefined;
+  if (!process.env.QW_SITE_URL) await ensureWebBuild();
+  // QW_SHARED_BROWSER=0: every file launches a Chromium of its own, as before the shared one.
+  if (process.env.QW_SHARED_BROWSER === '0') return undefined;
+  // Imported here only: the gateway's stacks import this module for withWebBuild and need no Playwright.
+  const { sharedBrowserEnv, startSharedBrowser } = await import('./chromium.ts');
+  const browser = await startSharedBrowser();
+  // The test processes start after this and inherit the variable.
+  process.env[sharedBrowserEnv] = browser.wsEndpoint;
+  return async () => {
+    delete process.env[sharedBrowserEnv];
+    await browser.close();
+  };
 }
 
 export default setup;
