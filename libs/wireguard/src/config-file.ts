@@ -1,6 +1,7 @@
 /** The wg-quick client config a device downloads, scans or receives by mail, and its file name. */
 import { parseCidr } from './ip-address.ts';
 import { isWireGuardKey } from './keys.ts';
+import { killSwitchLines } from './kill-switch.ts';
 
 export type ClientConfigInput = {
   deviceName: string;
@@ -10,6 +11,10 @@ export type ClientConfigInput = {
   /** Resolver addresses (wg-quick also takes search domains here); empty → no DNS line. */
   dns: readonly string[];
   serverPublicKey: string;
+  /** The device's preshared key (`wg genpsk`); absent or null leaves the line out. */
+  presharedKey?: string | null;
+  /** Adds wg-quick's kill-switch hooks (kill-switch.ts): nothing leaves outside the tunnel. */
+  killSwitch?: boolean;
   /** 'host:port' or '[ipv6]:port'. */
   endpoint: string;
   allowedIps?: readonly string[];
@@ -24,6 +29,10 @@ export type ClientConfig = {
   addresses: string[];
   dns: string[];
   serverPublicKey: string;
+  presharedKey: string | null;
+  /** The wg-quick hooks as written, in order (the kill switch is two of each). */
+  postUp: string[];
+  preDown: string[];
   endpoint: string | null;
   allowedIps: string[];
   persistentKeepalive: number | null;
@@ -63,6 +72,8 @@ export function renderClientConfig(input: ClientConfigInput): string {
   const keepalive = input.persistentKeepalive ?? DEFAULT_PERSISTENT_KEEPALIVE;
   if (!isWireGuardKey(input.privateKey)) throw new Error('client config: privateKey is not a WireGuard key');
   if (!isWireGuardKey(input.serverPublicKey)) throw new Error('client config: serverPublicKey is not a WireGuard key');
+  if (input.presharedKey != null && !isWireGuardKey(input.presharedKey))
+    throw new Error('client config: presharedKey is not a WireGuard key');
   requireCidrs('addresses', input.addresses);
   requireCidrs('allowedIps', allowedIps);
   for (const server of input.dns) {
@@ -82,9 +93,11 @@ export function renderClientConfig(input: ClientConfigInput): string {
     `PrivateKey = ${input.privateKey}`,
     `Address = ${input.addresses.join(', ')}`,
     ...(input.dns.length > 0 ? [`DNS = ${input.dns.join(', ')}`] : []),
+    ...(input.killSwitch ? killSwitchLines() : []),
     '',
     '[Peer]',
     `PublicKey = ${input.serverPublicKey}`,
+    ...(input.presharedKey ? [`PresharedKey = ${input.presharedKey}`] : []),
     `Endpoint = ${input.endpoint}`,
     `AllowedIPs = ${allowedIps.join(', ')}`,
     ...(keepalive > 0 ? [`PersistentKeepalive = ${keepalive}`] : []),
@@ -124,6 +137,9 @@ export function parseClientConfig(text: string): ClientConfig {
     addresses: [],
     dns: [],
     serverPublicKey: '',
+    presharedKey: null,
+    postUp: [],
+    preDown: [],
     endpoint: null,
     allowedIps: [],
     persistentKeepalive: null,
@@ -157,7 +173,10 @@ export function parseClientConfig(text: string): ClientConfig {
       if (key === 'privatekey') config.privateKey = value;
       else if (key === 'address') config.addresses.push(...splitList(value));
       else if (key === 'dns') config.dns.push(...splitList(value));
+      else if (key === 'postup') config.postUp.push(value);
+      else if (key === 'predown') config.preDown.push(value);
     } else if (key === 'publickey') config.serverPublicKey = value;
+    else if (key === 'presharedkey') config.presharedKey = value;
     else if (key === 'endpoint') config.endpoint = value;
     else if (key === 'allowedips') config.allowedIps.push(...splitList(value));
     else if (key === 'persistentkeepalive') config.persistentKeepalive = keepaliveValue(value, index + 1);
@@ -169,6 +188,8 @@ export function parseClientConfig(text: string): ClientConfig {
     throw new Error('client config: PrivateKey is missing or not a WireGuard key');
   if (!isWireGuardKey(config.serverPublicKey))
     throw new Error('client config: PublicKey is missing or not a WireGuard key');
+  if (config.presharedKey !== null && !isWireGuardKey(config.presharedKey))
+    throw new Error('client config: PresharedKey is not a WireGuard key');
   return { ...config, deviceName };
 }
 

@@ -8,3 +8,4 @@ export * from './wg-dump.ts';
 export * from './wg-commands.ts';
 export * from './resolver-addresses.ts';
 export * from './split-tunnel.ts';
+export * from './kill-switch.ts';

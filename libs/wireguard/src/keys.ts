@@ -33,6 +33,14 @@ export function generateKeyPair(): KeyPair {
   return { privateKey: toBase64(privateKey), publicKey: toBase64(x25519.getPublicKey(privateKey)) };
 }
 
+/**
+ * A WireGuard preshared key, as `wg genpsk` makes it: 32 random bytes in base64, mixed into the
+ * handshake on both sides as a symmetric secret. Unclamped (it is no curve scalar).
+ */
+export function generatePresharedKey(): string {
+  return toBase64(globalThis.crypto.getRandomValues(new Uint8Array(KEY_BYTES)));
+}
+
 export function publicKeyFromPrivate(privateKey: string): string {
   return toBase64(x25519.getPublicKey(decodeKey(privateKey, 'private key')));
 }

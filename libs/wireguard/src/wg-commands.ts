@@ -4,9 +4,10 @@
  */
 import { canonicalCidr } from './ip-address.ts';
 import { isWireGuardKey } from './keys.ts';
-import type { WgDumpPeer } from './wg-dump.ts';
+import { presharedKeyDigest, type WgDumpPeer } from './wg-dump.ts';
 
-export type DesiredPeer = { publicKey: string; allowedIps: readonly string[] };
+/** `presharedKey` absent or null: the peer has none. */
+export type DesiredPeer = { publicKey: string; allowedIps: readonly string[]; presharedKey?: string | null };
 
 /**
  * `add`/`update` go to wgSetPeerArgs, `remove` (public keys) to wgRemovePeerArgs. Any order ends
@@ -34,7 +35,17 @@ export function wgRemovePeerArgs(iface: string, publicKey: string): string[] {
   return wgSetPeersArgs(iface, [{ publicKey, remove: true }]);
 }
 
-export type PeerChange = { publicKey: string; allowedIps?: readonly string[]; remove?: boolean };
+/**
+ * `presharedKeyFile`: a file holding the peer's preshared key (`wg` reads keys only from files; the
+ * caller writes it with mode 0600 and removes it after), or '/dev/null' to take one away.
+ */
+export type PeerChange = {
+  publicKey: string;
+  allowedIps?: readonly string[];
+  presharedKeyFile?: string;
+  remove?: boolean;
+};
+const KEY_FILE = /^\/[A-Za-z0-9_./-]+$/;
 
 /**
  * One `wg set` for many peers (`peer K allowed-ips …` / `peer K remove` sections), checked like
@@ -44,7 +55,11 @@ export function wgSetPeersArgs(iface: string, changes: readonly PeerChange[]): s
   const args = ['set', interfaceName(iface)];
   for (const change of changes) {
     if (change.remove) args.push('peer', peerKey(change.publicKey), 'remove');
-    else args.push('peer', peerKey(change.publicKey), 'allowed-ips', allowedIpsArgument(change.allowedIps ?? []));
+    else {
+      args.push('peer', peerKey(change.publicKey));
+      if (change.presharedKeyFile !== undefined) args.push('preshared-key', keyFile(change.presharedKeyFile));
+      args.push('allowed-ips', allowedIpsArgument(change.allowedIps ?? []));
+    }
   }
   return args;
 }
@@ -61,14 +76,19 @@ export function wgShowLatestHandshakesArgs(iface: string): string[] {
 /**
  * The changes that turn `actual` (from `wg show <iface> dump`) into `desired`. Allowed IPs are
  * compared as sets in the form `wg` prints them, so '10.64.0.2' and '10.64.0.2/32', or two
- * spellings of one IPv6 address, are no change. O(n) in the number of peers.
+ * spellings of one IPv6 address, are no change; a preshared key by its digest (a peer with the
+ * wrong one, or one it should not have, is updated). O(n) in the number of peers.
  */
 export function planReconcile(
   desired: readonly DesiredPeer[],
-  actual: readonly Pick<WgDumpPeer, 'publicKey' | 'allowedIps'>[],
+  actual: readonly (Pick<WgDumpPeer, 'publicKey' | 'allowedIps'> & Partial<Pick<WgDumpPeer, 'presharedKeyDigest'>>)[],
 ): ReconcilePlan {
   const actualAllowedIps = new Map<string, readonly string[]>();
-  for (const peer of actual) actualAllowedIps.set(peer.publicKey, peer.allowedIps);
+  const actualPsk = new Map<string, string | null>();
+  for (const peer of actual) {
+    actualAllowedIps.set(peer.publicKey, peer.allowedIps);
+    actualPsk.set(peer.publicKey, peer.presharedKeyDigest ?? null);
+  }
   const desiredKeys = new Set<string>();
   const plan: ReconcilePlan = { add: [], remove: [], update: [] };
   for (const [index, peer] of desired.entries()) {
@@ -79,7 +99,11 @@ export function planReconcile(
     desiredKeys.add(peer.publicKey);
     const current = actualAllowedIps.get(peer.publicKey);
     if (current === undefined) plan.add.push(peer);
-    else if (!sameAllowedIps(peer.allowedIps, current)) plan.update.push(peer);
+    else if (
+      !sameAllowedIps(peer.allowedIps, current) ||
+      presharedKeyDigest(peer.presharedKey) !== actualPsk.get(peer.publicKey)
+    )
+      plan.update.push(peer);
   }
   for (const publicKey of actualAllowedIps.keys()) {
     if (!desiredKeys.has(publicKey)) plan.remove.push(publicKey);
@@ -114,6 +138,12 @@ function interfaceName(iface: string): string {
   if (!INTERFACE_NAME.test(iface) || WG_SHOW_WORDS.has(iface))
     throw new Error(`not a WireGuard interface name: ${JSON.stringify(iface)}`);
   return iface;
+}
+
+function keyFile(file: string): string {
+  if (!KEY_FILE.test(file) || file.split('/').includes('..'))
+    throw new Error('preshared key file must be an absolute path of plain characters');
+  return file;
 }
 
 /** Never echoes the key: logs redact keys. */

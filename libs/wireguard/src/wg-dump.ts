@@ -1,8 +1,10 @@
 /**
  * `wg show <iface> dump`: one tab-separated line for the interface, then one per peer.
  * The interface private key and peer preshared keys are reduced to "is one set": a parsed dump is
- * passed around and reported, and secrets have no business riding along.
+ * passed around and reported, and secrets have no business riding along. A preshared key leaves as
+ * its digest only, which is enough to tell whether the node carries the one it should.
  */
+import { createHash } from 'node:crypto';
 import { isWireGuardKey } from './keys.ts';
 
 export type WgDumpInterface = {
@@ -16,6 +18,8 @@ export type WgDumpInterface = {
 export type WgDumpPeer = {
   publicKey: string;
   hasPresharedKey: boolean;
+  /** `presharedKeyDigest` of the peer's preshared key; null when it has none. */
+  presharedKeyDigest: string | null;
   /** 'host:port' / '[ipv6]:port' as wg prints it; null before the peer was ever seen. */
   endpoint: string | null;
   allowedIps: string[];
@@ -68,9 +72,11 @@ function parsePeerLine(line: string, lineNumber: number): WgDumpPeer {
     string,
   ];
   if (!isWireGuardKey(publicKey)) throw new Error(`wg dump line ${lineNumber}: peer public key is not a WireGuard key`);
+  const psk = optionalKey(presharedKey, 'preshared key', lineNumber);
   return {
     publicKey,
-    hasPresharedKey: optionalKey(presharedKey, 'preshared key', lineNumber) !== null,
+    hasPresharedKey: psk !== null,
+    presharedKeyDigest: presharedKeyDigest(psk),
     endpoint: endpoint === NONE ? null : endpoint,
     allowedIps: allowedIps === NONE ? [] : allowedIps.split(','),
     latestHandshake: unsigned(handshake, 'latest handshake', lineNumber),
@@ -78,6 +84,16 @@ function parsePeerLine(line: string, lineNumber: number): WgDumpPeer {
     transferTx: unsigned(tx, 'transfer tx', lineNumber),
     persistentKeepalive: keepalive === 'off' ? null : unsigned(keepalive, 'persistent keepalive', lineNumber),
   };
+}
+
+/**
+ * 16 hex characters of SHA-256 over a preshared key (null for none): compares a node's key with the
+ * desired one without keeping the key. Not a secret's hiding place: the key itself has 256 random
+ * bits, so the digest tells nothing usable about it.
+ */
+export function presharedKeyDigest(presharedKey: string | null | undefined): string | null {
+  if (presharedKey == null) return null;
+  return createHash('sha256').update(presharedKey).digest('hex').slice(0, 16);
 }
 
 function splitFields(line: string, count: number, lineNumber: number): string[] {

@@ -106,7 +106,13 @@ describe('parseClientConfig', () => {
       allowedIps: ['10.64.0.0/16', 'fd7a:5157:7769::/64'],
       persistentKeepalive: 30,
     };
-    expect(parseClientConfig(renderClientConfig(full))).toEqual({ ...full, endpoint: full.endpoint });
+    expect(parseClientConfig(renderClientConfig(full))).toEqual({
+      ...full,
+      endpoint: full.endpoint,
+      presharedKey: null,
+      postUp: [],
+      preDown: [],
+    });
     expect(parseClientConfig(renderClientConfig({ ...input, dns: [], persistentKeepalive: 0 }))).toMatchObject({
       dns: [],
       persistentKeepalive: null,
@@ -132,6 +138,9 @@ describe('parseClientConfig', () => {
       addresses: ['10.64.0.2/32', 'fd7a:5157:7769::2/128'],
       dns: [],
       serverPublicKey: input.serverPublicKey,
+      presharedKey: null,
+      postUp: [],
+      preDown: [],
       endpoint: null,
       allowedIps: ['0.0.0.0/0', '::/0'],
       persistentKeepalive: null,

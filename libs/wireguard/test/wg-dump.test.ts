@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWgDump } from '../src/index.ts';
+import { parseWgDump, presharedKeyDigest } from '../src/index.ts';
 
 const serverPrivate = 'cGZrsRNh5/0x8TWdpm9T3i5LG4YCC9ywCqD4ENcQbEQ=';
 const serverPublic = 'Hd5D8f0ZMw4YiuzMBgPO6QNR9ZI3S3vFrBtbcXBFi1E=';
@@ -53,6 +53,7 @@ describe('parseWgDump', () => {
       {
         publicKey: peers.laptop,
         hasPresharedKey: false,
+        presharedKeyDigest: null,
         endpoint: '203.0.113.77:51820',
         allowedIps: ['10.64.0.2/32', 'fd7a:5157:7769::2/128'],
         latestHandshake: 1732238400,
@@ -63,6 +64,7 @@ describe('parseWgDump', () => {
       {
         publicKey: peers.phone,
         hasPresharedKey: true,
+        presharedKeyDigest: presharedKeyDigest(psk),
         endpoint: '[2001:db8:abcd:12::5]:40112',
         allowedIps: ['10.64.0.3/32', 'fd7a:5157:7769::3/128'],
         latestHandshake: 1732238100,
@@ -73,6 +75,7 @@ describe('parseWgDump', () => {
       {
         publicKey: peers.tablet,
         hasPresharedKey: false,
+        presharedKeyDigest: null,
         endpoint: null,
         allowedIps: ['10.64.0.4/32', 'fd7a:5157:7769::4/128'],
         latestHandshake: 0,
@@ -83,6 +86,7 @@ describe('parseWgDump', () => {
       {
         publicKey: peers.spare,
         hasPresharedKey: false,
+        presharedKeyDigest: null,
         endpoint: '198.51.100.3:1024',
         allowedIps: [],
         latestHandshake: 1700000000,

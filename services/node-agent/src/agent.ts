@@ -33,6 +33,7 @@ import { hostMetricsReader, interfaceReading } from './host-metrics.ts';
 import { probeAll, probeTargets } from './latency.ts';
 import { nodeResolverFor, startNodeResolver } from './resolver/agent-resolver.ts';
 import type { NodeResolver } from './resolver/node-resolver.ts';
+import { withPresharedKey } from './preshared-keys.ts';
 import { WgHost } from './wg-host.ts';
 
 /**
@@ -270,7 +271,7 @@ export class NodeAgent {
     this.reconciling ??= (async () => {
       const started = performance.now();
       try {
-        const peers: Array<{ public_key: string; allowed_ips: string[] }> = [];
+        const peers: Array<{ public_key: string; allowed_ips: string[]; preshared_key?: string | null }> = [];
         let after: string | null = null;
         do {
           const page: { peers: typeof peers; next: string | null } = await this.rpc!.request(
@@ -283,12 +284,20 @@ export class NodeAgent {
           after = page.next;
         } while (after);
         const plan = planReconcile(
-          peers.map((p) => ({ publicKey: p.public_key, allowedIps: p.allowed_ips })),
+          peers.map((p) => ({
+            publicKey: p.public_key,
+            allowedIps: p.allowed_ips,
+            presharedKey: p.preshared_key ?? null,
+          })),
           (await this.host.dump()).peers,
         );
         const changes = [
           ...plan.remove.map((publicKey) => ({ publicKey, remove: true })),
-          ...[...plan.add, ...plan.update].map((p) => ({ publicKey: p.publicKey, allowedIps: p.allowedIps })),
+          ...[...plan.add, ...plan.update].map((p) => ({
+            publicKey: p.publicKey,
+            allowedIps: p.allowedIps,
+            presharedKey: p.presharedKey ?? null,
+          })),
         ];
         if (changes.length > 0) await this.host.setPeers(changes);
         const ms = Math.round(performance.now() - started);
@@ -329,7 +338,8 @@ export class NodeAgent {
     }
     try {
       const received = performance.now();
-      const changes = peerChanges(decoded.envelope.data as PeerChange);
+      const change = decoded.envelope.data as PeerChange;
+      const changes = await withPresharedKey(this.rpc!, this.config.NODE_NAME, change, peerChanges(change));
       await this.host.setPeers(changes);
       const applied = performance.now();
       // Times only: keys and addresses stay out of the logs.

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import {
   parseWgDump,
@@ -64,10 +67,38 @@ export class WgHost {
     return parseLatestHandshakes(await this.wg(wgShowLatestHandshakesArgs(this.iface)));
   }
 
-  /** One `wg set` per batch of peer changes: thousands of peers cost a handful of processes. */
-  async setPeers(changes: readonly PeerChange[], batch = 2000): Promise<void> {
-    for (let i = 0; i < changes.length; i += batch)
-      await this.wg(wgSetPeersArgs(this.iface, changes.slice(i, i + batch)));
+  /**
+   * One `wg set` per batch of peer changes: thousands of peers cost a handful of processes.
+   * `wg` reads a preshared key only from a file: each is written to a directory only root reads
+   * (mode 0700, files 0600) that is removed as soon as `wg` has read them, whatever happens.
+   * A null key takes the peer's away (/dev/null); an absent one leaves it as it is.
+   */
+  async setPeers(changes: readonly AgentPeerChange[], batch = 2000): Promise<void> {
+    for (let i = 0; i < changes.length; i += batch) {
+      const slice = changes.slice(i, i + batch);
+      if (!slice.some((change) => typeof change.presharedKey === 'string')) {
+        await this.wg(wgSetPeersArgs(this.iface, slice.map(withoutKey)));
+        continue;
+      }
+      const dir = await mkdtemp(path.join(tmpdir(), 'qw-psk-'));
+      try {
+        const withFiles: PeerChange[] = [];
+        for (const [index, change] of slice.entries()) {
+          const file = path.join(dir, String(index));
+          if (typeof change.presharedKey === 'string')
+            await writeFile(file, `${change.presharedKey}\n`, { mode: 0o600 });
+          withFiles.push({
+            ...withoutKey(change),
+            ...(change.presharedKey === undefined || change.remove
+              ? {}
+              : { presharedKeyFile: change.presharedKey === null ? '/dev/null' : file }),
+          });
+        }
+        await this.wg(wgSetPeersArgs(this.iface, withFiles));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
   }
 }
 
@@ -81,4 +112,12 @@ export function parseLinkCounters(json: string): { rx: number; tx: number } | nu
   } catch {
     return null;
   }
+}
+
+/** A change as the agent has it: the preshared key itself (never logged), which setPeers puts in a file. */
+export type AgentPeerChange = Omit<PeerChange, 'presharedKeyFile'> & { presharedKey?: string | null };
+
+function withoutKey({ presharedKey: _key, ...change }: AgentPeerChange): PeerChange {
+  if (change.remove) return { publicKey: change.publicKey, remove: true };
+  return change;
 }

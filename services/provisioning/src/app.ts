@@ -78,6 +78,7 @@ export function provisioningService(
         mailQueue: MailQueue;
         clock: Clock;
         drains: Drains;
+        vault: SealingKeys;
       }
     | undefined;
   /** The service's parts, made once from the running context (its RPCs and its tasks share them). */
@@ -102,7 +103,7 @@ export function provisioningService(
     renderers[configMailKind] = (payload) => configDelivery.renderConfigMail(payload);
     renderers[movedMailKind] = (payload) => configDelivery.renderMovedMail(payload);
     const drains = new Drains({ db, logger, afterMoves: () => void mailQueue.wake().catch(() => undefined) });
-    parts = { devices, orgDevices, keys, configDelivery, mailQueue, clock, drains };
+    parts = { devices, orgDevices, keys, configDelivery, mailQueue, clock, drains, vault };
     return parts;
   };
   return {
@@ -111,7 +112,7 @@ export function provisioningService(
     migrations: new URL('../migrations/', import.meta.url),
     events: provisioningEvents,
     rpc: (context) => {
-      const { devices, orgDevices, keys, configDelivery, clock, mailQueue, drains } = partsFor(context);
+      const { devices, orgDevices, keys, configDelivery, clock, mailQueue, drains, vault } = partsFor(context);
       const busUsers = new NodeBusUsers(
         {
           identityDir: settings.BUS_IDENTITY_DIR,
@@ -145,6 +146,7 @@ export function provisioningService(
           dns,
           clock,
           mailQueue,
+          vault,
         }),
         endpoint(exportProvisioningDataRpc, (_data, caller) =>
           exportDevices(context.db, context.rpc, requireUserId(caller)),

@@ -56,6 +56,9 @@ export interface DevicesTable {
   private_key_sealed: string | null;
   /** The id of the key that sealed `private_key_sealed` (null: sealed before rows named their key). */
   private_key_sealed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its preshared key (issue #25), sealed as the private key is (AAD `psk:<id>`); null for a device made before. */
+  preshared_key_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  preshared_key_sealed_by: ColumnType<string | null, string | null | undefined, string | null>;
   client_keys: Generated<boolean>;
   node_id: string | null;
   ipv4: string | null;
@@ -121,6 +124,9 @@ export interface RetiringKeysTable {
   node_id: string;
   ipv4: string;
   ipv6: string;
+  /** The preshared key that went with it, as it was sealed on the device. */
+  preshared_key_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  preshared_key_sealed_by: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
 }
 /** One row, only with the test clock: how far the tests moved provisioning's time. */

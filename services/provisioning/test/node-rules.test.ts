@@ -55,10 +55,16 @@ describe('desiredPeerPage', () => {
     const rows = [row('a', 2), row('b', 3), row('c', 4)];
     const page = desiredPeerPage(rows, 2);
     expect(page.peers).toEqual([
-      { public_key: 'a', allowed_ips: deviceAddressCidrs(rows[0]!.ipv4, rows[0]!.ipv6) },
-      { public_key: 'b', allowed_ips: deviceAddressCidrs(rows[1]!.ipv4, rows[1]!.ipv6) },
+      { public_key: 'a', allowed_ips: deviceAddressCidrs(rows[0]!.ipv4, rows[0]!.ipv6), preshared_key: null },
+      { public_key: 'b', allowed_ips: deviceAddressCidrs(rows[1]!.ipv4, rows[1]!.ipv6), preshared_key: null },
     ]);
     expect(page.next).toBe('b');
+  });
+
+  it("gives each peer the preshared key its row opens to (a device's own, or none)", () => {
+    const rows = [row('a', 2), row('b', 3)];
+    const page = desiredPeerPage(rows, 2, (r) => (r.public_key === 'a' ? 'psk-of-a' : null));
+    expect(page.peers.map((peer) => peer.preshared_key)).toEqual(['psk-of-a', null]);
   });
 
   it('has no next page when the rows fit', () => {

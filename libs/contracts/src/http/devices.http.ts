@@ -171,6 +171,11 @@ export const configLinkRoute = defineRoute({
 export const DeviceConfigQuerySchema = Type.Object({
   format: Type.Optional(ConfigFormatSchema),
   token: Type.Optional(Type.String({ maxLength: 2000, description: 'a link from config-link, instead of a session' })),
+  kill_switch: Type.Optional(
+    Type.Boolean({
+      description: "adds wg-quick's PostUp/PreDown kill-switch rules (Linux): nothing leaves outside the tunnel",
+    }),
+  ),
 });
 
 export const deviceConfigRoute = defineRoute({

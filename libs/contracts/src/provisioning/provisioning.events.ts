@@ -84,6 +84,11 @@ export const nodePeerChanged = defineEvent(
       allowedIps: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 4 }),
       /** The key this one replaces (a rotated key); it leaves the interface in the same step. */
       replaces: Type.Union([Key, Type.Null()]),
+      /**
+       * The peer has a preshared key (issue #25). The key itself is never in an event (streams keep
+       * them for a week): the node asks for it with `desired-peers` and `public_keys`.
+       */
+      presharedKey: Type.Optional(Type.Boolean()),
     }),
     Type.Object({ change: Type.Literal('remove'), publicKey: Key }),
   ]),

@@ -118,7 +118,16 @@ export const NodeAddressingSchema = Type.Object({
   node_ipv6: Type.String(),
   dns: Type.Array(Type.String()),
 });
-export const DesiredPeerSchema = Type.Object({ public_key: Type.String(), allowed_ips: Type.Array(Type.String()) });
+/**
+ * `preshared_key`: the peer's preshared key (issue #25), or null for a device made before them.
+ * It goes only to the node asked for, in the answer to that node's own RPC (read by that node's
+ * user alone), never in an event a stream keeps.
+ */
+export const DesiredPeerSchema = Type.Object({
+  public_key: Type.String(),
+  allowed_ips: Type.Array(Type.String()),
+  preshared_key: Type.Optional(Type.Union([Type.String({ minLength: 44, maxLength: 44 }), Type.Null()])),
+});
 
 /** A device as its lists show it: the device, and what its node last said about it. */
 export const DeviceWithStatusSchema = Type.Intersect([
@@ -286,6 +295,8 @@ export const PeerInfoSchema = Type.Object({
   addresses: Type.Array(Type.String()),
   dns: Type.Array(Type.String()),
   server_public_key: Type.String(),
+  /** The device's preshared key for its config (issue #25); null for a device made before them. */
+  preshared_key: Type.Union([Type.String(), Type.Null()]),
   endpoint: Type.String(),
   /** What the config sends into the tunnel (the device's split-tunnel choice). */
   allowed_ips: Type.Array(Type.String()),
@@ -307,6 +318,8 @@ export const desiredPeersRpc = defineRpc(
   Type.Object({
     after: Type.Optional(Type.String({ maxLength: 64 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+    /** Only these peers (a change announced one with a preshared key): those still desired. */
+    public_keys: Type.Optional(Type.Array(Type.String({ minLength: 44, maxLength: 44 }), { maxItems: 16 })),
   }),
   Type.Object({ peers: Type.Array(DesiredPeerSchema), next: Type.Union([Type.String(), Type.Null()]) }),
 );

@@ -27,7 +27,7 @@ import {
   updateDeviceRpc,
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
-import { configQrPng } from '@qw/wireguard';
+import { addKillSwitch, configQrPng } from '@qw/wireguard';
 import { addRoute } from '../http/add-route.ts';
 import { sendSignInPage, wantsPage } from '../http/sign-in-page.ts';
 import { isUuid } from '../http/ids.ts';
@@ -134,9 +134,10 @@ export function registerDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): vo
         .header('content-disposition', `inline; filename="${file_name.replace(/\.conf$/, '')}-qr.png"`)
         .send(png);
     }
+    // Linux's kill switch (issue #25) is wg-quick hooks in the file: an option of the download only.
     return reply
       .type('text/plain; charset=utf-8')
       .header('content-disposition', `attachment; filename="${file_name}"`)
-      .send(config);
+      .send(request.query.kill_switch === true ? addKillSwitch(config) : config);
   });
 }

@@ -8,6 +8,7 @@ import { deviceNotFound } from '../devices/device-access.ts';
 import { deviceFor } from '../devices/device-for.ts';
 import { configDownloaded, deviceById } from '../devices/devices.repository.ts';
 import { nodeOf } from '../nodes/nodes.repository.ts';
+import { openPresharedKey } from '../keys/preshared-keys.ts';
 import { deleteConfigLinksBefore, insertConfigLinks, spendConfigLink } from './config-links.repository.ts';
 import {
   configLinkSeconds,
@@ -95,6 +96,7 @@ export class ConfigDelivery {
       addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
       dns: tunnel.dns,
       server_public_key: serverKeyOf(node),
+      preshared_key: openPresharedKey(this.deps.vault, device.id, device),
       endpoint: node.endpoint,
       allowed_ips: tunnel.allowedIps,
     };
@@ -181,6 +183,7 @@ export class ConfigDelivery {
       addresses: deviceAddressCidrs(device.ipv4!, device.ipv6!),
       dns: tunnel.dns,
       serverPublicKey: serverKeyOf(node),
+      presharedKey: openPresharedKey(this.deps.vault, device.id, device),
       endpoint: node.endpoint,
       allowedIps: tunnel.allowedIps,
     });

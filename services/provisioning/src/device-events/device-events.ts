@@ -70,6 +70,7 @@ async function tellNodesToAdd(tx: Db, devices: Placed[], replaces: (device: Plac
         publicKey: device.public_key,
         allowedIps: peer(device).allowedIps,
         replaces: replaces(device),
+        ...(device.preshared_key_sealed ? { presharedKey: true } : {}),
       },
       params: { node: names.get(device.node_id) },
     })),

@@ -275,6 +275,8 @@ export class DevicesService {
             public_key: null,
             private_key_sealed: null,
             private_key_sealed_by: null,
+            preshared_key_sealed: null,
+            preshared_key_sealed_by: null,
             client_keys: false,
             key_created_at: null,
           });

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Device, ProvisioningDatabase } from '../database.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { Device, ProvisioningDatabase, RetiringKeysTable } from '../database.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -27,9 +27,6 @@ export function lockDueRotations(
 }
 
 /** The previous key stays on its node, at its own address, until `expiresAt`. */
-export async function keepRetiringKey(
-  tx: Db,
-  key: { public_key: string; device_id: string; node_id: string; ipv4: string; ipv6: string; expires_at: Date },
-): Promise<void> {
+export async function keepRetiringKey(tx: Db, key: Insertable<RetiringKeysTable>): Promise<void> {
   await tx.insertInto('retiring_keys').values(key).execute();
 }

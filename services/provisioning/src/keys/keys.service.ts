@@ -24,6 +24,7 @@ import { leaseAddress } from '../addresses/addresses.service.ts';
 import { keyRotationRefusal, scheduledRotationStep } from './key-rules.ts';
 import { updateDevice } from '../devices/devices.repository.ts';
 import { keepRetiringKey, lockDueRotations } from './keys.repository.ts';
+import { newPresharedKey } from './preshared-keys.ts';
 
 export type KeysDeps = {
   db: Kysely<ProvisioningDatabase>;
@@ -69,6 +70,7 @@ export class KeysService {
         public_key: keys.publicKey,
         private_key_sealed: sealed?.sealed ?? null,
         private_key_sealed_by: sealed?.keyId ?? null,
+        ...newPresharedKey(this.deps.vault, device.id),
         client_keys: keys.privateKey === null,
         key_created_at: new Date(),
         key_rotation_days: days,
@@ -170,6 +172,8 @@ export class KeysService {
       node_id: node.id,
       ipv4: device.ipv4!,
       ipv6: device.ipv6!,
+      preshared_key_sealed: device.preshared_key_sealed,
+      preshared_key_sealed_by: device.preshared_key_sealed_by,
       expires_at: new Date(now.getTime() + keyRotationGraceHours * 3600_000),
     });
     const keys = generateKeyPair();
@@ -178,6 +182,7 @@ export class KeysService {
       public_key: keys.publicKey,
       private_key_sealed: sealed.sealed,
       private_key_sealed_by: sealed.keyId,
+      ...newPresharedKey(this.deps.vault, device.id),
       client_keys: false,
       key_created_at: now,
       ipv4: address.ipv4,

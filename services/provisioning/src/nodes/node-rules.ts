@@ -41,11 +41,20 @@ export type DesiredPeerRow = { public_key: string | null; ipv4: string | null; i
 /**
  * One page of a node's desired peers from rows read in key order with one row more than the
  * page: that extra row only says a next page exists, which starts after this page's last key.
+ * `presharedKey` opens a row's preshared key (null: it has none).
  */
-export function desiredPeerPage(rows: DesiredPeerRow[], limit: number) {
+export function desiredPeerPage<Row extends DesiredPeerRow>(
+  rows: Row[],
+  limit: number,
+  presharedKey: (row: Row) => string | null = () => null,
+) {
   const page = rows.slice(0, limit);
   return {
-    peers: page.map((row) => ({ public_key: row.public_key!, allowed_ips: deviceAddressCidrs(row.ipv4!, row.ipv6!) })),
+    peers: page.map((row) => ({
+      public_key: row.public_key!,
+      allowed_ips: deviceAddressCidrs(row.ipv4!, row.ipv6!),
+      preshared_key: presharedKey(row),
+    })),
     next: rows.length > limit ? page.at(-1)!.public_key! : null,
   };
 }

@@ -96,17 +96,34 @@ export async function recordNodeReport(
  * devices are active: suspending one ends it), and the peers moved devices left on it until they
  * are seen through their new node (suspending ends those too).
  */
-export function desiredPeerRows(db: Db, nodeId: string, after: string | undefined, limit: number) {
+export function desiredPeerRows(
+  db: Db,
+  nodeId: string,
+  after: string | undefined,
+  limit: number,
+  publicKeys?: readonly string[],
+) {
   const current = db
     .selectFrom('devices')
-    .select(['public_key', 'ipv4', 'ipv6'])
+    .select(['public_key', 'ipv4', 'ipv6', 'id as device_id', 'preshared_key_sealed', 'preshared_key_sealed_by'])
     .where('node_id', '=', nodeId)
     .where('is_active', '=', true)
     .where('public_key', 'is not', null);
-  const retiring = db.selectFrom('retiring_keys').select(['public_key', 'ipv4', 'ipv6']).where('node_id', '=', nodeId);
-  const moved = db.selectFrom('moved_peers').select(['public_key', 'ipv4', 'ipv6']).where('node_id', '=', nodeId);
+  const retiring = db
+    .selectFrom('retiring_keys')
+    .select(['public_key', 'ipv4', 'ipv6', 'device_id', 'preshared_key_sealed', 'preshared_key_sealed_by'])
+    .where('node_id', '=', nodeId);
+  // A moved device keeps its key, and so its preshared key: the device's own, while it still has that key.
+  const moved = db
+    .selectFrom('moved_peers as m')
+    .leftJoin('devices as d', (join) =>
+      join.onRef('d.id', '=', 'm.device_id').onRef('d.public_key', '=', 'm.public_key'),
+    )
+    .select(['m.public_key', 'm.ipv4', 'm.ipv6', 'm.device_id', 'd.preshared_key_sealed', 'd.preshared_key_sealed_by'])
+    .where('m.node_id', '=', nodeId);
   let query = db.selectFrom(current.unionAll(retiring).unionAll(moved).as('peers')).selectAll();
   if (after) query = query.where('public_key', '>', after);
+  if (publicKeys) query = query.where('public_key', 'in', publicKeys.length > 0 ? [...publicKeys] : ['']);
   return query
     .orderBy('public_key')
     .limit(limit + 1)

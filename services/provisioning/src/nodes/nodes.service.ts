@@ -8,6 +8,8 @@ import { recordOperatorAction } from '../admin/operator-actions.repository.ts';
 import { releaseHeldDevices } from '../drain/drain.repository.ts';
 import { ensureNodeConsumer } from './node-consumer.ts';
 import { keepsOperatorSettings, registrationRefusal } from './enrolment-rules.ts';
+import type { SealingKeys } from '@qw/wireguard';
+import { openPresharedKey } from '../keys/preshared-keys.ts';
 import { desiredPeerPage, firstFreeNodeIndex, nodeAddressing } from './node-rules.ts';
 import {
   activateEnrolledNode,
@@ -96,11 +98,18 @@ async function recordNode(db: Db, input: NodeRegistration, dns: string[]) {
  * The peers the node should have, one page at a time in key order; the first page of a
  * reconcile counts as the node being seen.
  */
-export async function desiredPeers(db: Db, nodeName: string, after?: string, limit = 2000) {
+export async function desiredPeers(
+  db: Db,
+  vault: SealingKeys,
+  nodeName: string,
+  input: { after?: string | undefined; limit?: number | undefined; public_keys?: string[] | undefined },
+) {
+  const limit = input.limit ?? 2000;
   const node = await nodeByName(db, nodeName);
   if (!node) throw new AppError('not_found', 'This node has not registered.');
-  if (!after) await markNodeSeen(db, node.id);
-  return desiredPeerPage(await desiredPeerRows(db, node.id, after, limit), limit);
+  if (!input.after && !input.public_keys) await markNodeSeen(db, node.id);
+  const rows = await desiredPeerRows(db, node.id, input.after, limit, input.public_keys);
+  return desiredPeerPage(rows, limit, (row) => openPresharedKey(vault, row.device_id, row));
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -5,6 +5,7 @@ import { generateKeyPair, type SealingKeys } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import type { DevicePrivacy } from '../devices/device-privacy-rules.ts';
 import { queueConfigMail } from '../device-events/config-mail-job.ts';
+import { newPresharedKey } from '../keys/preshared-keys.ts';
 import { recordCreated } from '../device-events/device-events.ts';
 import { requireUnusedPublicKey } from '../nodes/peer-keys.ts';
 import { leaseAddress } from '../addresses/addresses.service.ts';
@@ -76,6 +77,7 @@ export async function placeDevice(
       public_key: keys.publicKey,
       private_key_sealed: sealed?.sealed ?? null,
       private_key_sealed_by: sealed?.keyId ?? null,
+      ...newPresharedKey(input.vault, id),
       client_keys: keys.privateKey === null,
       node_id: node.id,
       ipv4: address.ipv4,

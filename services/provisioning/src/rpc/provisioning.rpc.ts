@@ -43,6 +43,7 @@ import type { KeysService } from '../keys/keys.service.ts';
 import type { OrgDevicesService } from '../org-devices/org-devices.service.ts';
 import type { ConfigDelivery } from '../config-delivery/config-delivery.service.ts';
 import type { FleetAdmin } from '../admin/fleet.service.ts';
+import type { SealingKeys } from '@qw/wireguard';
 import { desiredPeers, registerNode } from '../nodes/nodes.service.ts';
 import { reportNode } from '../nodes/node-report.ts';
 import { enrolNode } from '../nodes/node-lifecycle.service.ts';
@@ -66,6 +67,7 @@ export function provisioningEndpoints(deps: {
   dns: string[];
   clock: Clock;
   mailQueue: { wake(): Promise<unknown> };
+  vault: SealingKeys;
 }): RpcEndpoint[] {
   const { devices, keys, orgDevices, configDelivery, db, fleet, rpc } = deps;
   return [
@@ -119,7 +121,7 @@ export function provisioningEndpoints(deps: {
     endpoint(registerNodeRpc, (data, _caller, { node }) =>
       registerNode(deps.bus, db, { ...data, name: nodeName(node) }, deps.dns),
     ),
-    endpoint(desiredPeersRpc, (data, _caller, { node }) => desiredPeers(db, nodeName(node), data.after, data.limit)),
+    endpoint(desiredPeersRpc, (data, _caller, { node }) => desiredPeers(db, deps.vault, nodeName(node), data)),
     endpoint(reportNodeRpc, (data, _caller, { node }) => reportNode(db, nodeName(node), data)),
   ];
 }

@@ -16,6 +16,7 @@ export async function assembleConfig(
     addresses: peer.addresses,
     dns: peer.dns,
     serverPublicKey: peer.server_public_key,
+    presharedKey: peer.preshared_key,
     endpoint: peer.endpoint,
     allowedIps: peer.allowed_ips,
   });
