@@ -29,3 +29,4 @@ export * from './servers.ts';
 export * from './privacy/data-inventory.ts';
 export * from './receipts.ts';
 export * from './regions.ts';
+export * from './tunnel-check.ts';

@@ -12,6 +12,7 @@ import { DEFAULT_ULA_PREFIX } from './addresses.ts';
 export const POLICY_RESOLVER_IPV4_NETWORK = '100.64.0.0/24';
 const POLICY_IPV6_SUBNET_INDEX = 0xffffn;
 const MAX_MASK = 31;
+const TUNNEL_CHECK_HOST = 0xfe;
 
 export type ResolverAddresses = { ipv4: string; ipv6: string };
 
@@ -47,4 +48,20 @@ export function resolverAddresses(
 ): ResolverAddresses {
   if (mask === 0) return { ipv4: node.nodeIpv4, ipv6: node.nodeIpv6 };
   return policyResolverAddresses(mask, ulaPrefix);
+}
+
+/**
+ * The "Am I protected?" check's addresses (issue #25): 100.64.0.254 and <ula>:ffff::fe, held by
+ * every node like the policy addresses, and outside their masks 1–31, so no resolver and no device
+ * ever has them.
+ */
+export function tunnelCheckAddresses(ulaPrefix: string = DEFAULT_ULA_PREFIX): ResolverAddresses {
+  const ula = parseCidr(ulaPrefix);
+  if (ula === null || ula.family !== 6 || ula.prefixLength !== 48) {
+    throw new Error(`ULA prefix must be a /48, got ${JSON.stringify(ulaPrefix)}`);
+  }
+  return {
+    ipv4: `100.64.0.${TUNNEL_CHECK_HOST}`,
+    ipv6: formatIpv6(networkOf(ula) | (POLICY_IPV6_SUBNET_INDEX << 64n) | BigInt(TUNNEL_CHECK_HOST)),
+  };
 }

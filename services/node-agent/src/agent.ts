@@ -34,6 +34,7 @@ import { probeAll, probeTargets } from './latency.ts';
 import { nodeResolverFor, startNodeResolver } from './resolver/agent-resolver.ts';
 import type { NodeResolver } from './resolver/node-resolver.ts';
 import { withPresharedKey } from './preshared-keys.ts';
+import { serveTunnelCheck } from './tunnel-check.ts';
 import { WgHost } from './wg-host.ts';
 
 /**
@@ -57,6 +58,7 @@ export class NodeAgent {
   /** Peers on the interface at the latest sample, for the host metrics (the server's 24 h history). */
   private peersSeen: number | undefined;
   private startedAt = new Date();
+  private tunnelCheck: { stop(): Promise<void> } | undefined;
   private readonly version: string;
   readonly host: WgHost;
   /** The node's own resolver (unbound) on its tunnel addresses: resolver/node-resolver.ts. */
@@ -125,6 +127,7 @@ export class NodeAgent {
     await this.report().catch((error: unknown) => logger.warn({ err: error }, 'node report failed'));
     await this.assignAddresses(addressing.node_ipv4, addressing.ipv4_cidr, addressing.node_ipv6, addressing.ipv6_cidr);
     await startNodeResolver(this.resolver, this.host, path.resolve(config.NODE_RESOLVER_DIR), addressing, logger);
+    this.tunnelCheck = await serveTunnelCheck(this.host, config, addressing, logger);
     // Catch up first (the agent may have been offline while devices changed), then follow events.
     await this.reconcile();
     await this.followEvents();
@@ -157,6 +160,7 @@ export class NodeAgent {
     await this.bus?.close();
     await this.watching?.catch(() => undefined);
     await this.resolver.stop();
+    await this.tunnelCheck?.stop();
   }
 
   /**

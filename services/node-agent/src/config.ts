@@ -41,6 +41,16 @@ export const NodeAgentConfigSchema = Type.Object({
   AGENT_VERSION: Type.Optional(
     Type.String({ minLength: 1, maxLength: 64, description: "what the node reports as its agent's version" }),
   ),
+  TUNNEL_CHECK_PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 80,
+    description: '"Am I protected?": HTTP port on the tunnel-only check addresses (100.64.0.254); 0 turns it off',
+  }),
+  TUNNEL_CHECK_ORIGINS: Type.String({
+    default: '',
+    description: 'comma-separated origins whose pages may read the check (the site, e.g. https://quietwire.net)',
+  }),
   HOST_METRICS_SECONDS: Type.Number({ minimum: 1, default: 15 }),
   NODE_RESOLVER: Type.String({
     default: '/usr/sbin/unbound',

@@ -353,6 +353,11 @@ export const inventoryTables: readonly InventoryTable[] = [
         column: 'private_key_sealed',
         holds: 'its private key, sealed with AES-256-GCM (none when your browser made the key)',
       },
+      {
+        column: 'preshared_key_sealed',
+        holds:
+          'its WireGuard preshared key, sealed with AES-256-GCM like the private key, replaced with each new key (none for a device made before preshared keys, until its next key)',
+      },
       { column: 'ipv4', holds: 'the tunnel address we assigned (not your address)', kinds: ['tunnel_address'] },
       { column: 'ipv6', holds: 'the tunnel address we assigned (not your address)', kinds: ['tunnel_address'] },
     ],
@@ -364,6 +369,7 @@ export const inventoryTables: readonly InventoryTable[] = [
     purpose: 'A key a scheduled rotation replaced, working 24 hours more.',
     personal: [
       { column: 'public_key', holds: 'the previous public key' },
+      { column: 'preshared_key_sealed', holds: 'the preshared key that went with it, sealed with AES-256-GCM' },
       { column: 'ipv4', holds: 'its tunnel address', kinds: ['tunnel_address'] },
       { column: 'ipv6', holds: 'its tunnel address', kinds: ['tunnel_address'] },
     ],

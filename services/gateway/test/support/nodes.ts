@@ -73,6 +73,8 @@ async function startLabAgent(
     HOST_METRICS_SECONDS: '1',
     // The node's resolver has its own test (node-resolver-tunnel.test.ts); a test wanting it passes NODE_RESOLVER.
     NODE_RESOLVER: 'off',
+    // The "Am I protected?" server is a process of its own: only the tests of it start one.
+    TUNNEL_CHECK_PORT: '0',
     ...settings,
   });
   const agent = new NodeAgent(config, logger);

@@ -1,16 +1,31 @@
 import type { Kysely } from 'kysely';
 import type { SealingKeys } from '@qw/wireguard';
+import type { ExpressionBuilder } from 'kysely';
 import type { ProvisioningDatabase } from '../database.ts';
+import { resealPresharedKey } from './preshared-keys.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
-/** The devices whose private key is sealed by another key than `keyId` (or names none): what is left to re-seal. */
+/** A device whose private key or preshared key (issue #25) is sealed by another key than `keyId`, or names none. */
+function sealedByOthers(eb: ExpressionBuilder<ProvisioningDatabase, 'devices'>, keyId: string) {
+  return eb.or([
+    eb.and([
+      eb('private_key_sealed', 'is not', null),
+      eb.or([eb('private_key_sealed_by', 'is', null), eb('private_key_sealed_by', '<>', keyId)]),
+    ]),
+    eb.and([
+      eb('preshared_key_sealed', 'is not', null),
+      eb.or([eb('preshared_key_sealed_by', 'is', null), eb('preshared_key_sealed_by', '<>', keyId)]),
+    ]),
+  ]);
+}
+
+/** The devices with a key sealed by another key than `keyId` (or naming none): what is left to re-seal. */
 export async function countSealedByOthers(db: Db, keyId: string): Promise<number> {
   const row = await db
     .selectFrom('devices')
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('private_key_sealed', 'is not', null)
-    .where((eb) => eb.or([eb('private_key_sealed_by', 'is', null), eb('private_key_sealed_by', '<>', keyId)]))
+    .where((eb) => sealedByOthers(eb, keyId))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -40,11 +55,8 @@ export async function resealBatch(
   return db.transaction().execute(async (tx) => {
     let query = tx
       .selectFrom('devices')
-      .select(['id', 'private_key_sealed', 'private_key_sealed_by'])
-      .where('private_key_sealed', 'is not', null)
-      .where((eb) =>
-        eb.or([eb('private_key_sealed_by', 'is', null), eb('private_key_sealed_by', '<>', vault.currentId)]),
-      )
+      .select(['id', 'private_key_sealed', 'private_key_sealed_by', 'preshared_key_sealed', 'preshared_key_sealed_by'])
+      .where((eb) => sealedByOthers(eb, vault.currentId))
       .orderBy('id')
       .limit(size)
       .forUpdate();
@@ -53,19 +65,20 @@ export async function resealBatch(
     const unopened: string[] = [];
     let resealed = 0;
     for (const row of rows) {
-      let privateKey: string;
+      let changes;
       try {
-        privateKey = vault.open(row.private_key_sealed!, row.private_key_sealed_by, row.id);
+        const sealed = row.private_key_sealed
+          ? vault.seal(vault.open(row.private_key_sealed, row.private_key_sealed_by, row.id), row.id)
+          : null;
+        changes = {
+          ...(sealed ? { private_key_sealed: sealed.sealed, private_key_sealed_by: sealed.keyId } : {}),
+          ...resealPresharedKey(vault, row.id, row),
+        };
       } catch {
         unopened.push(row.id);
         continue;
       }
-      const sealed = vault.seal(privateKey, row.id);
-      await tx
-        .updateTable('devices')
-        .set({ private_key_sealed: sealed.sealed, private_key_sealed_by: sealed.keyId })
-        .where('id', '=', row.id)
-        .execute();
+      await tx.updateTable('devices').set(changes).where('id', '=', row.id).execute();
       resealed += 1;
     }
     return { resealed, unopened, last: rows.at(-1)?.id ?? null };

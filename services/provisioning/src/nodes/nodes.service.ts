@@ -109,7 +109,16 @@ export async function desiredPeers(
   if (!node) throw new AppError('not_found', 'This node has not registered.');
   if (!input.after && !input.public_keys) await markNodeSeen(db, node.id);
   const rows = await desiredPeerRows(db, node.id, input.after, limit, input.public_keys);
-  return desiredPeerPage(rows, limit, (row) => openPresharedKey(vault, row.device_id, row));
+  // A key a scheduled rotation left for its grace period may still be sealed by a sealing key
+  // replaced since (the re-sealing command does devices, not these day-long rows): that peer goes
+  // without its preshared key rather than the whole page failing.
+  return desiredPeerPage(rows, limit, (row) => {
+    try {
+      return openPresharedKey(vault, row.device_id, row);
+    } catch {
+      return null;
+    }
+  });
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
