@@ -47,7 +47,7 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const servers = settings.addresses.map((address) =>
+const servers = settings.addresses.map(() =>
   createServer((request, response) => {
     answer(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(503).end();

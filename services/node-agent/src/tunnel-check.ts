@@ -70,7 +70,7 @@ function holds(cidrText: string, host: Host): boolean {
 /** The /48 a node's IPv6 tunnel network is in (its ULA prefix), from `ipv6_cidr`. */
 export function ulaPrefixOf(ipv6Cidr: string): string {
   const cidr = parseCidr(ipv6Cidr);
-  if (!cidr || cidr.family !== 6) throw new Error('not an IPv6 network');
+  if (cidr?.family !== 6) throw new Error('not an IPv6 network');
   return `${formatIpv6((cidr.address >> 80n) << 80n)}/48`;
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { SealingKeys } from '@qw/wireguard';
-import type { ExpressionBuilder } from 'kysely';
-import type { ProvisioningDatabase } from '../database.ts';
+import type { ExpressionBuilder, Updateable } from 'kysely';
+import type { DevicesTable, ProvisioningDatabase } from '../database.ts';
 import { resealPresharedKey } from './preshared-keys.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -65,7 +65,7 @@ export async function resealBatch(
     const unopened: string[] = [];
     let resealed = 0;
     for (const row of rows) {
-      let changes;
+      let changes: Updateable<DevicesTable>;
       try {
         const sealed = row.private_key_sealed
           ? vault.seal(vault.open(row.private_key_sealed, row.private_key_sealed_by, row.id), row.id)
