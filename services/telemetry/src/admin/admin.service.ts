@@ -162,7 +162,8 @@ export async function latestPage(db: Db, rpc: RpcClient, caller: Caller, input: 
     filtered
       .selectAll()
       .select(connectedNow.as('is_connected'))
-      // Only latency may be missing; the other columns are never null, so their indexes give the order.
+      // Only latency may be missing (last either way). A top-N sort of the filtered rows: the columns
+      // change at every sample, so they have no index (migration latest_rows_hot_updates).
       .orderBy(sql.ref(sort), (ob) => {
         const ordered = dir === 'asc' ? ob.asc() : ob.desc();
         return sort === 'latency_ms' ? ordered.nullsLast() : ordered;

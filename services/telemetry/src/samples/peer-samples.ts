@@ -140,9 +140,9 @@ const byDevice = <T extends { deviceId: string }>(a: T, b: T) =>
  * key is placed on that very node (a broken host cannot write another node's devices' status).
  * Each counted device's latest row is overwritten, and the bytes moved since its previous sample
  * are added to its hour and to the service's hour (a counter that went down was reset, so all of
- * it is new). A fixed number of statements whatever the number of samples and peers: the nodes,
- * the keys and the stored rows are read once each, and each table is written with one statement
- * of arrays. Returns how many peer samples counted.
+ * it is new). A fixed number of statements whatever the number of samples and peers: the nodes
+ * are read, then the keys with the devices' stored rows, and each table is written with one
+ * statement of arrays. Returns how many peer samples counted.
  */
 export async function recordPeerSamples(
   tx: Db,
@@ -152,16 +152,30 @@ export async function recordPeerSamples(
   if (names.length === 0) return 0;
   const nodes = await tx.selectFrom('nodes').select(['id', 'name']).where('name', 'in', names).execute();
   const nodeIdOf = new Map(nodes.map((node) => [node.name, node.id]));
+  // One replica at a time per node (a lock per node, taken in one order, held until commit), before
+  // anything is read: two replicas given one node's consecutive samples would otherwise both count
+  // from the same stored counters.
+  await sql`select count(pg_advisory_xact_lock(hashtext('telemetry.peer-samples'), hashtext(id::text)))
+            from unnest(${[...nodeIdOf.values()].sort()}::uuid[]) as id`.execute(tx);
   const keys = new Set<string>();
   for (const { node, sample } of samples)
     if (node && nodeIdOf.has(node)) for (const peer of sample.peers) keys.add(peer.publicKey);
   if (keys.size === 0) return 0;
-  const placed = await sql<{ public_key: string; device_id: string; node_id: string | null }>`
-    select public_key, device_id, node_id from device_keys where public_key = any(${[...keys]}::text[])`.execute(tx);
+  // Each key's device and node, with the device's stored latest row, in one read.
+  const placed = await sql<{
+    public_key: string;
+    device_id: string;
+    node_id: string | null;
+    ts: Date | null;
+    rx_bytes: string | null;
+    tx_bytes: string | null;
+    latest_handshake: Date | null;
+  }>`select k.public_key, k.device_id, k.node_id, l.ts, l.rx_bytes, l.tx_bytes, l.latest_handshake
+     from device_keys k left join device_latest_telemetry l on l.device_id = k.device_id
+     where k.public_key = any(${[...keys]}::text[])`.execute(tx);
   const keyOf = new Map(placed.rows.map((row) => [row.public_key, row]));
 
   const resolved: ResolvedSample[] = [];
-  const deviceIds = new Set<string>();
   for (const { node, sample } of samples) {
     const nodeId = node ? nodeIdOf.get(node) : undefined;
     if (!nodeId) continue;
@@ -170,37 +184,20 @@ export async function recordPeerSamples(
       const key = keyOf.get(peer.publicKey);
       if (!key || key.node_id !== nodeId) continue;
       peers.push({ ...peer, deviceId: key.device_id });
-      deviceIds.add(key.device_id);
     }
     if (peers.length > 0) resolved.push({ nodeId, sampledAt: Date.parse(sample.sampledAt), peers });
   }
   if (resolved.length === 0) return 0;
 
-  // One replica at a time per node (a lock per node, taken in one order, held until commit): two
-  // replicas given the same node's consecutive samples would otherwise both count from the same
-  // stored counters. Cheaper than locking every row read.
-  const nodeIds = [...new Set(resolved.map((sample) => sample.nodeId))].sort();
-  await sql`select count(pg_advisory_xact_lock(hashtext('telemetry.peer-samples'), hashtext(id::text)))
-            from unnest(${nodeIds}::uuid[]) as id`.execute(tx);
-  const stored = await sql<{
-    device_id: string;
-    ts: Date;
-    rx_bytes: string;
-    tx_bytes: string;
-    latest_handshake: Date | null;
-  }>`select device_id, ts, rx_bytes, tx_bytes, latest_handshake from device_latest_telemetry
-     where device_id = any(${[...deviceIds]}::uuid[])`.execute(tx);
-  const before = new Map<string, StoredLatest>(
-    stored.rows.map((row) => [
-      row.device_id,
-      {
+  const before = new Map<string, StoredLatest>();
+  for (const row of placed.rows)
+    if (row.ts !== null)
+      before.set(row.device_id, {
         ts: new Date(row.ts).getTime(),
         rxBytes: Number(row.rx_bytes),
         txBytes: Number(row.tx_bytes),
         latestHandshake: row.latest_handshake ? new Date(row.latest_handshake).getTime() : null,
-      },
-    ]),
-  );
+      });
   const folded = foldSamples(before, resolved);
   await writeFolded(tx, folded);
   return folded.counted;
