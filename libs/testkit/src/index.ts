@@ -1,5 +1,6 @@
 import './guards.ts';
 export * from './database.ts';
+export * from './template-database.ts';
 export * from './nats.ts';
 export * from './bus.ts';
 export * from './smtp.ts';

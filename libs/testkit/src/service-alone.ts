@@ -54,7 +54,7 @@ export async function startServiceAlone(
   label: string,
   streams: Record<string, readonly EventContract[]> = {},
 ): Promise<ServiceAlone> {
-  const database = await createTestDatabase(label);
+  const database = await createTestDatabase(label, undefined, { migrated: true, asyncCommit: true });
   const bus = await startTestBus().catch(async (error) => {
     await database.drop();
     throw error;

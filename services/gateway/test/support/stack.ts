@@ -83,7 +83,9 @@ export async function startStack(options: {
   const publicUrl = port ? `http://127.0.0.1:${port}` : 'http://localhost:8080';
   const webDist = options.listen ? mkdtempSync(join(tmpdir(), 'qw-web-dist-')) : undefined;
   if (webDist) await withWebBuild((dist) => cpSync(dist, webDist, { recursive: true }));
-  const database = options.database ?? (await createTestDatabase(options.label, options.server));
+  const database =
+    options.database ??
+    (await createTestDatabase(options.label, options.server, { migrated: true, asyncCommit: true }));
   const testBus = options.testBus ?? (await startTestBus());
   const smtp = await startSmtpCapture();
   const services: Record<string, RunningService<any>> = {};
