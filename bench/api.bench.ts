@@ -25,7 +25,7 @@ import { medianOfRounds } from './lib/runner.ts';
 
 const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
-export type LoadResult = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number };
+export type LoadResult = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number; total: number };
 
 /** autocannon against `url` from its own process (so it takes no time from the server measured here). */
 export function load(
@@ -49,6 +49,7 @@ export function load(
         requestsPerSecond: report.requests.average,
         p99Ms: report.latency.p99,
         non2xx: report.non2xx,
+        total: report.requests.total,
         errors: report.errors + report.timeouts,
       });
     });
@@ -107,7 +108,7 @@ async function seedNode(db: Kysely<any>): Promise<string> {
 
 type Route = { name: string; path: string; token: string };
 
-async function routesOf(stack: Stack, orgDevices: number): Promise<Route[]> {
+export async function routesOf(stack: Stack, orgDevices: number): Promise<Route[]> {
   const provisioning = stack.services.provisioning!.db as Kysely<any>;
   const nodeId = await seedNode(provisioning);
   const customer = await confirmEmail(
@@ -144,7 +145,10 @@ async function routesOf(stack: Stack, orgDevices: number): Promise<Route[]> {
 }
 
 export async function runApiBench(size: BenchSize): Promise<BenchFigure[]> {
-  const o = sizes[size];
+  const o = {
+    ...sizes[size],
+    ...(size === 'full' && process.env.BENCH_SECONDS ? { seconds: Number(process.env.BENCH_SECONDS) } : {}),
+  };
   const connections = 20;
   const stack = await startStack({ label: 'benchapi', adminEmails: ['ops@bench.test'], extra: deviceServices });
   const bare = Fastify({ logger: false });

@@ -11,6 +11,7 @@ import { registerHealthRoutes } from './health/health.routes.ts';
 import { registerWebApp, spaFallback } from './web-app.ts';
 import { accessTokenAudience, checkOrigin, identifyCaller } from './auth/caller.ts';
 import { AuthorityCache } from './auth/authority-cache.ts';
+import { reusedAssertions } from './auth/assertion-cache.ts';
 import { accessTokenSecrets } from './auth/access-token-secrets.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { registerAccountRoutes } from './account/account.routes.ts';
@@ -91,9 +92,14 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   // assertion lives as long as a request may take (its RPC timeout) plus a margin for clocks.
   const authority = new AuthorityCache((question) => deps.rpc.request(authorityRpc, question));
   const assertionSeconds = Math.ceil(config.RPC_TIMEOUT_MS / 1000) + 5;
+  // The same person with the same rights is served with one assertion for a few seconds, never
+  // so long that a request made with it could outlive it (its RPC timeout, and a second for clocks).
+  const assert = reusedAssertions(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY, assertionSeconds), {
+    reuseMs: assertionSeconds * 1000 - config.RPC_TIMEOUT_MS - 2000,
+  });
   app.addHook(
     'preHandler',
-    identifyCaller(callerTokenSigner(config.CALLER_TOKEN_PRIVATE_KEY, assertionSeconds), (claims, token, options) =>
+    identifyCaller(assert, (claims, token, options) =>
       authority.get({ user_id: claims.sub, ...(claims.sid ? { session_id: claims.sid } : {}) }, token, options),
     ),
   );

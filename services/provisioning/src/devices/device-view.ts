@@ -11,12 +11,16 @@ import { deviceAddressCidrs } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
 import { privacyView } from './device-privacy-rules.ts';
-import { retiringUntil } from './devices.repository.ts';
+import { retiringUntil, type ListedDevice } from './devices.repository.ts';
 
 const iso = (at: Date | string | null | undefined) => (at ? new Date(at).toISOString() : null);
 
 /** A device as every answer shows it. */
-export function view(device: Device, node: Node | undefined, previousKeyExpiresAt: Date | null = null): DeviceView {
+export function view(
+  device: Device,
+  node: Pick<Node, 'id' | 'name' | 'region' | 'city' | 'last_seen_at'> | undefined,
+  previousKeyExpiresAt: Date | null = null,
+): DeviceView {
   return {
     id: device.id,
     name: device.name,
@@ -63,29 +67,27 @@ export async function viewOf(db: Kysely<ProvisioningDatabase>, device: Device): 
  * own row, the read model the operator's lists use too, by `isDeviceConnected`. Every list of
  * devices (personal and organization) shows them so.
  */
-export async function withStatus(
-  db: Kysely<ProvisioningDatabase>,
-  rpc: RpcClient,
-  devices: Device[],
-): Promise<DeviceWithStatus[]> {
-  const nodes = await nodesById(
-    db,
-    devices.map((d) => d.node_id),
-  );
+export async function withStatus(rpc: RpcClient, devices: ListedDevice[]): Promise<DeviceWithStatus[]> {
   const latest =
     devices.length === 0
       ? []
       : (await rpc.request(latestTelemetryRpc, { device_ids: devices.map((d) => d.id) })).devices;
   const statusOf = new Map(latest.map((row) => [row.device_id, row]));
-  const retiring = await retiringUntil(
-    db,
-    devices.map((d) => d.id),
-  );
   const now = new Date();
   return devices.map((device) => {
     const status = statusOf.get(device.id);
+    const node =
+      device.node_id && device.node_name !== null
+        ? {
+            id: device.node_id,
+            name: device.node_name,
+            region: device.node_region!,
+            city: device.node_city,
+            last_seen_at: device.node_last_seen_at,
+          }
+        : undefined;
     return {
-      ...view(device, device.node_id ? nodes.get(device.node_id) : undefined, retiring.get(device.id) ?? null),
+      ...view(device, node, device.retiring_until ? new Date(device.retiring_until) : null),
       is_connected: isDeviceConnected(
         { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: device.latest_handshake },
         now,

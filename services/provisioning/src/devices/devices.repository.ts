@@ -21,15 +21,38 @@ export function deviceById(db: Db, deviceId: string): Promise<Device | undefined
   return db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
 }
 
-/** The person's personal devices (org_id null), newest first. */
-export function personalDevices(db: Db, userId: string): Promise<Device[]> {
+/**
+ * Devices as the lists show them, in one query (issue #24: one query per list): each row with
+ * its node's name, region, city and last report, and when its previous key stops working (the
+ * latest, if it has several). Narrowed with `where` on `devices.` columns.
+ */
+export function listedDevices(db: Db) {
   return db
     .selectFrom('devices')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('org_id', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .leftJoin('nodes', 'nodes.id', 'devices.node_id')
+    .selectAll('devices')
+    .select((eb) => [
+      'nodes.name as node_name',
+      'nodes.region as node_region',
+      'nodes.city as node_city',
+      'nodes.last_seen_at as node_last_seen_at',
+      eb
+        .selectFrom('retiring_keys')
+        .select((r) => r.fn.max('retiring_keys.expires_at').as('until'))
+        .whereRef('retiring_keys.device_id', '=', 'devices.id')
+        .as('retiring_until'),
+    ]);
+}
+
+export type ListedDevice = Awaited<ReturnType<ReturnType<typeof listedDevices>['execute']>>[number];
+
+/** The person's personal devices (org_id null) as the list shows them, newest first. */
+export function listedPersonalDevices(db: Db, userId: string): Promise<ListedDevice[]> {
+  return listedDevices(db)
+    .where('devices.user_id', '=', userId)
+    .where('devices.org_id', 'is', null)
+    .orderBy('devices.created_at', 'desc')
+    .orderBy('devices.id', 'desc')
     .execute();
 }
 

@@ -25,7 +25,13 @@ import { deviceNotFound, deviceRefusal, type DeviceOperation } from './device-ac
 import { deviceFor } from './device-for.ts';
 import { defaultPrivacy, privacyAfter } from './device-privacy-rules.ts';
 import { view, viewOf, withStatus } from './device-view.ts';
-import { countPersonalDevices, deviceById, lockDevice, personalDevices, updateDevice } from './devices.repository.ts';
+import {
+  countPersonalDevices,
+  deviceById,
+  listedPersonalDevices,
+  lockDevice,
+  updateDevice,
+} from './devices.repository.ts';
 import { lockPersonalDevices, withinPace } from './device-locks.ts';
 import { suspensionLevelOf, suspensionReasonOf, suspensionStep } from './suspension-rules.ts';
 import {
@@ -74,7 +80,7 @@ export class DevicesService {
   /** The caller's own personal devices (org_id null), newest first, with their status. */
   async list(caller: Caller): Promise<DeviceWithStatus[]> {
     const userId = requireUserId(caller);
-    return withStatus(this.deps.db, this.deps.rpc, await personalDevices(this.deps.db, userId));
+    return withStatus(this.deps.rpc, await listedPersonalDevices(this.deps.db, userId));
   }
 
   /** Spec §2's three tiles: Devices, Connected, VPN Status (by the one rule every view uses, contracts' devices.ts). */

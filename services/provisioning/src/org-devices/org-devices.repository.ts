@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { Device, ProvisioningDatabase } from '../database.ts';
+import type { ProvisioningDatabase } from '../database.ts';
+
+import { listedDevices, type ListedDevice } from '../devices/devices.repository.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
-/** The organization's devices, newest first: everyone's, or one person's. */
-export function organizationDevices(db: Db, orgId: string, onlyOf: string | null): Promise<Device[]> {
-  let query = db.selectFrom('devices').selectAll().where('org_id', '=', orgId);
-  if (onlyOf) query = query.where('user_id', '=', onlyOf);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+/** The organization's devices as the list shows them (listedDevices), newest first: everyone's, or one person's. */
+export function listedOrganizationDevices(db: Db, orgId: string, onlyOf: string | null): Promise<ListedDevice[]> {
+  let query = listedDevices(db).where('devices.org_id', '=', orgId);
+  if (onlyOf) query = query.where('devices.user_id', '=', onlyOf);
+  return query.orderBy('devices.created_at', 'desc').orderBy('devices.id', 'desc').execute();
 }
 
 /** Everyone holding one of the organization's devices (a person removed a moment ago included). */

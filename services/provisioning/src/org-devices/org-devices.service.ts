@@ -44,7 +44,7 @@ import {
   countAssigneeDevices,
   countOrganizationDevices,
   organizationDeviceCounts,
-  organizationDevices,
+  listedOrganizationDevices,
 } from './org-devices.repository.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -74,7 +74,7 @@ export class OrgDevicesService {
     const membership = await membershipIn(db, this.deps.rpc, orgId, userId);
     if (!membership) throw organizationNotFound();
     const everyone = seesEveryDevice(membership.role);
-    const devices = await organizationDevices(db, orgId, everyone ? null : userId);
+    const devices = await listedOrganizationDevices(db, orgId, everyone ? null : userId);
     // The caller is a member even while identity's event about it is on its way.
     const members = everyone ? [...new Set([userId, ...(await membersOf(db, orgId))])] : [userId];
     const assignees = everyone ? await assigneesOf(db, orgId) : [];
@@ -82,7 +82,7 @@ export class OrgDevicesService {
     const total = await countOrganizationDevices(db, orgId);
     const plan = (await this.entitledPlan(orgId)) ?? membership.plan;
     return {
-      devices: await withStatus(db, this.deps.rpc, devices),
+      devices: await withStatus(this.deps.rpc, devices),
       quota: organizationQuota({
         role: membership.role,
         callerId: userId,

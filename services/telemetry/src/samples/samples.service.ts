@@ -82,39 +82,41 @@ export async function recordHostSample(tx: Db, node: string | undefined, data: H
  */
 export async function latestFor(db: Db, deviceIds: string[]) {
   if (deviceIds.length === 0) return [];
-  const [rows, day] = await Promise.all([
-    db.selectFrom('device_latest_telemetry').selectAll().where('device_id', 'in', deviceIds).execute(),
-    lastDayFor(db, deviceIds),
-  ]);
-  return rows.map((row) => {
+  // One query for the whole list (issue #24), the ids as one array parameter: the latest row of
+  // each device with its bytes over the hours that began within the last 24 hours (so 23 to 24
+  // hours of traffic).
+  const rows = await sql<{
+    device_id: string;
+    ts: Date;
+    rx_bytes: string;
+    tx_bytes: string;
+    latest_handshake: Date | null;
+    endpoint: string | null;
+    rx_24h: string | null;
+    tx_24h: string | null;
+  }>`
+    select l.device_id, l.ts, l.rx_bytes, l.tx_bytes, l.latest_handshake, l.endpoint, d.rx as rx_24h, d.tx as tx_24h
+      from device_latest_telemetry l
+      left join (
+        select device_id, sum(rx_bytes) as rx, sum(tx_bytes) as tx
+          from device_traffic_hours
+         where device_id = any(${deviceIds}::uuid[]) and hour > now() - interval '24 hours'
+         group by device_id
+      ) d on d.device_id = l.device_id
+     where l.device_id = any(${deviceIds}::uuid[])`.execute(db);
+  return rows.rows.map((row) => {
     const handshake = row.latest_handshake ? new Date(row.latest_handshake) : null;
-    const moved = day.get(row.device_id);
     return {
       device_id: row.device_id,
       ts: new Date(row.ts).toISOString(),
       rx_bytes: Number(row.rx_bytes),
       tx_bytes: Number(row.tx_bytes),
-      rx_bytes_24h: moved?.rx ?? 0,
-      tx_bytes_24h: moved?.tx ?? 0,
+      rx_bytes_24h: Number(row.rx_24h ?? 0),
+      tx_bytes_24h: Number(row.tx_24h ?? 0),
       latest_handshake: handshake ? handshake.toISOString() : null,
       endpoint: row.endpoint,
     };
   });
-}
-
-/**
- * Each device's bytes over the hours that began within the last 24 hours (so 23 to 24 hours of
- * traffic), in one query for the whole list.
- */
-async function lastDayFor(db: Db, deviceIds: string[]): Promise<Map<string, { rx: number; tx: number }>> {
-  const rows = await db
-    .selectFrom('device_traffic_hours')
-    .select((eb) => ['device_id', eb.fn.sum<string>('rx_bytes').as('rx'), eb.fn.sum<string>('tx_bytes').as('tx')])
-    .where('device_id', 'in', deviceIds)
-    .where('hour', '>', sql<Date>`now() - interval '24 hours'`)
-    .groupBy('device_id')
-    .execute();
-  return new Map(rows.map((row) => [row.device_id, { rx: Number(row.rx), tx: Number(row.tx) }]));
 }
 
 /** A device's hours older than a day are no longer shown anywhere, so they are not kept. */
