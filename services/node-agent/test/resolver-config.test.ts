@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -223,32 +223,52 @@ describe.skipIf(!existsSync(unbound))('the generated config in a real unbound', 
     expect(stdout).toContain('no errors');
   });
 
-  it('runs under the supervisor on loopback and answers its own probe in this process', async () => {
+  it('runs under the supervisor on loopback, answers its own probe in this process, and ends an unbound a dead agent left', async () => {
     dir ??= await mkdtemp(path.join(tmpdir(), 'qw-resolver-conf-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const resolver = new NodeResolver(
-      {
-        binary: unbound,
-        directory: path.join(dir, 'run'),
-        blocklistDir: shippedBlocklistDir,
-        upstream: ['127.0.0.1@9'],
-        prefix: [],
-        port,
-        username: '',
-      },
-      createLogger({ service: 'node-agent', level: 'silent' }),
-    );
-    try {
-      await resolver.start([{ address: '127.0.0.1', mask: 0 }]);
+    const resolverOf = () =>
+      new NodeResolver(
+        {
+          binary: unbound,
+          directory: path.join(dir!, 'run'),
+          blocklistDir: shippedBlocklistDir,
+          upstream: ['127.0.0.1@9'],
+          prefix: [],
+          port,
+          username: '',
+        },
+        createLogger({ service: 'node-agent', level: 'silent' }),
+      );
+    const answering = async (resolver: NodeResolver) => {
       let health = await resolver.health();
       for (let i = 0; i < 50 && health.state !== 'answering'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         health = await resolver.health();
       }
-      expect(health).toEqual({ state: 'answering', restarts: 0 });
+      return health;
+    };
+    const first = resolverOf();
+    try {
+      await first.start([{ address: '127.0.0.1', mask: 0 }]);
+      expect(await answering(first)).toEqual({ state: 'answering', restarts: 0 });
     } finally {
-      await resolver.stop();
+      await first.stop();
     }
-    expect((await resolver.health()).state).toBe('down');
+    expect((await first.health()).state).toBe('down');
+
+    // An agent killed outright leaves its unbound running on the port, named in the pid file.
+    const leftover = spawn(unbound, ['-d', '-p', '-c', first.configFile], { stdio: 'ignore' });
+    const leftoverExit = new Promise((resolve) => leftover.on('exit', resolve));
+    await writeFile(path.join(dir, 'run', 'unbound.pid'), `${leftover.pid}\n`);
+    const second = resolverOf();
+    try {
+      await second.start([{ address: '127.0.0.1', mask: 0 }]);
+      await leftoverExit;
+      expect(await answering(second)).toEqual({ state: 'answering', restarts: 0 });
+      expect(second.pid).not.toBe(leftover.pid);
+    } finally {
+      await second.stop();
+      leftover.kill('SIGKILL');
+    }
   });
 });

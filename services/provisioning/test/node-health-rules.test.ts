@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeHealthFigures } from '../src/nodes/node-health-rules.ts';
+import { nodeHealthFigures, resolverFigures } from '../src/nodes/node-health-rules.ts';
 
 const now = new Date('2027-02-01T12:00:00.000Z');
 const secondsAgo = (s: number) => now.getTime() / 1000 - s;
@@ -33,5 +33,32 @@ describe('nodeHealthFigures', () => {
       now,
     );
     expect(figures).toEqual([{ node: 'skewed', reachable: 1, age: 0 }]);
+  });
+});
+
+describe("each node's own resolver for /metrics (issue #25)", () => {
+  it('is 1 for an active node whose resolver answered, 0 when starting, silent or down, and absent when off or never said', () => {
+    const row = (name: string, resolver_state: string | null, status = 'active') => ({
+      name,
+      status,
+      seen: 1,
+      resolver_state,
+    });
+    expect(
+      resolverFigures([
+        row('a', 'answering'),
+        row('b', 'starting'),
+        row('c', 'not_answering'),
+        row('d', 'down'),
+        row('e', 'off'),
+        row('f', null),
+        row('g', 'answering', 'retired'),
+      ]),
+    ).toEqual([
+      { node: 'a', answering: 1 },
+      { node: 'b', answering: 0 },
+      { node: 'c', answering: 0 },
+      { node: 'd', answering: 0 },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
@@ -66,6 +66,11 @@ export class NodeResolver {
     return path.join(this.options.directory, 'unbound.conf');
   }
 
+  /** The running unbound's process id, so an agent that died without stopping it ends it next time. */
+  private get pidFile(): string {
+    return path.join(this.options.directory, 'unbound.pid');
+  }
+
   /** Writes the config for these addresses and starts unbound (again, if it ran with others). */
   async start(listen: ResolverListen[]): Promise<void> {
     if (!this.enabled) return;
@@ -73,7 +78,28 @@ export class NodeResolver {
     this.listen = listen;
     await this.writeConfig();
     await this.stopChild();
+    await this.endLeftover();
     this.spawnUnbound();
+  }
+
+  /**
+   * An unbound that a previous agent started with this config and left running (the agent was
+   * killed) still holds the port, and `so-reuseport: no` makes the new one fail to bind: end it
+   * first (TERM, then KILL after 5 s). Only the process the pid file names, and only while its
+   * command line names this config file.
+   */
+  private async endLeftover(): Promise<void> {
+    const pid = Number((await readFile(this.pidFile, 'utf8').catch(() => '')).trim());
+    if (!Number.isInteger(pid) || pid <= 1) return;
+    const runsOurConfig = async () =>
+      (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').includes(this.configFile);
+    if (!(await runsOurConfig())) return;
+    this.logger.warn({ count: 1 }, 'resolver (unbound) left by a previous agent; ending it');
+    process.kill(pid, 'SIGTERM');
+    for (let waited = 0; (await runsOurConfig()) && waited < 5000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (await runsOurConfig()) process.kill(pid, 'SIGKILL');
   }
 
   private async writeConfig(): Promise<void> {
@@ -101,6 +127,7 @@ export class NodeResolver {
     const [file, ...args] = [...this.options.prefix, this.options.binary, '-d', '-p', '-c', this.configFile];
     const child = spawn(file!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
+    if (child.pid) writeFileSync(this.pidFile, `${child.pid}\n`, { mode: 0o644 });
     this.startedAt = Date.now();
     this.answeredOnce = false;
     createInterface({ input: child.stderr! }).on('line', (line) => {
@@ -160,6 +187,7 @@ export class NodeResolver {
     this.stopped = true;
     clearTimeout(this.restartTimer);
     await this.stopChild();
+    await rm(this.pidFile, { force: true });
   }
 
   /** Ends unbound (TERM, then KILL after 5 s) and waits until it is gone, so its port is free. */

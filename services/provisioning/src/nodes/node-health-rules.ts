@@ -1,7 +1,7 @@
 import { isNodeReachable } from '@qw/contracts';
 
 /** A node as /metrics reads it: its lifecycle and when it was last heard from (Unix seconds, null: never). */
-export type NodeHealthRow = { name: string; status: string; seen: number | null };
+export type NodeHealthRow = { name: string; status: string; seen: number | null; resolver_state?: string | null };
 
 /**
  * The health of each active node at `now`: reachable (1) when it reported within 30 s
@@ -19,4 +19,15 @@ export function nodeHealthFigures(rows: readonly NodeHealthRow[], now: Date) {
         age: seen === null ? null : Math.max(0, (now.getTime() - seen.getTime()) / 1000),
       };
     });
+}
+
+/**
+ * Whether each active node's own resolver answered at its agent's latest report (issue #25): 1
+ * answering, 0 anything else (starting, not answering, down). Nodes whose agent reports no
+ * resolver, or has it off, have no figure.
+ */
+export function resolverFigures(rows: readonly NodeHealthRow[]) {
+  return rows
+    .filter((row) => row.status === 'active' && row.resolver_state && row.resolver_state !== 'off')
+    .map((row) => ({ node: row.name, answering: row.resolver_state === 'answering' ? 1 : 0 }));
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ServiceGauge } from '@qw/platform';
 import type { ProvisioningDatabase } from '../database.ts';
-import { nodeHealthFigures, type NodeHealthRow } from './node-health-rules.ts';
+import { nodeHealthFigures, resolverFigures, type NodeHealthRow } from './node-health-rules.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -13,7 +13,8 @@ type NodeRow = NodeHealthRow & { peers: string };
  * period are left out, as telemetry counts only current keys), when it was last heard from (its
  * agent reports every NODE_REPORT_SECONDS), and for the active nodes whether they are reachable
  * (reported within 30 s: placement skips the others and their devices read "Server unreachable")
- * and how long ago they reported. Pending and retired nodes have no agent to hear from.
+ * and how long ago they reported, and whether their own resolver answered at that report (issue
+ * #25). Pending and retired nodes have no agent to hear from.
  */
 export function nodeGauges(db: Db): ServiceGauge[] {
   const rows = () =>
@@ -21,7 +22,8 @@ export function nodeGauges(db: Db): ServiceGauge[] {
       select n.name, n.status,
              (select count(*) from devices d
                where d.node_id = n.id and d.is_active and d.public_key is not null)::text as peers,
-             extract(epoch from n.last_seen_at)::float8 as seen
+             extract(epoch from n.last_seen_at)::float8 as seen,
+             n.resolver_state
       from nodes n`
       .execute(db)
       .then((result) => result.rows);
@@ -44,6 +46,13 @@ export function nodeGauges(db: Db): ServiceGauge[] {
       help: 'An active node that reported within the last 30 s: 1, else 0 (it takes no new devices)',
       labelNames: ['node'],
       read: async () => (await health()).map((row) => ({ labels: { node: row.node }, value: row.reachable })),
+    },
+    {
+      name: 'qw_node_resolver_answering',
+      help: "An active node's own resolver at its agent's latest report: 1 answering, 0 not (no figure when off)",
+      labelNames: ['node'],
+      read: async () =>
+        resolverFigures(await rows()).map((row) => ({ labels: { node: row.node }, value: row.answering })),
     },
     {
       name: 'qw_node_report_age_seconds',
