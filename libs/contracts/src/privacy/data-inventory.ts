@@ -655,7 +655,7 @@ export const dataInventory = {
   logRetention: 'Log lines go to standard output, where the host keeps them 14 days.',
   /** Each server's own resolver (issue #25): what it keeps. */
   resolver:
-    'The DNS resolver each of our servers runs inside the tunnel keeps nothing: no lookup is logged or written to disk, and its cache of answers lives only in its memory, each for the time the answer allows, and is gone when it restarts. Content blocking works by the resolver address your configuration names, so the server needs no record of which device blocks what.',
+    'Your devices’ DNS lookups go to a resolver on the server they connect through, inside the tunnel, not to another company’s resolver. That resolver keeps nothing: no lookup is logged or written to disk, and its cache of answers lives only in its memory, each for the time the answer allows, and is gone when it restarts. Content blocking works by the resolver address your configuration names, so the server needs no record of which device blocks what.',
   streams: inventoryStreams,
   /** Addresses that are not a client's, and so not personal data: loopback and our servers' own. */
   notClientAddresses: ['loopback (127.0.0.0/8, ::1)', "our servers' public endpoints"],
