@@ -19,6 +19,8 @@ export const ErrorStatus = {
   suspended_by_operator: 403,
   /** A device's suspension was made at a higher level (operator > organization > its person) than the caller's. */
   suspended_by_higher_level: 403,
+  /** The person's account is suspended by the service operator (issue #26): no device of theirs may be added or switched on. */
+  account_suspended: 403,
   not_found: 404,
   link_expired: 410,
   /** A one-use link opened again (a verification link already spent): not the same as expired. */

@@ -261,3 +261,122 @@ describe('refunding the latest payment', () => {
     expect(status(again)).toEqual({ status: 409, code: 'conflict' });
   });
 });
+
+describe("suspending a person's account", () => {
+  const reason = 'A chargeback on your card is under review.';
+  type Listed = { id: string; name: string; is_active: boolean; suspended_by: string | null };
+  const devicesOf = async (client: Client, url = '/api/devices') =>
+    (await client.call('GET', url)).data.devices as Listed[];
+
+  it('asks a reason, holds every device of theirs off, refuses new ones, shows them why; lifting brings back only what it held', async () => {
+    const sue = await confirmEmail(
+      stack,
+      'sue@example.com',
+      password,
+      await customerWithPlan(stack, 'sue@example.com'),
+    );
+    const sueId = await userIdOf(sue);
+    const laptop = await deviceAdded(sue, { name: 'Sue laptop', platform: 'linux' });
+    const tablet = await deviceAdded(sue, { name: 'Sue tablet', platform: 'android' });
+    expect((await sue.call('PATCH', `/api/devices/${tablet.id}`, { is_active: false })).statusCode).toBe(200);
+
+    // Refused, changing nothing: a customer, nobody, no reason, the operator's own account.
+    expect(status(await pia.call('POST', `/api/admin/users/${sueId}/suspend`, { reason }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(status(await root.call('POST', `/api/admin/users/${randomUUID()}/suspend`, { reason }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(status(await root.call('POST', '/api/admin/users/nobody/suspend', { reason }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(status(await root.call('POST', `/api/admin/users/${sueId}/suspend`, { reason: '   ' }))).toEqual({
+      status: 400,
+      code: 'validation_failed',
+    });
+    const rootId = (await root.call('GET', '/api/me')).data.user.id;
+    expect(status(await root.call('POST', `/api/admin/users/${rootId}/suspend`, { reason }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
+    expect(status(await root.call('POST', `/api/admin/users/${sueId}/reactivate`))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
+    expect((await sue.call('GET', '/api/me')).data.account_suspension).toBeNull();
+
+    const suspended = await root.call('POST', `/api/admin/users/${sueId}/suspend`, { reason: `  ${reason} ` });
+    expect(suspended.statusCode).toBe(200);
+    expect(suspended.data.suspension).toMatchObject({ reason });
+    expect(status(await root.call('POST', `/api/admin/users/${sueId}/suspend`, { reason }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
+    // The person reads why, in the operator's words; the console's page says so too.
+    expect((await sue.call('GET', '/api/me')).data.account_suspension).toMatchObject({ reason });
+    expect((await page(sueId)).data.profile.suspension).toMatchObject({ reason });
+    // Their device goes off, held by the operator's level; the one they switched off stays theirs.
+    await eventually(async () => {
+      const listed = await devicesOf(sue);
+      return listed.find((d) => d.id === laptop.id)?.is_active === false ? listed : undefined;
+    }, 15_000);
+    const held = await devicesOf(sue);
+    expect(held.find((d) => d.id === laptop.id)).toMatchObject({ is_active: false, suspended_by: 'operator' });
+    expect(held.find((d) => d.id === tablet.id)).toMatchObject({ is_active: false, suspended_by: 'person' });
+    // Nothing can be added or switched on, and no configuration is handed out.
+    expect(status(await sue.call('POST', '/api/devices', { name: 'Sue phone', platform: 'ios' }))).toEqual({
+      status: 403,
+      code: 'account_suspended',
+    });
+    expect(status(await sue.call('PATCH', `/api/devices/${laptop.id}`, { is_active: true }))).toEqual({
+      status: 403,
+      code: 'account_suspended',
+    });
+    expect(status(await sue.call('PATCH', `/api/devices/${tablet.id}`, { is_active: true }))).toEqual({
+      status: 403,
+      code: 'account_suspended',
+    });
+    expect((await sue.call('GET', `/api/device/${laptop.id}/config`)).statusCode).toBe(409);
+    expect(await devicesOf(sue)).toHaveLength(2);
+
+    const lifted = await root.call('POST', `/api/admin/users/${sueId}/reactivate`);
+    expect(lifted.statusCode).toBe(200);
+    expect(lifted.data).toEqual({ suspension: null });
+    expect((await sue.call('GET', '/api/me')).data.account_suspension).toBeNull();
+    await eventually(async () => {
+      const listed = await devicesOf(sue);
+      return listed.find((d) => d.id === laptop.id)?.is_active === true ? listed : undefined;
+    }, 15_000);
+    expect((await devicesOf(sue)).find((d) => d.id === tablet.id)).toMatchObject({
+      is_active: false,
+      suspended_by: 'person',
+    });
+    expect((await sue.call('GET', `/api/device/${laptop.id}/config`)).statusCode).toBe(200);
+    const actions = (await page(sueId)).data.operator_actions;
+    expect(actions.slice(0, 2)).toMatchObject([
+      { kind: 'user.reactivated', target: 'sue@example.com', details: { user_id: sueId } },
+      { kind: 'user.suspended', target: 'sue@example.com', details: { user_id: sueId, reason } },
+    ]);
+  });
+
+  it("holds a team lead's organization devices too, and refuses adding one for them", async () => {
+    const url = `/api/orgs/${orgId}/devices`;
+    expect((await root.call('POST', `/api/admin/users/${owenId}/suspend`, { reason })).statusCode).toBe(200);
+    await eventually(async () => {
+      const listed = await devicesOf(owen, url);
+      return listed.length > 0 && listed.every((d) => !d.is_active) ? listed : undefined;
+    }, 15_000);
+    expect(status(await owen.call('POST', url, { name: 'Owen tablet', platform: 'android' }))).toEqual({
+      status: 403,
+      code: 'account_suspended',
+    });
+    expect((await root.call('POST', `/api/admin/users/${owenId}/reactivate`)).statusCode).toBe(200);
+    await eventually(async () => {
+      const listed = await devicesOf(owen, url);
+      return listed.length > 0 && listed.every((d) => d.is_active) ? listed : undefined;
+    }, 15_000);
+  });
+});

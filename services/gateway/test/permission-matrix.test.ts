@@ -491,6 +491,15 @@ const matrix: Record<string, Row> = {
     request: () => ({ url: `/api/admin/users/${roleTarget}/end-sessions` }),
     expect: adminOnly(),
   },
+  // Suspending without a reason (400) and lifting a suspension nobody made (409): past every gate, nothing changes.
+  'POST /api/admin/users/:id/suspend': {
+    request: () => ({ url: `/api/admin/users/${roleTarget}/suspend`, body: { reason: ' ' } }),
+    expect: { ...adminOnly(), admin: 'allow' },
+  },
+  'POST /api/admin/users/:id/reactivate': {
+    request: () => ({ url: `/api/admin/users/${roleTarget}/reactivate` }),
+    expect: { ...adminOnly(), admin: 'off' },
+  },
   'POST /api/admin/users/:id/resend-verification': {
     request: () => ({ url: `/api/admin/users/${roleTarget}/resend-verification` }),
     // Past every gate the operator is told the address is confirmed already (409).

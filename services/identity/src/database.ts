@@ -10,6 +10,9 @@ export interface UsersTable {
   password_hash: string;
   email_verified_at: NullableTimestamp;
   created_at: Timestamp;
+  /** Set while the operator has the account suspended (issue #26), with the reason its owner reads. */
+  suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  suspension_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ProfilesTable {

@@ -30,6 +30,7 @@ import { memberLeftConsumer } from './consumers/member-left.consumer.ts';
 import { organizationStatusChangedConsumer } from './consumers/organization-status-changed.consumer.ts';
 import { handshakesObservedConsumer } from './consumers/handshakes-observed.consumer.ts';
 import { userDeletedConsumer } from './consumers/user-deleted.consumer.ts';
+import { userSuspensionChangedConsumer } from './consumers/user-suspension-changed.consumer.ts';
 import { exportDevices } from './devices/account-devices.ts';
 import { nodeGauges } from './nodes/node-metrics.ts';
 import { NodeBusUsers } from './nodes/node-bus-users.ts';
@@ -173,6 +174,7 @@ export function provisioningService(
       organizationStatusChangedConsumer,
       handshakesObservedConsumer,
       userDeletedConsumer,
+      userSuspensionChangedConsumer,
     ],
     tasks: (context) => {
       const { keys, configDelivery, mailQueue, clock, drains } = partsFor(context);

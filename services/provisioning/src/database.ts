@@ -67,7 +67,10 @@ export interface DevicesTable {
   /** The newest WireGuard handshake telemetry saw for the device (its "connected now"). */
   latest_handshake: Generated<Date | null>;
   created_at: Timestamp;
-  /** Why it is off: 'owner', 'manager', 'admin', 'subscription_ended' or 'organization_suspended'; null when active. */
+  /**
+   * Why it is off: 'owner', 'manager', 'admin', 'subscription_ended', 'organization_suspended' or
+   * 'account_suspended' (its person's account, by the operator); null when active.
+   */
   suspended_reason: ColumnType<string | null, string | null | undefined, string | null>;
   /** The level that holds it off (issue #20); null while active or held only by its plan or organization. */
   suspended_by: ColumnType<SuspensionLevel | null, SuspensionLevel | null | undefined, SuspensionLevel | null>;
@@ -88,6 +91,12 @@ export interface DevicesTable {
   split_tunnel: ColumnType<SplitTunnelPresetId, SplitTunnelPresetId | undefined, SplitTunnelPresetId>;
   /** Canonical CIDRs, 1–32 with `custom`, empty otherwise. */
   custom_routes: ColumnType<string[], string[] | undefined, string[]>;
+}
+/** Accounts the operator suspended (issue #26), from identity's events: their devices are held off. */
+export interface AccountSuspensionsTable {
+  user_id: string;
+  suspended: boolean;
+  last_event_id: string;
 }
 /** Enrolment tokens for servers added in the console: only the hash is kept; valid an hour and once. */
 export interface NodeEnrolmentsTable {
@@ -186,6 +195,7 @@ export interface OperatorActionsTable {
 /** The platform's tables (outbox, inbox, rate events, mail jobs) come with `PlatformTables`. */
 export interface ProvisioningDatabase extends PlatformTables {
   operator_actions: OperatorActionsTable;
+  account_suspensions: AccountSuspensionsTable;
   config_links: ConfigLinksTable;
   nodes: NodesTable;
   node_enrolments: NodeEnrolmentsTable;

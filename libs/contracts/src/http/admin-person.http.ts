@@ -30,6 +30,8 @@ export const AdminPersonProfileSchema = Type.Object({
   role: Type.String(),
   is_admin: Type.Boolean(),
   two_factor: Type.Boolean(),
+  /** Set while an operator has the account suspended: the reason its owner reads, and since when. */
+  suspension: Type.Union([Type.Object({ reason: Type.String(), since: When }), Type.Null()]),
 });
 
 /** Sign-ins still able to refresh, and when any session of the person last began or refreshed. */
@@ -160,10 +162,43 @@ export const refundPersonLatestRoute = defineRoute({
   response: { 200: RefundLatestAnswerSchema },
 });
 
+/** Why the account is suspended, in words its owner reads on their dashboard. */
+export const accountSuspensionReasonMaxLength = 500;
+export const SuspendPersonBodySchema = Type.Object({
+  reason: Type.String({ maxLength: accountSuspensionReasonMaxLength }),
+});
+export const PersonSuspensionAnswerSchema = Type.Object({
+  suspension: Type.Union([Type.Object({ reason: Type.String(), since: When }), Type.Null()]),
+});
+export const suspendPersonRoute = defineRoute({
+  operationId: 'suspendPerson',
+  method: 'POST',
+  url: '/api/admin/users/:id/suspend',
+  access: 'admin',
+  tags,
+  summary:
+    "Suspend a person's account with a reason they read: their devices stop and none can be added until it is lifted; audited",
+  params: AdminPersonParamsSchema,
+  body: SuspendPersonBodySchema,
+  response: { 200: PersonSuspensionAnswerSchema },
+});
+export const reactivatePersonRoute = defineRoute({
+  operationId: 'reactivatePerson',
+  method: 'POST',
+  url: '/api/admin/users/:id/reactivate',
+  access: 'admin',
+  tags,
+  summary: "Lift a person's account suspension: the devices it held come back where their plan allows; audited",
+  params: AdminPersonParamsSchema,
+  response: { 200: PersonSuspensionAnswerSchema },
+});
+
 /** The person's page and its actions. */
 export const adminPersonRoutes = [
   adminPersonRoute,
   endPersonSessionsRoute,
   resendPersonVerificationRoute,
   refundPersonLatestRoute,
+  suspendPersonRoute,
+  reactivatePersonRoute,
 ];

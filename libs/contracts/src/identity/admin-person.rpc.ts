@@ -3,7 +3,9 @@ import { defineRpc } from '../rpc.ts';
 import {
   AdminPersonIdentitySchema,
   EndSessionsAnswerSchema,
+  PersonSuspensionAnswerSchema,
   ResendVerificationAnswerSchema,
+  accountSuspensionReasonMaxLength,
 } from '../http/admin-person.http.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
@@ -37,4 +39,14 @@ export const adminRecordRefundRpc = defineRpc(
     plan: Type.String({ maxLength: 64 }),
   }),
   Type.Object({}),
+);
+/** An operator suspends a person's account with a reason (`suspended: true`) or lifts it; audited. */
+export const adminPersonSuspensionRpc = defineRpc(
+  'identity.rpc.admin-person-suspension',
+  Type.Object({
+    user_id: Uuid,
+    suspended: Type.Boolean(),
+    reason: Type.Optional(Type.String({ maxLength: accountSuspensionReasonMaxLength })),
+  }),
+  PersonSuspensionAnswerSchema,
 );

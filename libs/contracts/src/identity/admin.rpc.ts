@@ -81,6 +81,8 @@ export const adminAuditKinds = [
   'user.sessions_ended',
   'user.verification_sent',
   'user.refunded',
+  'user.suspended',
+  'user.reactivated',
 ] as const;
 export type AdminAuditKind = (typeof adminAuditKinds)[number];
 

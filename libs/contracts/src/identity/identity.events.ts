@@ -51,4 +51,25 @@ export const userDeleted = defineEvent(
   }),
 );
 
-export const identityEvents = [userRegistered, userVerified, profileUpdated, userDeleted, ...organizationEvents];
+/**
+ * The Quietwire operator suspended a person's account, or lifted that (issue #26): provisioning
+ * holds the person's devices off while it lasts. The reason stays with identity.
+ */
+export const userSuspensionChanged = defineEvent(
+  'identity.user.suspension-changed',
+  1,
+  Type.Object({
+    userId: Type.String({ format: 'uuid' }),
+    suspended: Type.Boolean(),
+    changedAt: Type.String({ format: 'date-time' }),
+  }),
+);
+
+export const identityEvents = [
+  userRegistered,
+  userVerified,
+  profileUpdated,
+  userDeleted,
+  userSuspensionChanged,
+  ...organizationEvents,
+];

@@ -51,6 +51,13 @@ export const MeSchema = Type.Object({
   email_verified: Type.Boolean(),
   mfa_enabled: Type.Boolean(),
   org_member: Type.Boolean(),
+  /**
+   * Set while the Quietwire operator has suspended the account (issue #26): the reason, in the
+   * operator's words, and since when. The person can still sign in, read, pay and export.
+   */
+  account_suspension: Type.Optional(
+    Type.Union([Type.Object({ reason: Type.String(), since: Type.String({ format: 'date-time' }) }), Type.Null()]),
+  ),
 });
 export type Me = Static<typeof MeSchema>;
 

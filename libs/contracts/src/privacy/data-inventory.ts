@@ -124,10 +124,11 @@ export const inventoryTables: readonly InventoryTable[] = [
   {
     service: 'identity',
     table: 'users',
-    purpose: 'Accounts.',
+    purpose: 'Accounts, and while our support has one suspended, since when and why.',
     personal: [
       { column: 'email', holds: 'your e-mail address', kinds: ['email'] },
       { column: 'password_hash', holds: 'an argon2id hash of your password (never the password)' },
+      { column: 'suspension_reason', holds: 'why our support suspended your account, while it is suspended' },
     ],
     retention: whileAccount,
   },
@@ -335,6 +336,13 @@ export const inventoryTables: readonly InventoryTable[] = [
     retention: 'Kept.',
   },
   // provisioning
+  {
+    service: 'provisioning',
+    table: 'account_suspensions',
+    purpose: 'Which accounts our support has suspended, so their devices stay off (no reason, no address).',
+    personal: [],
+    retention: 'Until the account is deleted.',
+  },
   {
     service: 'provisioning',
     table: 'devices',
@@ -553,7 +561,8 @@ export const inventoryLogFields: readonly InventoryLogField[] = [
   { field: 'method', holds: "a request's method" },
   { field: 'route', holds: "a request's route pattern (not the address it was called with)" },
   { field: 'status', holds: "a response's status, or a rebuild's state" },
-  { field: 'ms', holds: 'how long a request took' },
+  { field: 'ms', holds: 'how long a request (or a peer change on a node) took' },
+  { field: 'peers', holds: 'how many peers a change on a node touched (a count, no key or address)' },
   // Events, mail and tasks.
   { field: 'err', holds: 'an error: its type, message and stack (masked the same way)' },
   { field: 'subject', holds: "an event's subject, or a mail's subject line (which may name a device)" },

@@ -8,7 +8,10 @@ import {
   adminRecordRefundRpc,
   adminRefundLatestRpc,
   adminResendVerificationRpc,
+  adminPersonSuspensionRpc,
   endPersonSessionsRoute,
+  reactivatePersonRoute,
+  suspendPersonRoute,
   refundPersonLatestRoute,
   resendPersonVerificationRoute,
 } from '@qw/contracts';
@@ -44,6 +47,19 @@ export function registerAdminPersonRoutes(app: HttpApp, deps: { rpc: RpcClient }
 
   addRoute(app, endPersonSessionsRoute, async (request) =>
     rpc.request(adminEndSessionsRpc, { user_id: personId(request.params.id) }, request.caller),
+  );
+
+  // Identity keeps the reason and tells provisioning, which holds the person's devices off.
+  addRoute(app, suspendPersonRoute, async (request) =>
+    rpc.request(
+      adminPersonSuspensionRpc,
+      { user_id: personId(request.params.id), suspended: true, reason: request.body.reason },
+      request.caller,
+    ),
+  );
+
+  addRoute(app, reactivatePersonRoute, async (request) =>
+    rpc.request(adminPersonSuspensionRpc, { user_id: personId(request.params.id), suspended: false }, request.caller),
   );
 
   addRoute(app, resendPersonVerificationRoute, async (request) =>

@@ -14,6 +14,7 @@ export function findPerson(db: Db, userId: string) {
     .innerJoin('profiles as p', 'p.id', 'u.id')
     .leftJoin('admin_emails as a', 'a.email', 'u.email')
     .select(listedPersonColumns)
+    .select(['u.suspended_at', 'u.suspension_reason'])
     .select((eb) =>
       eb
         .exists(

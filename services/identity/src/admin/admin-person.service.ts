@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import { AppError, type AdminPersonIdentity, type Caller } from '@qw/contracts';
+import { AppError, userSuspensionChanged, type AdminPersonIdentity, type Caller } from '@qw/contracts';
+import { addToOutbox } from '@qw/platform/bus';
+import { accountSuspensionOf, suspensionChange, type AccountSuspension } from './account-suspension-rules.ts';
 import { listedAccess } from './listed-access.ts';
 import type { IdentityDatabase } from '../database.ts';
 import * as accounts from '../accounts/accounts.repository.ts';
@@ -42,6 +44,46 @@ export class AdminPersonService {
         details: { user_id: userId, sessions: active },
       });
       return { ended: active };
+    });
+  }
+
+  /**
+   * The operator suspends the person's account with a reason they read on their dashboard, or
+   * lifts it (issue #26). Provisioning holds the person's devices off while it lasts (the event
+   * leaves in the same transaction); they can still sign in, pay, export their data and write to
+   * support. Audited with the reason.
+   */
+  async setSuspension(
+    caller: Caller,
+    userId: string,
+    suspended: boolean,
+    reason: string | undefined,
+  ): Promise<{ suspension: AccountSuspension | null }> {
+    return this.db.transaction().execute(async (tx) => {
+      const operator = await requireOperator(tx, caller);
+      const person = await tx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
+      if (!person) throw personNotFound();
+      const change = suspensionChange({
+        operatorId: operator.id,
+        userId,
+        suspended,
+        reason,
+        current: accountSuspensionOf(person),
+      });
+      const now = new Date();
+      const after = await tx
+        .updateTable('users')
+        .set({ suspended_at: suspended ? now : null, suspension_reason: change.reason })
+        .where('id', '=', userId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await addToOutbox(tx, userSuspensionChanged, { userId, suspended, changedAt: now.toISOString() });
+      await insertAdminAudit(tx, operator, {
+        kind: suspended ? 'user.suspended' : 'user.reactivated',
+        target: person.email,
+        details: { user_id: userId, ...(change.reason ? { reason: change.reason } : {}) },
+      });
+      return { suspension: accountSuspensionOf(after) };
     });
   }
 
@@ -114,6 +156,7 @@ export class AdminPersonService {
         role: access.role,
         is_admin: access.isAdmin,
         two_factor: row.two_factor === true,
+        suspension: accountSuspensionOf(row),
       },
       sessions: { active: sessions.active, last_used_at: sessions.lastUsedAt ? iso(sessions.lastUsedAt) : null },
       organizations: organizations.map((m) => ({ id: m.id, name: m.name, role: m.role, joined_at: iso(m.created_at) })),

@@ -12,6 +12,7 @@ import { addToOutbox } from '@qw/platform/bus';
 import type { IdentityDatabase } from '../database.ts';
 import * as repo from '../accounts/accounts.repository.ts';
 import { readAccess } from '../accounts/read-authority.ts';
+import { accountSuspensionOf } from '../admin/account-suspension-rules.ts';
 import { changedProfileFields, profileFields, toProfile, type ProfileFields } from './profile-rules.ts';
 
 /** The signed-in person's own page: who they are, their rights now, and the profile they edit. */
@@ -34,6 +35,7 @@ export class ProfilesService {
       email_verified: user.email_verified_at !== null,
       mfa_enabled: read?.facts.two_factor === true,
       org_member: await repo.isOrgMember(db, user.id),
+      account_suspension: accountSuspensionOf(user),
     };
   }
 

@@ -1,4 +1,10 @@
-import { adminEndSessionsRpc, adminPersonRpc, adminRecordRefundRpc, adminResendVerificationRpc } from '@qw/contracts';
+import {
+  adminEndSessionsRpc,
+  adminPersonRpc,
+  adminPersonSuspensionRpc,
+  adminRecordRefundRpc,
+  adminResendVerificationRpc,
+} from '@qw/contracts';
 import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
 import type { AdminPersonService } from '../admin/admin-person.service.ts';
 
@@ -8,6 +14,9 @@ export function adminPersonEndpoints(people: AdminPersonService): RpcEndpoint[] 
     endpoint(adminPersonRpc, (data, caller) => people.person(caller, data.user_id)),
     endpoint(adminEndSessionsRpc, (data, caller) => people.endSessions(caller, data.user_id)),
     endpoint(adminResendVerificationRpc, (data, caller) => people.resendVerification(caller, data.user_id)),
+    endpoint(adminPersonSuspensionRpc, (data, caller) =>
+      people.setSuspension(caller, data.user_id, data.suspended, data.reason),
+    ),
     endpoint(adminRecordRefundRpc, async (data, caller) => {
       await people.recordRefund(caller, data);
       return {};

@@ -46,7 +46,13 @@ export type Actor = string | null;
 const owner = (device: Device, actorId: Actor) => ({ userId: device.user_id, orgId: device.org_id, actorId });
 
 /** Why a device was switched off (its `suspended_reason`, and the reason its event carries). */
-export type SuspensionReason = 'owner' | 'manager' | 'admin' | 'subscription_ended' | 'organization_suspended';
+export type SuspensionReason =
+  | 'owner'
+  | 'manager'
+  | 'admin'
+  | 'subscription_ended'
+  | 'organization_suspended'
+  | 'account_suspended';
 
 /** The names of the given nodes: the `{node}` of the subjects each is told on. */
 async function nodeNames(tx: Db, nodeIds: string[]): Promise<Map<string, string>> {

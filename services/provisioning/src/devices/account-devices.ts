@@ -69,8 +69,8 @@ export async function exportDevices(db: Db, rpc: RpcClient, userId: string): Pro
 /**
  * A deleted account's part in provisioning: every device of theirs goes (personal and in
  * organizations), so each node drops its peer and every key, current or in its grace period,
- * stops working; provisioning's copy of their memberships ends, and the operators' actions keep
- * no device name of theirs.
+ * stops working; provisioning's copy of their memberships ends, whether support had the account
+ * suspended is forgotten, and the operators' actions keep no device name of theirs.
  */
 export async function forgetAccountDevices(tx: Db, userId: string, eventId: string): Promise<void> {
   const removed = await tx.deleteFrom('devices').where('user_id', '=', userId).returningAll().execute();
@@ -81,6 +81,7 @@ export async function forgetAccountDevices(tx: Db, userId: string, eventId: stri
     .set({ is_member: false, last_event_id: eventId })
     .where('user_id', '=', userId)
     .execute();
+  await tx.deleteFrom('account_suspensions').where('user_id', '=', userId).execute();
   if (removed.length > 0)
     await tx
       .updateTable('operator_actions')

@@ -19,6 +19,7 @@ import {
 import type { RpcClient } from '@qw/platform/bus';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
+import { requireAccountInGoodStanding } from '../account-standing/account-standing.service.ts';
 import { validCountry, validPlatform, validPublicKey } from './device-rules.ts';
 import { placeDevice } from '../placement/placement.service.ts';
 import { deviceNotFound, deviceRefusal, type DeviceOperation } from './device-access.ts';
@@ -153,6 +154,9 @@ export class DevicesService {
     level: SuspensionLevel,
     active: boolean,
   ): Promise<DeviceSuspension> {
+    // An account the operator suspended holds every device of its person, whoever asks.
+    if (active && !device.is_active)
+      await requireAccountInGoodStanding(tx, device.user_id, level === 'person' ? 'own' : 'other');
     const step = suspensionStep(device, level, active);
     if (step === 'none') return {};
     if (step === 'activate') {
@@ -182,6 +186,7 @@ export class DevicesService {
     const created = await this.afterAskingBilling(
       () =>
         this.deps.db.transaction().execute(async (tx) => {
+          await requireAccountInGoodStanding(tx, userId, 'own');
           const plan = await this.requirePersonalPlan(tx, userId);
           await this.withinFairUse(tx, userId);
           return placeDevice(tx, {

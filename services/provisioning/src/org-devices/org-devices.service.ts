@@ -15,6 +15,7 @@ import {
   type DevicePrivacyInput,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
+import { requireAccountInGoodStanding } from '../account-standing/account-standing.service.ts';
 import type { ProvisioningDatabase } from '../database.ts';
 import { activePlanOf } from '../entitlements/entitlements.repository.ts';
 import { validCountry, validPlatform, validPublicKey } from '../devices/device-rules.ts';
@@ -147,6 +148,7 @@ export class OrgDevicesService {
       }
       // Refused while the organization is Suspended (with why) or no subscription entitles it.
       const plan = await usableOrganizationPlan(tx, orgId);
+      await requireAccountInGoodStanding(tx, assigneeId, assigneeId === userId ? 'own' : 'other');
       await lockAssignee(tx, assigneeId);
       const overQuota = quotaRefusal(
         {

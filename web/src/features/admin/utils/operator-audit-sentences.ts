@@ -29,6 +29,12 @@ export function operatorAuditSentence(entry: OperatorAuditEntry): string {
     }
     case 'organization.reactivated':
       return `${who} lifted the suspension of ${what}.`;
+    case 'user.suspended': {
+      const reason = quoted(entry.details.reason);
+      return reason ? `${who} suspended the account of ${what}: “${reason}”` : `${who} suspended the account of ${what}.`;
+    }
+    case 'user.reactivated':
+      return `${who} lifted the suspension of the account of ${what}.`;
     case 'user.sessions_ended':
       return `${who} ended every session of ${what}.`;
     case 'user.verification_sent':
