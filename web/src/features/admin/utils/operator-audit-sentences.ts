@@ -31,7 +31,9 @@ export function operatorAuditSentence(entry: OperatorAuditEntry): string {
       return `${who} lifted the suspension of ${what}.`;
     case 'user.suspended': {
       const reason = quoted(entry.details.reason);
-      return reason ? `${who} suspended the account of ${what}: “${reason}”` : `${who} suspended the account of ${what}.`;
+      return reason
+        ? `${who} suspended the account of ${what}: “${reason}”`
+        : `${who} suspended the account of ${what}.`;
     }
     case 'user.reactivated':
       return `${who} lifted the suspension of the account of ${what}.`;
