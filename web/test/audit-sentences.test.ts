@@ -33,6 +33,28 @@ describe('the activity as sentences (issue #26)', () => {
     expect(
       auditSentence(entry('device.key_rotated', { actor: null, target: { kind: 'device', id: 'd', name: 'Pad' } })),
     ).toBe('Quietwire gave Pad a new key, as scheduled');
+    expect(
+      auditSentence(
+        entry('device.privacy_changed', {
+          target: { kind: 'device', id: 'd', name: 'Build box' },
+          details: {
+            assignee: { user_id: 'j', name: 'Jo' },
+            blocking: ['malware', 'ads', 'gambling'],
+            split_tunnel: 'except_local',
+          },
+        }),
+      ),
+    ).toBe(
+      'Sam changed the privacy settings of Build box for Jo: blocking Ads, Malware and Gambling; all traffic except local networks',
+    );
+    expect(
+      auditSentence(
+        entry('device.privacy_changed', {
+          target: { kind: 'device', id: 'd', name: 'Pad' },
+          details: { blocking: [], split_tunnel: 'all' },
+        }),
+      ),
+    ).toBe('Sam changed the privacy settings of Pad: no blocking; all traffic');
   });
 
   it('names invitations with their expiry in the reader’s own date format', () => {

@@ -237,6 +237,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       provisioning: [
         'identity.audit-device-created',
         'identity.audit-device-renamed',
+        'identity.audit-device-privacy-changed',
         'identity.audit-device-suspended',
         'identity.audit-device-activated',
         'identity.audit-device-removed',

@@ -141,6 +141,7 @@ export const auditKinds = [
   'invitation.revoked',
   'device.added',
   'device.renamed',
+  'device.privacy_changed',
   'device.suspended',
   'device.activated',
   'device.removed',

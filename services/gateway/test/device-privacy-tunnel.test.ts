@@ -224,5 +224,18 @@ describe.skipIf(problem !== null)('tunnel privacy per device', () => {
     });
     const changed = await orgOwner.call('PATCH', `/api/devices/${device.id}/privacy`, { blocking: [] });
     expect(changed.data).toMatchObject({ config_changed: true, device: { blocking: [] } });
+    // The organization's audit log records it (the preset, never the routes).
+    const entry = await eventually(
+      async () => {
+        const log = await orgOwner.call('GET', `/api/orgs/${orgId}/audit`);
+        return (log.data.entries ?? []).find((e: { kind: string }) => e.kind === 'device.privacy_changed');
+      },
+      10_000,
+      100,
+    );
+    expect(entry).toMatchObject({
+      target: { kind: 'device', id: device.id },
+      details: { blocking: [], split_tunnel: 'except_local' },
+    });
   });
 });

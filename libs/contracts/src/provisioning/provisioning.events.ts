@@ -27,6 +27,21 @@ export const deviceRenamed = defineEvent(
   1,
   Type.Object({ deviceId: Uuid, ...Owner, name: Type.String() }),
 );
+/**
+ * A device's tunnel privacy changed (issue #25): the blocking categories on and the split-tunnel
+ * preset, for the organizations' audit log. Custom routes are not carried: they may name a
+ * person's own networks, and the log says only which preset.
+ */
+export const devicePrivacyChanged = defineEvent(
+  'provisioning.device.privacy-changed',
+  1,
+  Type.Object({
+    deviceId: Uuid,
+    ...Owner,
+    blocking: Type.Array(Type.String(), { maxItems: 5 }),
+    splitTunnel: Type.String(),
+  }),
+);
 export const deviceSuspended = defineEvent(
   'provisioning.device.suspended',
   1,
@@ -106,6 +121,7 @@ export const provisioningEvents = [
   nodeRegistered,
   deviceCreated,
   deviceRenamed,
+  devicePrivacyChanged,
   deviceSuspended,
   deviceActivated,
   deviceRemoved,

@@ -109,6 +109,9 @@ type DeviceEventData = {
   name?: string;
   platform?: string;
   reason?: string;
+  /** A privacy change (issue #25): the blocking categories on and the split-tunnel preset. */
+  blocking?: string[];
+  splitTunnel?: string;
 };
 
 /**
@@ -116,7 +119,7 @@ type DeviceEventData = {
  * system), the device with its name then, and its assignee. Personal devices are not logged.
  */
 export async function recordDeviceEvent(tx: Db, kind: AuditKind, event: Envelope<DeviceEventData>): Promise<void> {
-  const { deviceId, userId, orgId, actorId, name, platform, reason } = event.data;
+  const { deviceId, userId, orgId, actorId, name, platform, reason, blocking, splitTunnel } = event.data;
   if (!orgId) return;
   const actorName = actorId ? await personName(tx, actorId) : null;
   await addAuditEntry(tx, {
@@ -131,6 +134,8 @@ export async function recordDeviceEvent(tx: Db, kind: AuditKind, event: Envelope
       assignee: { user_id: userId, name: (await personName(tx, userId)) ?? 'A former user' },
       ...(platform ? { platform } : {}),
       ...(reason ? { reason } : {}),
+      ...(blocking ? { blocking } : {}),
+      ...(splitTunnel ? { split_tunnel: splitTunnel } : {}),
     },
   });
 }

@@ -3,6 +3,7 @@ import {
   deviceActivated,
   deviceCreated,
   deviceRemoved,
+  devicePrivacyChanged,
   deviceRenamed,
   deviceSuspended,
   keyRotated,
@@ -20,6 +21,9 @@ type Db = Kysely<IdentityDatabase>;
 export const deviceAuditConsumers = [
   consumer('identity.audit-device-created', deviceCreated, (tx: Db, e) => recordDeviceEvent(tx, 'device.added', e)),
   consumer('identity.audit-device-renamed', deviceRenamed, (tx: Db, e) => recordDeviceEvent(tx, 'device.renamed', e)),
+  consumer('identity.audit-device-privacy-changed', devicePrivacyChanged, (tx: Db, e) =>
+    recordDeviceEvent(tx, 'device.privacy_changed', e),
+  ),
   consumer('identity.audit-device-suspended', deviceSuspended, (tx: Db, e) =>
     recordDeviceEvent(tx, 'device.suspended', e),
   ),

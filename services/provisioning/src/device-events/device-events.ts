@@ -1,8 +1,10 @@
 import {
+  blockingCategoriesOf,
   deviceActivated,
   deviceCreated,
   deviceMoved,
   deviceRemoved,
+  devicePrivacyChanged,
   deviceRenamed,
   deviceSuspended,
   keyRequested,
@@ -167,6 +169,16 @@ export async function recordCreated(tx: Db, device: Device, actorId: Actor): Pro
     isActive: device.is_active,
   });
   if (device.is_active) await tellNodesToAdd(tx, [device]);
+}
+
+/** Its content blocking or split tunnel changed (issue #25), for the organizations' audit log. */
+export async function recordPrivacyChanged(tx: Db, device: Device, actorId: Actor): Promise<void> {
+  await addToOutbox(tx, devicePrivacyChanged, {
+    deviceId: device.id,
+    ...owner(device, actorId),
+    blocking: blockingCategoriesOf(device.blocking_mask),
+    splitTunnel: device.split_tunnel,
+  });
 }
 
 export async function recordRenamed(tx: Db, device: Device, actorId: Actor): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Caller, DevicePrivacyInput, DeviceView } from '@qw/contracts';
 import type { ProvisioningDatabase } from '../database.ts';
+import { recordPrivacyChanged } from '../device-events/device-events.ts';
 import { deviceFor } from './device-for.ts';
 import { privacyAfter, samePrivacy } from './device-privacy-rules.ts';
 import { viewOf } from './device-view.ts';
@@ -21,7 +22,9 @@ export async function setDevicePrivacy(
     const { device } = await deviceFor(tx, caller, input.device_id, 'change-privacy');
     const after = privacyAfter(device, input);
     if (samePrivacy(device, after)) return { device, changed: false };
-    return { device: await updateDevice(tx, device.id, after), changed: true };
+    const updated = await updateDevice(tx, device.id, after);
+    await recordPrivacyChanged(tx, updated, caller.userId);
+    return { device: updated, changed: true };
   });
   return { device: await viewOf(db, result.device), config_changed: result.changed };
 }

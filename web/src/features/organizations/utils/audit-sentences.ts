@@ -1,10 +1,30 @@
-import { planDisplayName, platformLabels, type AuditEntry as ContractAuditEntry } from '@qw/contracts';
+import {
+  blockingCategories,
+  blockingCategoryLabel,
+  planDisplayName,
+  platformLabels,
+  splitTunnelLabel,
+  type AuditEntry as ContractAuditEntry,
+} from '@qw/contracts';
 import { roleLabel } from './organization-rules';
 
 /** One entry of the audit log, as GET /api/orgs/{id}/audit answers it. */
 type Entry = Pick<ContractAuditEntry, 'at' | 'kind' | 'actor' | 'target' | 'details'>;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+
+/** A privacy change's details (issue #25) in words: "blocking Ads and Malware; All traffic except local networks". */
+function privacyText(details: Record<string, unknown>): string {
+  const on = Array.isArray(details.blocking) ? details.blocking : [];
+  const names = blockingCategories.filter((c) => on.includes(c)).map((c) => blockingCategoryLabel[c]);
+  const blocking =
+    names.length === 0
+      ? 'no blocking'
+      : `blocking ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`}`;
+  const split = text(details.split_tunnel);
+  const label = split ? (splitTunnelLabel as Record<string, string>)[split] : undefined;
+  return label ? `${blocking}; ${label.toLowerCase()}` : blocking;
+}
 
 function platformText(value: unknown): string | undefined {
   const platform = text(value);
@@ -64,6 +84,8 @@ export function auditSentence(entry: Entry, locale?: string): string {
     }
     case 'device.renamed':
       return `${actor} renamed a device${forSomeoneElse} to ${device}`;
+    case 'device.privacy_changed':
+      return `${actor} changed the privacy settings of ${device}${forSomeoneElse}: ${privacyText(details)}`;
     case 'device.suspended':
       return `${actor} suspended ${device}${forSomeoneElse}`;
     case 'device.activated':

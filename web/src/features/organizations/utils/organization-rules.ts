@@ -53,6 +53,7 @@ export const auditKindLabels: Readonly<Record<AuditKind, string>> = {
   'invitation.revoked': 'Invitation revoked',
   'device.added': 'Device added',
   'device.renamed': 'Device renamed',
+  'device.privacy_changed': 'Device privacy changed',
   'device.suspended': 'Device suspended',
   'device.activated': 'Device activated',
   'device.removed': 'Device removed',
