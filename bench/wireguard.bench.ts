@@ -30,6 +30,18 @@ const sizes: Record<BenchSize, Sizes> = {
   tiny: { heldPeers: 200, devices: 10, warmUp: 2, reconcilePeers: [300], rounds: 1 },
 };
 
+/** BENCH_WG_HELD, BENCH_WG_DEVICES, BENCH_WG_RECONCILE (e.g. "10000,50000") and BENCH_WG_ROUNDS override a size. */
+function sized(base: Sizes): Sizes {
+  const env = process.env;
+  return {
+    ...base,
+    heldPeers: Number(env.BENCH_WG_HELD ?? base.heldPeers),
+    devices: Number(env.BENCH_WG_DEVICES ?? base.devices),
+    reconcilePeers: env.BENCH_WG_RECONCILE ? env.BENCH_WG_RECONCILE.split(',').map(Number) : base.reconcilePeers,
+    rounds: Number(env.BENCH_WG_ROUNDS ?? base.rounds),
+  };
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
@@ -173,7 +185,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
     console.log(`  wireguard: skipped because ${problem}`);
     return [];
   }
-  const s = sizes[size];
+  const s = sized(sizes[size]);
   const stack = await startStack({ label: 'benchwg', extra: deviceServices });
   const lab = await createWireGuardLab();
   const keyDir = await mkdtemp(path.join(tmpdir(), 'qw-bench-wg-'));
