@@ -10,15 +10,15 @@ import { apiBench } from './api.bench.ts';
 import { analyticsBench } from './analytics.bench.ts';
 import { busIdentitiesBench } from './bus-identities.bench.ts';
 import { busPipelineBench } from './bus-pipeline.bench.ts';
-import { devicesBench } from './devices.bench.ts';
 import { natsFailoverBench } from './nats-failover.bench.ts';
 import { replicasBench } from './replicas.bench.ts';
 import { telemetryBench } from './telemetry.bench.ts';
+import { wireguardBench } from './wireguard.bench.ts';
 
 export const benches: Bench[] = [
   apiBench,
   busPipelineBench,
-  devicesBench,
+  wireguardBench,
   analyticsBench,
   adminBench,
   replicasBench,
@@ -31,9 +31,10 @@ export const benches: Bench[] = [
 export const tinyExcluded: Record<string, string> = {
   admin: 'seeds three services and times 15 pages one request at a time: 20–60 s even at tiny',
   analytics: 'publishes a history and builds the projection twice: about 35 s even at tiny',
-  devices: 'network namespaces and wireguard-go; covered by the gateway/node-agent tunnel tests',
   failover: 'a three-server NATS cluster in namespaces and a 5 s wait per kill (about 30 s even at tiny)',
   replicas: 'spawns two provisioning processes through tsx (about 20 s each on two loaded cores)',
+  wireguard:
+    'network namespaces, wireguard-go and three node-agent processes through tsx: about 70 s at tiny on two loaded cores; the tunnel tests cover the path',
   telemetry:
     'starts a telemetry process twice (a restart mid-batch); services/telemetry/test/ingest-bench.test.ts runs it at tiny',
 };

@@ -21,6 +21,7 @@ import { deviceIpv6For, generateKeyPair, intToIpv4, ipv4ToInt } from '@qw/wiregu
 import { customerWithPlan, deviceServices } from '../services/gateway/test/support/products.ts';
 import { startStack, type Client, type Stack } from '../services/gateway/test/support/stack.ts';
 import { median, type Bench, type BenchFigure, type BenchSize } from './lib/figures.ts';
+import { BenchSkipped } from './lib/runner.ts';
 
 const run = promisify(execFile);
 
@@ -181,10 +182,7 @@ const epochNow = () => performance.timeOrigin + performance.now();
 
 export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]> {
   const problem = await wireguardLabProblem();
-  if (problem) {
-    console.log(`  wireguard: skipped because ${problem}`);
-    return [];
-  }
+  if (problem) throw new BenchSkipped(problem);
   const s = sized(sizes[size]);
   const stack = await startStack({ label: 'benchwg', extra: deviceServices });
   const lab = await createWireGuardLab();
@@ -271,8 +269,8 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
         value: round1(atStart.watchMs),
         unit: 'ms',
         baseline: { label: "the sample's `wg show dump` (once every 10 s)", value: round1(atStart.dumpMs) },
-        target: { on: 'value', comparison: '<', limit: 50 },
-        note: 'medians of 10 readings in the agent process, wall time including the `wg` process',
+        target: { on: 'value', comparison: '<', limit: 100 },
+        note: 'medians of 10 readings in the agent process, wall time including the `wg` process; read once a second, so value/1000 is the share of one core at most',
       },
     );
     await follower.stop();
