@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { prerenderPublicPages } from './scripts/prerender.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -41,7 +42,7 @@ function contractsWithoutSideEffects(): Plugin {
 
 export default defineConfig({
   root: webRoot,
-  plugins: [react(), contractsWithoutSideEffects()],
+  plugins: [react(), contractsWithoutSideEffects(), prerenderPublicPages()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -15,7 +15,8 @@ const get = (path: string) => fetch(`${stack.publicUrl}${path}`);
 
 describe('security headers', () => {
   it('sends a strict policy with every page: no inline script, no framing, origin-only referrers', async () => {
-    for (const path of ['/', '/app/personal/devices', '/login']) {
+    // '/' and '/pricing' are prerendered pages (issue #24), the others the shell.
+    for (const path of ['/', '/pricing', '/app/personal/devices', '/login']) {
       const page = await get(path);
       expect(page.status, path).toBe(200);
       const policy = page.headers.get('content-security-policy') ?? '';
@@ -31,16 +32,20 @@ describe('security headers', () => {
     }
   });
 
-  it('has the page itself run no inline script the policy would block', async () => {
-    const html = await (await get('/')).text();
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    expect(html).not.toMatch(/\son[a-z]+="/);
+  it('has the page itself run no inline script or style the policy would block', async () => {
+    for (const path of ['/', '/pricing', '/faq', '/about', '/support', '/servers', '/login']) {
+      const html = await (await get(path)).text();
+      expect(html, path).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html, path).not.toMatch(/\son[a-z]+="/);
+      expect(html, path).not.toMatch(/<[^>]+\sstyle="/);
+    }
   });
 
   it('revalidates index.html on every load and caches the hashed assets for a year', async () => {
     const html = await get('/');
     expect(html.headers.get('cache-control')).toBe('no-cache');
     expect((await get('/index.html')).headers.get('cache-control')).toBe('no-cache');
+    expect((await get('/pricing')).headers.get('cache-control')).toBe('no-cache');
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await html.text())?.[1];
     expect(asset).toBeDefined();
     expect((await get(asset!)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router-dom';
 import { ProtectedRoute } from './guards/protected-route';
 import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
@@ -15,8 +15,9 @@ function NoFallback() {
   return null;
 }
 
-export function createRouter() {
-  return createBrowserRouter([
+/** Every route of the app; the browser router and the build's prerender (entry-server.tsx) share them. */
+export function appRoutes(): RouteObject[] {
+  return [
     {
       // Watches every location for the automatic redirect of signed-in people (spec §2).
       Component: RootLayout,
@@ -124,5 +125,28 @@ export function createRouter() {
         },
       ],
     },
-  ]);
+  ];
+}
+
+export function createRouter() {
+  return createBrowserRouter(appRoutes());
+}
+
+/**
+ * For a prerendered page (web/prerender.ts wrote its HTML at build time): the lazy screens of the
+ * current location are loaded first, so the router starts ready and its first render is the same
+ * markup the HTML holds. Hydration then adopts that markup instead of showing nothing while the
+ * route's chunk loads.
+ */
+export async function createHydratingRouter() {
+  const routes = appRoutes();
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, loaded, { lazy: undefined });
+    }),
+  );
+  return createBrowserRouter(routes);
 }

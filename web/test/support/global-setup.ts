@@ -12,6 +12,8 @@ const buildInputs = [
   join(webDir, 'public'),
   join(webDir, 'index.html'),
   join(webDir, 'vite.config.ts'),
+  // The build's prerender step (a vite plugin the config loads).
+  join(webDir, 'scripts/prerender.ts'),
   join(repoRoot, 'libs/contracts/src'),
 ];
 

@@ -91,7 +91,8 @@ export function PublicLayout() {
               ))}
             </ul>
           </nav>
-          <p className="qw-muted qw-small site-footer__legal">
+          {/* The year is the build's in a prerendered page; across New Year the browser's may differ. */}
+          <p className="qw-muted qw-small site-footer__legal" suppressHydrationWarning>
             © {new Date().getFullYear()} {siteName}. WireGuard is a registered trademark of Jason A. Donenfeld.
           </p>
         </div>

@@ -4,7 +4,7 @@ import {
   contactMessageLength,
   contactMessageMaxLength,
 } from '@qw/contracts';
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { hasErrorCode, isApiError } from '../../../lib/api-client';
 import { Alert, Button, Field, Input, TextArea } from '../../../ui';
 import { useSendContactMessage } from '../api/send-contact-message';
@@ -29,14 +29,26 @@ type Outcome = { tone: 'success' | 'error'; text: string } | null;
 
 const fieldIds: Record<ContactField, string> = { email: 'contact-email', message: 'contact-message' };
 
+/** The form's values until the draft has been read (never saved: that would erase the draft). */
+const beforeDraft: ContactValues = { email: '', message: '' };
+
 export function ContactForm() {
-  const [values, setValues] = useState<ContactValues>(loadContactDraft);
+  const [values, setValues] = useState<ContactValues>(beforeDraft);
   const [errors, setErrors] = useState<ContactErrors>({});
   const [outcome, setOutcome] = useState<Outcome>(null);
   const send = useSendContactMessage();
   const outcomeRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => saveContactDraft(values), [values]);
+  // The draft is read after the first render, before the browser paints: /support is prerendered,
+  // and its first render must be the markup built without any visitor's draft, to hydrate on it.
+  useLayoutEffect(() => {
+    const draft = loadContactDraft();
+    if (draft.email !== '' || draft.message !== '') setValues(draft);
+  }, []);
+
+  useEffect(() => {
+    if (values !== beforeDraft) saveContactDraft(values);
+  }, [values]);
 
   useEffect(() => {
     if (outcome) outcomeRef.current?.focus();

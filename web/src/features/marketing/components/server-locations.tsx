@@ -18,9 +18,9 @@ export function ServerLocations() {
         <p className="qw-visually-hidden" role="status">
           Loading the server list…
         </p>
-        <Skeleton height={180} />
-        <Skeleton height={180} />
-        <Skeleton height={180} />
+        <Skeleton block />
+        <Skeleton block />
+        <Skeleton block />
       </div>
     );
   if (servers.isError && !servers.data)
