@@ -10,6 +10,7 @@ import { apiBench } from './api.bench.ts';
 import { analyticsBench } from './analytics.bench.ts';
 import { busIdentitiesBench } from './bus-identities.bench.ts';
 import { busPipelineBench } from './bus-pipeline.bench.ts';
+import { lcpBench } from './lcp.bench.ts';
 import { natsFailoverBench } from './nats-failover.bench.ts';
 import { replicasBench } from './replicas.bench.ts';
 import { telemetryBench } from './telemetry.bench.ts';
@@ -25,6 +26,7 @@ export const benches: Bench[] = [
   busIdentitiesBench,
   natsFailoverBench,
   telemetryBench,
+  lcpBench,
 ];
 
 /** Benchmarks scripts/test/bench-runner.test.ts does not run at size 'tiny', and why (it must stay under 60 s). */

@@ -7,8 +7,10 @@ import { createHttpApp } from '@qw/platform/http';
 import { createLogger } from '@qw/platform/logger';
 import { securityHeaders } from '../../../services/gateway/src/security-headers.ts';
 import { registerWebApp, spaFallback } from '../../../services/gateway/src/web-app.ts';
-import { withWebBuild } from './global-setup';
-import type { Site } from './site';
+import { withWebBuild } from './global-setup.ts';
+
+/** A served copy of the web app (as `startSite` in site.ts gives). */
+export type Site = { url: string; close(): Promise<void> };
 
 /**
  * The built web app served by the gateway's own web serving (services/gateway/src/web-app.ts:
