@@ -53,3 +53,22 @@ export const setupSteps: Readonly<Record<Platform, readonly [string, string, str
     'Turn the tunnel on.',
   ],
 };
+
+/**
+ * Leak protection (issue #25): how to keep traffic from leaving outside the tunnel, per platform,
+ * shown with the setup steps. Linux's kill switch is an option of the downloaded file.
+ */
+export const leakProtection: Readonly<Record<Platform, string>> = {
+  ios: 'In the WireGuard app, edit the tunnel and turn on On-Demand for Wi-Fi and cellular, so the tunnel is up whenever the phone is online. iOS lets no VPN app block traffic while the tunnel is off.',
+  android:
+    'In Settings, open Network & internet, then VPN, then the gear beside WireGuard, and turn on "Always-on VPN" and "Block connections without VPN".',
+  macos:
+    'In the WireGuard app, edit the tunnel and turn on On-Demand for Ethernet and Wi-Fi, so the tunnel comes back whenever the Mac is online.',
+  windows:
+    'In the WireGuard app, edit the tunnel and tick "Block untunneled traffic (kill-switch)": nothing leaves the computer outside the tunnel while it is active.',
+  linux:
+    'Tick "Block traffic outside the tunnel" before you download: the file then carries wg-quick\'s kill switch (iptables and ip6tables rules added by PostUp, removed by PreDown), so nothing leaves the computer outside the tunnel while it is up.',
+  router:
+    "In the router's firewall, let the devices behind it out only through the WireGuard interface, so they lose the internet rather than leave without the tunnel.",
+  other: 'If your WireGuard client can block traffic outside the tunnel (a kill switch), turn it on.',
+};

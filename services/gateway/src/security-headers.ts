@@ -1,8 +1,10 @@
 import type { FastifyHelmetOptions } from '@fastify/helmet';
+import { tunnelCheckUrl } from '@qw/contracts';
 
 /**
  * Headers on every answer. The web app runs no inline script (Vite emits modules as files), so
- * the policy allows scripts, styles, fonts and connections from this origin only, and images
+ * the policy allows scripts, styles, fonts and connections from this origin only (and the tunnel
+ * check's address, which only a request through a Quietwire tunnel reaches), and images
  * also as data: URLs (QR codes). No page may be framed (the Devices page must not be
  * click-jacked). HSTS only when the public address is https (a browser would otherwise pin
  * plain http://localhost to https). Referrers leave with the origin only, never a path.
@@ -19,7 +21,8 @@ export function securityHeaders(publicUrl: string): FastifyHelmetOptions {
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        // "Am I protected?" asks the tunnel-only check address every node answers on (issue #25).
+        connectSrc: ["'self'", new URL(tunnelCheckUrl).origin],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -24,6 +24,7 @@ describe('security headers', () => {
       expect(policy).toContain("script-src 'self'");
       expect(policy).not.toContain('unsafe-inline');
       expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("connect-src 'self' http://100.64.0.254;");
       expect(page.headers.get('x-frame-options')).toBe('DENY');
       expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
       expect(page.headers.get('x-content-type-options')).toBe('nosniff');

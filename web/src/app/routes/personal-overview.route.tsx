@@ -1,4 +1,5 @@
 import { OverviewTiles } from '../../features/devices/components/overview-tiles';
+import { ProtectionCheck } from '../../features/devices/components/protection-check';
 import '../../features/devices/devices.css';
 import { ButtonLink, PageTitle } from '../../ui';
 
@@ -15,6 +16,7 @@ export default function PersonalOverviewRoute() {
           Manage devices
         </ButtonLink>
       </p>
+      <ProtectionCheck devicesPath="/app/personal/devices" />
     </div>
   );
 }
