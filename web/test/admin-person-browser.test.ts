@@ -160,6 +160,67 @@ describe("a person's page in the console", () => {
     });
   }
 
+  for (const width of [1280, 390]) {
+    it(`suspends an account with a reason the person reads on their dashboard, then lifts it, at ${width} px`, async () => {
+      const email = uniqueEmail('person-suspend');
+      await personalCustomerViaApi(stack, email);
+      const login = await apiCall(stack, 'POST', '/api/auth/login', { email, password });
+      const id = login.data.user.id as string;
+      const reason = 'A chargeback on your card is under review.';
+      const admin = await newPage(browser, { width });
+      await signInThroughPage(admin.page, stack.publicUrl, adminEmail);
+      await admin.page.goto(`${stack.publicUrl}/admin/accounts/users/${id}`);
+      await admin.page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
+      await admin.page.getByRole('button', { name: 'Suspend account' }).click();
+      const dialog = admin.page.getByRole('dialog');
+      await expect(dialog.innerText()).resolves.toContain(`Suspend the account of ${email}?`);
+      // No reason, no suspension: the field says why.
+      await dialog.getByRole('button', { name: 'Suspend' }).click();
+      await dialog.getByText('Say why: the person reads it on their dashboard.').waitFor();
+      await dialog.getByLabel('Reason').fill(reason);
+      expect(await seriousAxeViolations(admin.page)).toEqual([]);
+      await screenshot(admin.page, 'admin-person-suspend-dialog');
+      await dialog.getByRole('button', { name: 'Suspend' }).click();
+      await admin.page.getByText(`The account of ${email} is suspended`).waitFor();
+      const profile = admin.page.locator('section[aria-labelledby="person-profile"]');
+      await expect.poll(() => profile.innerText()).toContain(reason);
+      await admin.page.getByRole('button', { name: 'Lift suspension' }).waitFor();
+      await screenshot(admin.page, 'admin-person-suspended');
+
+      // The person signs in and reads why, in the operator's words.
+      const person = await newPage(browser, { width });
+      await signInThroughPage(person.page, stack.publicUrl, email);
+      const banner = person.page.locator('.qw-alert', { hasText: 'Quietwire suspended your account' });
+      await banner.waitFor();
+      await expect(banner.innerText()).resolves.toContain(reason);
+      expect(
+        await person.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
+      expect(await seriousAxeViolations(person.page)).toEqual([]);
+      await screenshot(person.page, 'account-suspended-banner');
+
+      await admin.page.getByRole('button', { name: 'Lift suspension' }).click();
+      await expect(dialog.innerText()).resolves.toContain(`Lift the suspension of ${email}?`);
+      await dialog.getByRole('button', { name: 'Lift suspension' }).click();
+      await admin.page.getByText(`The account of ${email} is active again`).waitFor();
+      await admin.page.getByRole('button', { name: 'Suspend account' }).waitFor();
+      const audit = admin.page.locator('section[aria-labelledby="person-audit"]');
+      await expect(audit.innerText()).resolves.toContain(
+        `${adminEmail} suspended the account of ${email}: “${reason}”`,
+      );
+      await expect(audit.innerText()).resolves.toContain(
+        `${adminEmail} lifted the suspension of the account of ${email}.`,
+      );
+      await person.page.reload();
+      await person.page.getByRole('heading', { level: 1 }).first().waitFor();
+      await expect(banner.count()).resolves.toBe(0);
+      expect(admin.errors).toEqual([]);
+      expect(person.errors).toEqual([]);
+      await admin.close();
+      await person.close();
+    });
+  }
+
   it('says so for an id nobody has', async () => {
     const admin = await newPage(browser);
     await signInThroughPage(admin.page, stack.publicUrl, adminEmail);

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useBilling } from '../../features/billing/api/get-billing';
+import { AccountSuspendedBanner } from '../../features/auth/components/account-suspended-banner';
 import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
 import { managesOrg } from '../../features/organizations/components/organization-account';
 import {
@@ -54,7 +55,12 @@ function BusinessLayout({ tabExtras }: { tabExtras: ReactNode }) {
       tabs={businessTabsFor(managesOrg(selected))}
       tabExtras={tabExtras}
       toolbar={<OrgSelector />}
-      banner={<VerifyEmailBanner />}
+      banner={
+        <>
+          <AccountSuspendedBanner />
+          <VerifyEmailBanner />
+        </>
+      }
       signOutReplace
     />
   );

@@ -1,3 +1,4 @@
+import { AccountSuspendedBanner } from '../../features/auth/components/account-suspended-banner';
 import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { areaSwitchLink } from '../../lib/redirects';
@@ -25,7 +26,12 @@ export default function PersonalAreaRoute() {
       area="Personal"
       tabs={personalTabs}
       tabExtras={link && <AreaSwitch to={link.to} label={link.label} />}
-      banner={<VerifyEmailBanner />}
+      banner={
+        <>
+          <AccountSuspendedBanner />
+          <VerifyEmailBanner />
+        </>
+      }
     />
   );
 }

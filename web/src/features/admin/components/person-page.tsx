@@ -163,6 +163,17 @@ export function PersonPage({ id, actions }: { id: string; actions?: (person: Adm
             ['Account type', accountTypes[profile.account_type] ?? profile.account_type],
             ['Role', profile.is_admin ? 'Platform admin' : (roleNames[profile.role] ?? profile.role)],
             ['Two-factor sign-in', profile.two_factor ? 'On' : 'Off'],
+            [
+              'Account',
+              profile.suspension ? (
+                <span className="admin-break">
+                  <Badge tone="warning">Suspended</Badge> since {formatDate(profile.suspension.since)}: “
+                  {profile.suspension.reason}”
+                </span>
+              ) : (
+                'Active'
+              ),
+            ],
           ]}
         />
         {actions?.(data)}
