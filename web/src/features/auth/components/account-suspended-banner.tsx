@@ -14,13 +14,14 @@ export function AccountSuspendedBanner() {
   return (
     <Alert tone="error" title="Quietwire suspended your account" announce={false}>
       <div className="qw-stack qw-stack--sm">
-      <p>
-        “{suspension.reason}” (since {formatDate(suspension.since)})
-      </p>
-      <p>
-        Your devices do not connect, and none can be added or switched on, until the suspension is lifted. You can still
-        see your account, pay, and export your data. <Link to="/support">Contact support</Link> about it.
-      </p>
+        <p>
+          “{suspension.reason}” (since {formatDate(suspension.since)})
+        </p>
+        <p>
+          Your devices do not connect, and none can be added or switched on, until the suspension is lifted. You can
+          still see your account, pay, and export your data. <Link to="/support">Contact support</Link> about it.
+        </p>
+      </div>
     </Alert>
   );
 }
