@@ -1,8 +1,8 @@
 import type { orgOverviewRoute, RouteAnswer } from '@qw/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { statusRefreshMs } from './get-devices';
-import { orgDevicesKey } from './get-org-devices';
+import { statusRefreshFor } from '../utils/status-refresh';
+import { type OrgDevicesAnswer, orgDevicesKey } from './get-org-devices';
 
 /** GET /api/orgs/{id}/overview → Devices, Connected and VPN Status of the organization (a member's own devices). */
 export type OrgOverview = RouteAnswer<typeof orgOverviewRoute>;
@@ -11,11 +11,14 @@ export function getOrgOverview(orgId: string): Promise<OrgOverview> {
   return api.get<OrgOverview>(`/api/orgs/${encodeURIComponent(orgId)}/overview`);
 }
 
+/** As often as the organization's device list beside it. */
 export function useOrgOverview(orgId: string | null) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: [...orgDevicesKey(orgId ?? ''), 'overview'],
     queryFn: () => getOrgOverview(orgId ?? ''),
     enabled: orgId !== null,
-    refetchInterval: statusRefreshMs,
+    refetchInterval: () =>
+      statusRefreshFor(client.getQueryData<OrgDevicesAnswer>([...orgDevicesKey(orgId ?? ''), 'list'])?.devices),
   });
 }
