@@ -1,27 +1,65 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Files that read what a whole process holds (prom-client's default registry, which counts every
+// RPC and registers every metric of the services loaded in the process): a process of their own.
+const processWide = ['services/*/test/metrics.test.ts', 'deploy/test/**/*.test.ts'];
+
+// What both projects below share.
+const shared = {
+  // Integration tests share one Postgres and one NATS; each file gets its own database and
+  // subject namespace (libs/testkit), so files may run in parallel on the two cores.
+  pool: 'forks' as const,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  // expect.poll gives up after 1 s by default; a loaded CI machine can take longer than that to
+  // answer a click (seen: a claim's alert after 3.8 s). Polls still return as soon as they pass.
+  expect: { poll: { timeout: 10_000 } },
+};
 
 export default defineConfig({
   test: {
-    // Integration tests share one Postgres and one NATS; each file gets its own database and
-    // subject namespace (libs/testkit), so files may run in parallel on the two cores.
-    include: [
-      'libs/*/test/**/*.test.ts',
-      'libs/*/src/**/*.test.ts',
-      'services/*/test/**/*.test.ts',
-      'services/*/src/**/*.test.ts',
-      'web/test/**/*.test.ts',
-      'scripts/test/**/*.test.ts',
-      'deploy/test/**/*.test.ts',
-    ],
-    pool: 'forks',
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // expect.poll gives up after 1 s by default; a loaded CI machine can take longer than that to
-    // answer a click (seen: a claim's alert after 3.8 s). Polls still return as soon as they pass.
-    expect: { poll: { timeout: 10_000 } },
     reporters: ['default'],
-    // Builds web/dist once (only when its sources changed) before browser tests need it.
-    globalSetup: ['web/test/support/global-setup.ts'],
+    projects: [
+      {
+        test: {
+          ...shared,
+          // The libraries' tests and each backend service's own (its rules, and the service alone
+          // on a database and bus of the file's own): files run one after another in a worker
+          // that keeps its imported modules (isolate: false) instead of a new process importing
+          // fastify, kysely, NATS and the services again for every file. None of these files
+          // stubs globals or mocks modules, and each stops what it started; a file that needs a
+          // fresh process (global stubs, module mocks, process-wide state such as metrics) goes
+          // to processWide.
+          name: 'services',
+          isolate: false,
+          exclude: [...configDefaults.exclude, ...processWide],
+          include: [
+            'libs/*/test/**/*.test.ts',
+            'libs/*/src/**/*.test.ts',
+            'services/analytics/test/**/*.test.ts',
+            'services/billing/test/**/*.test.ts',
+            'services/identity/test/**/*.test.ts',
+            'services/node-agent/test/**/*.test.ts',
+            'services/provisioning/test/**/*.test.ts',
+            'services/telemetry/test/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'scripts/test/**/*.test.ts',
+          ],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          // End to end (the gateway with every service, tunnels, browsers) and processWide: a
+          // process per file.
+          name: 'end-to-end',
+          include: ['services/gateway/test/**/*.test.ts', 'web/test/**/*.test.ts', ...processWide],
+          // Builds web/dist once (only when its sources changed) and starts the run's one
+          // Chromium before browser tests need them.
+          globalSetup: ['web/test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });
