@@ -3,7 +3,8 @@
 # wireguard-tools for real tunnels, iproute2 for network namespaces, socat for the NATS cluster
 # test's relays into its namespaces, PgBouncer for the pooling test, shellcheck for
 # scripts/node-install.sh's test, unbound for each node's own resolver (tests and `make dev`) and
-# dnsutils for the resolver test's dig. Installs only what is missing.
+# dnsutils for the resolver test's dig, iptables for the kill-switch rules wg-quick applies in the
+# tunnel-privacy test. Installs only what is missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null || need+=(chromium)
@@ -16,6 +17,7 @@ command -v shellcheck >/dev/null || need+=(shellcheck)
 command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || need+=(pgbouncer)
 [ -x /usr/sbin/unbound ] || need+=(unbound)
 command -v dig >/dev/null || need+=(dnsutils)
+command -v iptables >/dev/null || need+=(iptables)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "packages: missing ${need[*]}; install them with apt-get (root needed)" >&2; exit 1

@@ -40,12 +40,25 @@ export async function customerWithPlan(
   password = 'correct horse battery',
 ): Promise<Client> {
   const client = new Client(stack.app, `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
-  const started = await client.call('POST', '/api/checkout', { plan_code: planCode, quantity: 1 });
-  await client.call('POST', `/api/billing/test-checkout/${started.data.session_id}/pay`, {
-    email,
-    card_number: '4242424242424242',
-  });
-  await client.call('POST', '/api/auth/signup', { email, password });
+  const step = (name: string, answer: Awaited<ReturnType<Client['call']>>, ok: number) => {
+    if (answer.statusCode !== ok)
+      throw new Error(`${name} failed: ${answer.statusCode} ${JSON.stringify(answer.data)}`);
+    return answer;
+  };
+  const started = step(
+    'checkout',
+    await client.call('POST', '/api/checkout', { plan_code: planCode, quantity: 1 }),
+    200,
+  );
+  step(
+    'test payment',
+    await client.call('POST', `/api/billing/test-checkout/${started.data.session_id}/pay`, {
+      email,
+      card_number: '4242424242424242',
+    }),
+    200,
+  );
+  step('sign-up', await client.call('POST', '/api/auth/signup', { email, password }), 201);
   const claim = await client.call('POST', '/api/checkout/claim', { session_id: started.data.session_id, email });
   if (claim.statusCode !== 200) throw new Error(`claim failed: ${claim.statusCode} ${JSON.stringify(claim.data)}`);
   return client;
