@@ -31,40 +31,36 @@ try {
   const barePort = await freePort();
   await bare.listen({ host: '127.0.0.1', port: barePort });
   if (mode === 'count') {
-    // What one request costs in round trips: transactions in Postgres, RPCs asked, and the CPU this
-    // process spends when nobody asks anything (the services' background loops).
+    // What one request costs in round trips: the RPCs asked and the Postgres queries sent by this
+    // process (gateway and services), each request alone, twenty times; the fewest seen is the
+    // request's own (a background loop of a service may add one now and then).
     const { RpcClient } = await import('@qw/platform');
+    const pg = (await import('pg')).default;
     let rpcs = 0;
+    let queries = 0;
     const request = RpcClient.prototype.request;
     RpcClient.prototype.request = function (this: unknown, ...args: unknown[]) {
       rpcs++;
       return (request as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof request;
-    const { Client } = await import('pg');
-    const admin = new Client({ connectionString: stack.database.adminUrl });
-    await admin.connect();
-    const xacts = async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      const { rows } = await admin.query(
-        'select xact_commit + xact_rollback as n from pg_stat_database where datname = $1',
-        [stack.database.name],
-      );
-      return Number(rows[0].n);
-    };
-    const idleBefore = process.cpuUsage();
-    await new Promise((resolve) => setTimeout(resolve, 4000));
-    const idle = process.cpuUsage(idleBefore);
-    const x0 = await xacts();
-    rpcs = 0;
-    const one = await fetch(url, { headers });
-    if (!one.ok) throw new Error(String(one.status));
-    const x1 = await xacts();
-    const rpcsOne = rpcs;
-    const x2 = await xacts();
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+      queries++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    const seen: Array<{ rpcs: number; queries: number }> = [];
+    for (let i = 0; i < 20; i++) {
+      rpcs = 0;
+      queries = 0;
+      const one = await fetch(url, { headers });
+      if (!one.ok) throw new Error(String(one.status));
+      await one.arrayBuffer();
+      seen.push({ rpcs, queries });
+    }
+    const fewest = (key: 'rpcs' | 'queries') => Math.min(...seen.map((s) => s[key]));
     console.log(
-      `${route.name}: one request: ${rpcsOne} RPCs, ${x1 - x0} transactions (idle 1.5 s beside it: ${x2 - x1}); idle CPU ${((idle.user + idle.system) / 40_000).toFixed(1)}% of a core`,
+      `${route.name}: one request: ${fewest('rpcs')} RPCs, ${fewest('queries')} queries (fewest of 20; all: ${seen.map((s) => `${s.rpcs}/${s.queries}`).join(' ')})`,
     );
-    await admin.end();
   } else if (mode === 'compare') {
     // CPU time of this process (gateway and services) per request: steadier than requests/s on a busy machine.
     const cpuMs = async (run: () => Promise<{ total: number }>) => {
