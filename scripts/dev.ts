@@ -82,7 +82,11 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
       ...(service === 'provisioning' ? { BUS_IDENTITY_DIR: env.BUS_IDENTITY_DIR ?? devIdentityFolder } : {}),
       // The demo history's back-dated sign-ups (identity refuses them in production).
       ...(service === 'identity'
-        ? { DEMO_TOOLS: env.DEMO_TOOLS ?? (common.NODE_ENV === 'production' ? 'false' : 'true') }
+        ? {
+            DEMO_TOOLS: env.DEMO_TOOLS ?? (common.NODE_ENV === 'production' ? 'false' : 'true'),
+            // Accounts at reserved test domains (the demo's example.test people) are test accounts.
+            MARK_TEST_ACCOUNTS: env.MARK_TEST_ACCOUNTS ?? (common.NODE_ENV === 'production' ? 'false' : 'true'),
+          }
         : {}),
       ...(env.STRIPE_SECRET_KEY ? { STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY } : {}),
       ...(env.STRIPE_WEBHOOK_SECRET ? { STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET } : {}),

@@ -99,6 +99,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       identity.adminEndSessionsRpc,
       identity.adminResendVerificationRpc,
       identity.adminPersonSuspensionRpc,
+      identity.adminPersonTestMarkRpc,
       identity.adminRecordRefundRpc,
       identity.removeAdminEmailRpc,
       identity.adminPeopleCountsRpc,
@@ -264,6 +265,7 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       // The operator console's device list and servers (each with the admin's own assertion).
       identity.adminDirectoryRpc,
       identity.adminFindUsersRpc,
+      identity.adminTestUserIdsRpc,
       telemetry.adminNodeStatsRpc,
     ],
     publishes: eventsOf('provisioning'),

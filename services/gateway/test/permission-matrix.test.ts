@@ -500,6 +500,11 @@ const matrix: Record<string, Row> = {
     request: () => ({ url: `/api/admin/users/${roleTarget}/reactivate` }),
     expect: { ...adminOnly(), admin: 'off' },
   },
+  // Unmarking an account that is no test account: past every gate, nothing changes (200).
+  'POST /api/admin/users/:id/test-account': {
+    request: () => ({ url: `/api/admin/users/${roleTarget}/test-account`, body: { is_test: false } }),
+    expect: adminOnly(),
+  },
   'POST /api/admin/users/:id/resend-verification': {
     request: () => ({ url: `/api/admin/users/${roleTarget}/resend-verification` }),
     // Past every gate the operator is told the address is confirmed already (409).

@@ -43,6 +43,8 @@ export type IdentitySettings = {
   MAIL_DIR: string;
   /** identity.rpc.demo-sign-up answers (the demo history); refused in production. */
   DEMO_TOOLS?: boolean | undefined;
+  /** Accounts made at a reserved test domain are test accounts from the start (issue #26; make dev). */
+  MARK_TEST_ACCOUNTS?: boolean | undefined;
   NODE_ENV?: string | undefined;
 };
 
@@ -100,7 +102,13 @@ export function identityService(
         publicUrl: settings.PUBLIC_URL,
         sessions,
       });
-      const accounts = new AccountsService({ db, logger, sessions, emailLinks });
+      const accounts = new AccountsService({
+        db,
+        logger,
+        sessions,
+        emailLinks,
+        markTestAccounts: settings.MARK_TEST_ACCOUNTS === true,
+      });
       const profiles = new ProfilesService({ db });
       const mfa = new MfaService(db);
       contact = new ContactService({ db, mailer: mailerFor(logger), logger, supportEmail: settings.SUPPORT_EMAIL });

@@ -15,6 +15,11 @@ export const IdentityConfigSchema = Type.Object({
     default: false,
     description: 'answers identity.rpc.demo-sign-up, which the demo history uses (make dev: true; never in production)',
   }),
+  MARK_TEST_ACCOUNTS: Type.Boolean({
+    default: false,
+    description:
+      'accounts made at a reserved test domain (.test, .example, .invalid, .localhost, example.com/.net/.org) are test accounts from the start (make dev: true)',
+  }),
 });
 export type IdentityConfig = Static<typeof IdentityConfigSchema>;
 

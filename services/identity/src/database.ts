@@ -13,6 +13,8 @@ export interface UsersTable {
   /** Set while the operator has the account suspended (issue #26), with the reason its owner reads. */
   suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   suspension_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A test account (issue #26): the console's figures and lists can leave it out. */
+  is_test: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface ProfilesTable {

@@ -32,6 +32,8 @@ export const AdminPersonProfileSchema = Type.Object({
   two_factor: Type.Boolean(),
   /** Set while an operator has the account suspended: the reason its owner reads, and since when. */
   suspension: Type.Union([Type.Object({ reason: Type.String(), since: When }), Type.Null()]),
+  /** A test account (issue #26): the console's figures, lists and charts can leave it out. */
+  is_test: Type.Boolean(),
 });
 
 /** Sign-ins still able to refresh, and when any session of the person last began or refreshed. */
@@ -193,6 +195,22 @@ export const reactivatePersonRoute = defineRoute({
   response: { 200: PersonSuspensionAnswerSchema },
 });
 
+/** Mark the person's account as a test account (`is_test: true`) or unmark it (issue #26). */
+export const TestAccountBodySchema = Type.Object({ is_test: Type.Boolean() });
+export const TestAccountAnswerSchema = Type.Object({ is_test: Type.Boolean() });
+export const markTestAccountRoute = defineRoute({
+  operationId: 'markTestAccount',
+  method: 'POST',
+  url: '/api/admin/users/:id/test-account',
+  access: 'admin',
+  tags,
+  summary:
+    "Mark or unmark a person's account as a test account (the console's figures, lists and charts can leave test accounts out); audited",
+  params: AdminPersonParamsSchema,
+  body: TestAccountBodySchema,
+  response: { 200: TestAccountAnswerSchema },
+});
+
 /** The person's page and its actions. */
 export const adminPersonRoutes = [
   adminPersonRoute,
@@ -201,4 +219,5 @@ export const adminPersonRoutes = [
   refundPersonLatestRoute,
   suspendPersonRoute,
   reactivatePersonRoute,
+  markTestAccountRoute,
 ];

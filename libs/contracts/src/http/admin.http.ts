@@ -60,6 +60,13 @@ export const AdminOverviewSchema = Type.Object({
 });
 export type AdminOverview = Static<typeof AdminOverviewSchema>;
 
+/**
+ * Issue #26: `exclude_test=true` leaves test accounts out of a figure or list (the console's
+ * "Hide test accounts"): their people, their devices and their devices' traffic.
+ */
+export const ExcludeTestSchema = Type.Optional(Type.Boolean({ default: false }));
+export const AdminOverviewQuerySchema = Type.Object({ exclude_test: ExcludeTestSchema });
+
 export const adminOverviewRoute = defineRoute({
   operationId: 'adminOverview',
   method: 'GET',
@@ -67,6 +74,7 @@ export const adminOverviewRoute = defineRoute({
   access: 'admin',
   tags,
   summary: 'Spec §2 Overview: users, organizations, devices and active devices, and the last 24 hours of traffic',
+  querystring: AdminOverviewQuerySchema,
   response: { 200: AdminOverviewSchema },
 });
 
@@ -84,6 +92,8 @@ export const AdminUserSchema = Type.Object({
   /** The personal plan that entitles them now (billing), or null. */
   plan: Type.Union([Type.String(), Type.Null()]),
   organizations: Count,
+  /** A test account (issue #26). */
+  is_test: Type.Boolean(),
   created_at: When,
 });
 export type AdminUser = Static<typeof AdminUserSchema>;
@@ -94,6 +104,7 @@ export const AdminUsersQuerySchema = Type.Object({
       default: 'created_at',
     }),
   ),
+  exclude_test: ExcludeTestSchema,
   ...paging,
 });
 export const adminUsersRoute = defineRoute({
@@ -281,6 +292,7 @@ export const AdminDevicesQuerySchema = Type.Object({
   connected: Type.Optional(Type.Boolean()),
   active: Type.Optional(Type.Boolean()),
   sort: Type.Optional(Type.Union([Type.Literal('name'), Type.Literal('created_at')], { default: 'created_at' })),
+  exclude_test: ExcludeTestSchema,
   ...paging,
 });
 export const adminDevicesRoute = defineRoute({

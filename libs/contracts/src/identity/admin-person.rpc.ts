@@ -5,6 +5,7 @@ import {
   EndSessionsAnswerSchema,
   PersonSuspensionAnswerSchema,
   ResendVerificationAnswerSchema,
+  TestAccountAnswerSchema,
   accountSuspensionReasonMaxLength,
 } from '../http/admin-person.http.ts';
 
@@ -49,4 +50,10 @@ export const adminPersonSuspensionRpc = defineRpc(
     reason: Type.Optional(Type.String({ maxLength: accountSuspensionReasonMaxLength })),
   }),
   PersonSuspensionAnswerSchema,
+);
+/** An operator marks the person's account as a test account or unmarks it (issue #26); audited. */
+export const adminPersonTestMarkRpc = defineRpc(
+  'identity.rpc.admin-person-test-mark',
+  Type.Object({ user_id: Uuid, is_test: Type.Boolean() }),
+  TestAccountAnswerSchema,
 );

@@ -83,6 +83,9 @@ export const adminAuditKinds = [
   'user.refunded',
   'user.suspended',
   'user.reactivated',
+  // Test accounts (issue #26): marked or unmarked by an operator.
+  'user.test_marked',
+  'user.test_unmarked',
 ] as const;
 export type AdminAuditKind = (typeof adminAuditKinds)[number];
 

@@ -5,10 +5,10 @@ import { defineRpc } from '../rpc.ts';
 const Uuid = Type.String({ format: 'uuid' });
 const Count = Type.Integer({ minimum: 0 });
 
-/** The overview's Users and Organizations tiles. */
+/** The overview's Users and Organizations tiles (`exclude_test`: people of test accounts left out). */
 export const adminPeopleCountsRpc = defineRpc(
   'identity.rpc.admin-people-counts',
-  Type.Object({}),
+  Type.Object({ exclude_test: Type.Optional(Type.Boolean()) }),
   Type.Object({ users: Count, organizations: Count }),
 );
 /** Owners' e-mails and names and organizations' names, by id (a page of devices at a time). */
@@ -32,5 +32,15 @@ export const adminFindUsersRpc = defineRpc(
     q: Type.String({ minLength: 1, maxLength: 100 }),
     limit: Type.Integer({ minimum: 1, maximum: 10_000 }),
   }),
+  Type.Object({ user_ids: Type.Array(Uuid), truncated: Type.Boolean() }),
+);
+/**
+ * Test accounts ever are few (operators' and developers' own): their ids, at most `testAccountsMax`
+ * (`truncated` past it), so provisioning and telemetry leave their devices out of a figure.
+ */
+export const testAccountsMax = 1_000;
+export const adminTestUserIdsRpc = defineRpc(
+  'identity.rpc.admin-test-user-ids',
+  Type.Object({}),
   Type.Object({ user_ids: Type.Array(Uuid), truncated: Type.Boolean() }),
 );

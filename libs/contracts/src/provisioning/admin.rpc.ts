@@ -39,14 +39,19 @@ export const adminDevicesRpc = defineRpc(
   AdminDevicesQuerySchema,
   AdminDevicePageSchema,
 );
-/** The overview's Devices tile and what it is made of. */
+/**
+ * The overview's Devices tile and what it is made of. `exclude_test`: test accounts' devices left
+ * out, and `test_connected` says how many of theirs are connected now (the overview takes them off
+ * telemetry's count of connected devices).
+ */
 export const adminDeviceCountRpc = defineRpc(
   'provisioning.rpc.admin-device-count',
-  Type.Object({}),
+  Type.Object({ exclude_test: Type.Optional(Type.Boolean()) }),
   Type.Object({
     devices: Type.Integer({ minimum: 0 }),
     active: Type.Integer({ minimum: 0 }),
     breakdown: AdminDeviceBreakdownSchema,
+    test_connected: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
 );
 /** Spec §7 admin device action: activate, suspend or revoke_keys; audited. */

@@ -31,9 +31,13 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
 
   addRoute(app, adminOverviewRoute, async (request, reply) => {
     const { caller } = request;
+    // "Hide test accounts" (issue #26): identity leaves their people out, provisioning their
+    // devices, and says how many of theirs are connected, which come off telemetry's count. The
+    // traffic chart stays the fleet's: telemetry keeps hourly totals without a device column.
+    const excludeTest = request.query?.exclude_test === true;
     const [people, devices, traffic] = await Promise.all([
-      rpc.request(adminPeopleCountsRpc, {}, caller),
-      rpc.request(adminDeviceCountRpc, {}, caller),
+      rpc.request(adminPeopleCountsRpc, { exclude_test: excludeTest }, caller),
+      rpc.request(adminDeviceCountRpc, { exclude_test: excludeTest }, caller),
       rpc.request(adminTrafficRpc, {}, caller),
     ]);
     return reply.header('cache-control', 'no-store').send({
@@ -41,7 +45,7 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
       organizations: people.organizations,
       devices: devices.devices,
       devices_breakdown: devices.breakdown,
-      active_devices: traffic.active_devices,
+      active_devices: Math.max(0, traffic.active_devices - (devices.test_connected ?? 0)),
       traffic: traffic.traffic,
     });
   });

@@ -9,6 +9,8 @@ import {
   adminRefundLatestRpc,
   adminResendVerificationRpc,
   adminPersonSuspensionRpc,
+  adminPersonTestMarkRpc,
+  markTestAccountRoute,
   endPersonSessionsRoute,
   reactivatePersonRoute,
   suspendPersonRoute,
@@ -60,6 +62,14 @@ export function registerAdminPersonRoutes(app: HttpApp, deps: { rpc: RpcClient }
 
   addRoute(app, reactivatePersonRoute, async (request) =>
     rpc.request(adminPersonSuspensionRpc, { user_id: personId(request.params.id), suspended: false }, request.caller),
+  );
+
+  addRoute(app, markTestAccountRoute, async (request) =>
+    rpc.request(
+      adminPersonTestMarkRpc,
+      { user_id: personId(request.params.id), is_test: request.body.is_test },
+      request.caller,
+    ),
   );
 
   addRoute(app, resendPersonVerificationRoute, async (request) =>

@@ -57,8 +57,8 @@ export async function startStack(options: {
   /** More services, built for this stack's public address. */
   extra?: (publicUrl: string, mailUrl: string) => Array<ServiceDefinition<any>>;
   gatewayEnv?: Record<string, string>;
-  /** Identity's settings beyond the stack's own (DEMO_TOOLS). */
-  identity?: { DEMO_TOOLS?: boolean };
+  /** Identity's settings beyond the stack's own (DEMO_TOOLS, MARK_TEST_ACCOUNTS). */
+  identity?: { DEMO_TOOLS?: boolean; MARK_TEST_ACCOUNTS?: boolean };
   /**
    * Listen on a free loopback port and serve the built web app (for browser tests), from a copy
    * of web/dist of its own: another process rebuilding web/dist mid-run empties it first.

@@ -35,6 +35,8 @@ export async function insertUserWithProfile(
     createdAt?: Date;
     emailVerifiedAt?: Date;
     fullName?: string | null;
+    /** A test account from the start (issue #26: a reserved test domain while MARK_TEST_ACCOUNTS is on). */
+    isTest?: boolean;
   },
 ): Promise<boolean> {
   const inserted = await db
@@ -45,6 +47,7 @@ export async function insertUserWithProfile(
       password_hash: user.passwordHash,
       ...(user.createdAt ? { created_at: user.createdAt } : {}),
       ...(user.emailVerifiedAt ? { email_verified_at: user.emailVerifiedAt } : {}),
+      ...(user.isTest ? { is_test: true } : {}),
     })
     .onConflict((oc) => oc.column('email').doNothing())
     .returning('id')

@@ -9,6 +9,7 @@ import type { EmailLinksService } from '../email-links/email-links.service.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
 import * as repo from './accounts.repository.ts';
 import { validateEmail } from './account-rules.ts';
+import { isReservedTestAddress } from './test-account-rules.ts';
 import { hashPassword, passwordProblem, spendPasswordCheck, verifyPassword } from './passwords.ts';
 import { signInChecks, signUpChecks } from './rate-limits.ts';
 import { newSecretToken } from './secret-tokens.ts';
@@ -18,6 +19,8 @@ export type AccountsDeps = {
   logger: Logger;
   sessions: SessionsService;
   emailLinks: EmailLinksService;
+  /** Accounts made at a reserved test domain are test accounts from the start (issue #26; make dev). */
+  markTestAccounts?: boolean;
 };
 
 const invalidCredentials = () => new AppError('invalid_credentials', 'Invalid email or password.');
@@ -33,6 +36,10 @@ const signInSettleMs = 2_000;
 /** Accounts coming into being (sign-up, the demo history's) and a password's sign-in. */
 export class AccountsService {
   constructor(private readonly deps: AccountsDeps) {}
+
+  private marksAsTest(email: string): boolean {
+    return this.deps.markTestAccounts === true && isReservedTestAddress(email);
+  }
 
   private get db() {
     return this.deps.db;
@@ -62,7 +69,12 @@ export class AccountsService {
     const passwordHash = await hashPassword(input.password);
     const userId = randomUUID();
     const { session, verifyToken } = await this.db.transaction().execute(async (tx) => {
-      const created = await repo.insertUserWithProfile(tx, { id: userId, email, passwordHash });
+      const created = await repo.insertUserWithProfile(tx, {
+        id: userId,
+        email,
+        passwordHash,
+        isTest: this.marksAsTest(email),
+      });
       if (!created) throw alreadyRegistered();
       const now = new Date().toISOString();
       await addToOutbox(tx, userRegistered, { userId, accountType: 'personal', registeredAt: now });
@@ -98,6 +110,7 @@ export class AccountsService {
         createdAt: registeredAt,
         emailVerifiedAt: registeredAt,
         fullName: input.full_name?.trim() || null,
+        isTest: this.marksAsTest(email),
       });
       if (!created) throw alreadyRegistered();
       await addToOutbox(tx, userRegistered, {

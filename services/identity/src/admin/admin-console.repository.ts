@@ -10,6 +10,7 @@ export const listedPersonColumns = [
   'u.email',
   'u.email_verified_at',
   'u.created_at',
+  'u.is_test',
   'p.full_name',
   'p.account_type',
   'p.role',
@@ -43,9 +44,15 @@ export async function insertAdminAudit(
 /** People matching `search` (e-mail or name) with the total, one page in the given order. */
 export async function pageUsers(
   db: Db,
-  query: { search?: string | undefined; column: 'email' | 'full_name' | 'created_at'; dir: Sort } & Window,
+  query: {
+    search?: string | undefined;
+    excludeTest?: boolean | undefined;
+    column: 'email' | 'full_name' | 'created_at';
+    dir: Sort;
+  } & Window,
 ) {
   let base = db.selectFrom('users as u').innerJoin('profiles as p', 'p.id', 'u.id');
+  if (query.excludeTest) base = base.where('u.is_test', '=', false);
   if (query.search) {
     const pattern = containsPattern(query.search);
     base = base.where((eb) => eb.or([eb('u.email', 'ilike', pattern), eb('p.full_name', 'ilike', pattern)]));

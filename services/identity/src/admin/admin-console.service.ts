@@ -68,12 +68,18 @@ export class AdminConsoleService {
   /** Spec §2 Accounts, users: searched on e-mail and name, sorted, a page at a time with the total. */
   async users(
     caller: Caller,
-    query: { q?: string | undefined; sort?: string | undefined; dir?: Sort | undefined } & PageQuery,
+    query: {
+      q?: string | undefined;
+      sort?: string | undefined;
+      dir?: Sort | undefined;
+      exclude_test?: boolean | undefined;
+    } & PageQuery,
   ): Promise<Page<AdminUserRow>> {
     await this.operator(this.db, caller);
     const { page, perPage, offset } = pageOf(query);
     const { total, rows } = await repo.pageUsers(this.readDb, {
       search: query.q?.trim(),
+      excludeTest: query.exclude_test === true,
       ...userListOrder(query),
       limit: perPage,
       offset,
@@ -90,6 +96,7 @@ export class AdminConsoleService {
           is_admin: access.isAdmin,
           email_verified: row.email_verified_at !== null,
           organizations: Number(row.organizations ?? 0),
+          is_test: row.is_test,
           created_at: new Date(row.created_at).toISOString(),
         };
       }),

@@ -87,6 +87,32 @@ export class AdminPersonService {
     });
   }
 
+  /**
+   * The operator marks the person's account as a test account or unmarks it (issue #26): the
+   * console's figures and lists can then leave it out. Marking what already is so changes nothing
+   * and is not audited again.
+   */
+  async setTestAccount(caller: Caller, userId: string, isTest: boolean): Promise<{ is_test: boolean }> {
+    return this.db.transaction().execute(async (tx) => {
+      const operator = await requireOperator(tx, caller);
+      const person = await tx
+        .selectFrom('users')
+        .select(['email', 'is_test'])
+        .where('id', '=', userId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!person) throw personNotFound();
+      if (person.is_test === isTest) return { is_test: isTest };
+      await tx.updateTable('users').set({ is_test: isTest }).where('id', '=', userId).execute();
+      await insertAdminAudit(tx, operator, {
+        kind: isTest ? 'user.test_marked' : 'user.test_unmarked',
+        target: person.email,
+        details: { user_id: userId },
+      });
+      return { is_test: isTest };
+    });
+  }
+
   /** The operators' audit of a money-back refund billing gave at an operator's request. */
   async recordRefund(
     caller: Caller,
@@ -157,6 +183,7 @@ export class AdminPersonService {
         is_admin: access.isAdmin,
         two_factor: row.two_factor === true,
         suspension: accountSuspensionOf(row),
+        is_test: row.is_test,
       },
       sessions: { active: sessions.active, last_used_at: sessions.lastUsedAt ? iso(sessions.lastUsedAt) : null },
       organizations: organizations.map((m) => ({ id: m.id, name: m.name, role: m.role, joined_at: iso(m.created_at) })),

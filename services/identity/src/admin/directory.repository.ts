@@ -5,18 +5,46 @@ import { containsPattern } from './admin-rules.ts';
 type Db = Kysely<IdentityDatabase>;
 
 /** The operator console's questions about people: queries only (the endpoints check the caller). */
-export async function countPeople(db: Db): Promise<{ users: number; organizations: number }> {
-  const [users, organizations] = await Promise.all([
-    db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('organizations')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
+export async function countPeople(db: Db, excludeTest = false): Promise<{ users: number; organizations: number }> {
+  let users = db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n'));
+  if (excludeTest) users = users.where('is_test', '=', false);
+  let orgs = db.selectFrom('organizations as o').select((eb) => eb.fn.countAll<string>().as('n'));
+  // A test organization is one whose every member is a test account (and has at least one).
+  if (excludeTest)
+    orgs = orgs.where((eb) =>
+      eb.not(
+        eb.and([
+          eb.exists(eb.selectFrom('org_members as m').select('m.user_id').whereRef('m.org_id', '=', 'o.id')),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('org_members as m')
+                .innerJoin('users as u', 'u.id', 'm.user_id')
+                .select('m.user_id')
+                .whereRef('m.org_id', '=', 'o.id')
+                .where('u.is_test', '=', false),
+            ),
+          ),
+        ]),
+      ),
+    );
+  const [userCount, organizations] = await Promise.all([
+    users.executeTakeFirstOrThrow(),
+    orgs.executeTakeFirstOrThrow(),
   ]);
-  return { users: Number(users.n), organizations: Number(organizations.n) };
+  return { users: Number(userCount.n), organizations: Number(organizations.n) };
+}
+
+/** The ids of test accounts (issue #26), at most `limit + 1` to tell truncation. */
+export async function findTestUserIds(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('is_test', '=', true)
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 /** People's addresses and names, and organizations' names, by id (unknown ids are left out). */

@@ -2,6 +2,7 @@ import {
   adminEndSessionsRpc,
   adminPersonRpc,
   adminPersonSuspensionRpc,
+  adminPersonTestMarkRpc,
   adminRecordRefundRpc,
   adminResendVerificationRpc,
 } from '@qw/contracts';
@@ -17,6 +18,7 @@ export function adminPersonEndpoints(people: AdminPersonService): RpcEndpoint[] 
     endpoint(adminPersonSuspensionRpc, (data, caller) =>
       people.setSuspension(caller, data.user_id, data.suspended, data.reason),
     ),
+    endpoint(adminPersonTestMarkRpc, (data, caller) => people.setTestAccount(caller, data.user_id, data.is_test)),
     endpoint(adminRecordRefundRpc, async (data, caller) => {
       await people.recordRefund(caller, data);
       return {};

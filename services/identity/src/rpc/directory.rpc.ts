@@ -1,8 +1,20 @@
-import { adminDirectoryRpc, adminFindUsersRpc, adminPeopleCountsRpc, requireAdmin } from '@qw/contracts';
+import {
+  adminDirectoryRpc,
+  adminFindUsersRpc,
+  adminPeopleCountsRpc,
+  adminTestUserIdsRpc,
+  requireAdmin,
+  testAccountsMax,
+} from '@qw/contracts';
 import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
 import type { Kysely } from 'kysely';
 import type { IdentityDatabase } from '../database.ts';
-import { countPeople, findDirectoryEntries, findUserIdsByEmail } from '../admin/directory.repository.ts';
+import {
+  countPeople,
+  findDirectoryEntries,
+  findTestUserIds,
+  findUserIdsByEmail,
+} from '../admin/directory.repository.ts';
 
 /**
  * The operator console's questions about people (platform admins only, checked here again):
@@ -11,9 +23,14 @@ import { countPeople, findDirectoryEntries, findUserIdsByEmail } from '../admin/
 export function directoryEndpoints(db: Kysely<IdentityDatabase>): RpcEndpoint[] {
   const distinct = (ids: readonly string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
   return [
-    endpoint(adminPeopleCountsRpc, async (_data, caller) => {
+    endpoint(adminPeopleCountsRpc, async (data, caller) => {
       requireAdmin(caller);
-      return countPeople(db);
+      return countPeople(db, data.exclude_test === true);
+    }),
+    endpoint(adminTestUserIdsRpc, async (_data, caller) => {
+      requireAdmin(caller);
+      const ids = await findTestUserIds(db, testAccountsMax);
+      return { user_ids: ids.slice(0, testAccountsMax), truncated: ids.length > testAccountsMax };
     }),
     endpoint(adminDirectoryRpc, async (data, caller) => {
       requireAdmin(caller);

@@ -73,7 +73,7 @@ export function provisioningEndpoints(deps: {
   return [
     // The operator console (platform admins only; each checks the caller's admin flag itself).
     endpoint(adminDevicesRpc, (data, caller) => fleet.listDevices(caller, data)),
-    endpoint(adminDeviceCountRpc, (_data, caller) => fleet.deviceCount(caller)),
+    endpoint(adminDeviceCountRpc, (data, caller) => fleet.deviceCount(caller, data)),
     endpoint(adminDeviceActionRpc, (data, caller) => fleet.deviceAction(caller, data)),
     endpoint(adminServersRpc, (_data, caller) => fleet.servers(caller)),
     endpoint(adminDrainNodeRpc, (data, caller) => fleet.drain(caller, data)),

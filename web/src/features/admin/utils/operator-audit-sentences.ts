@@ -37,6 +37,10 @@ export function operatorAuditSentence(entry: OperatorAuditEntry): string {
     }
     case 'user.reactivated':
       return `${who} lifted the suspension of the account of ${what}.`;
+    case 'user.test_marked':
+      return `${who} marked ${what} as a test account.`;
+    case 'user.test_unmarked':
+      return `${who} marked ${what} as a real account again (no longer a test account).`;
     case 'user.sessions_ended':
       return `${who} ended every session of ${what}.`;
     case 'user.verification_sent':

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, confirmEmail, signUp, startStack, type Stack } from './support/stack.ts';
+import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
+import { registerTestNode } from './support/nodes.ts';
+import { organizationEventsHandled, ownOrganization, userIdOf } from './support/organizations.ts';
+
+/**
+ * Issue #26, test accounts, on the real stack (identity, billing, provisioning, telemetry) with
+ * MARK_TEST_ACCOUNTS on as `make dev` has it: accounts at reserved test domains are test accounts
+ * from the start, an operator marks and unmarks others (audited), and with `exclude_test=true` every
+ * console figure and list differs from the whole by exactly the test accounts' share.
+ */
+const password = 'correct horse battery';
+const rootEmail = 'root@quietwire.test';
+
+let stack: Stack;
+let root: Client;
+let pia: Client;
+let owen: Client;
+let owenId: string;
+let orgId: string;
+let rae: Client;
+let raeId: string;
+
+type Answer = Awaited<ReturnType<Client['call']>>;
+const status = (answer: Answer) => ({ status: answer.statusCode, code: answer.data?.error?.code });
+type Listed = { id: string; is_test: boolean };
+type ListedDevice = { id: string; owner: { id: string } };
+
+async function everyone(excludeTest: boolean): Promise<{ total: number; rows: Listed[] }> {
+  const answer = await root.call('GET', `/api/admin/users?per_page=100&exclude_test=${excludeTest}`);
+  expect(answer.statusCode).toBe(200);
+  return answer.data;
+}
+async function everyDevice(excludeTest: boolean): Promise<{ total: number; rows: ListedDevice[] }> {
+  const answer = await root.call('GET', `/api/admin/devices?per_page=100&exclude_test=${excludeTest}`);
+  expect(answer.statusCode).toBe(200);
+  return answer.data;
+}
+async function overview(excludeTest: boolean) {
+  const answer = await root.call('GET', `/api/admin/overview${excludeTest ? '?exclude_test=true' : ''}`);
+  expect(answer.statusCode).toBe(200);
+  return answer.data;
+}
+
+/** Each figure and list with and without test accounts, and the test accounts' own share of it. */
+async function bothWays() {
+  const [all, real, allDevices, realDevices, whole, without] = await Promise.all([
+    everyone(false),
+    everyone(true),
+    everyDevice(false),
+    everyDevice(true),
+    overview(false),
+    overview(true),
+  ]);
+  const testIds = new Set(all.rows.filter((row) => row.is_test).map((row) => row.id));
+  const testDevices = allDevices.rows.filter((device) => testIds.has(device.owner.id));
+  return { all, real, allDevices, realDevices, whole, without, testIds, testDevices };
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    label: 'test-accounts',
+    adminEmails: [rootEmail],
+    identity: { MARK_TEST_ACCOUNTS: true },
+    extra: (url, mail) => deviceServices(url, mail),
+  });
+  await registerTestNode(stack, 'test-accounts-node');
+  root = await confirmEmail(stack, rootEmail, password, await signUp(stack, rootEmail, '198.51.100.7', password));
+  // At a reserved test domain: a test account from the start.
+  pia = await confirmEmail(stack, 'pia@example.com', password, await customerWithPlan(stack, 'pia@example.com'));
+  await deviceAdded(pia, { name: 'Pia laptop', platform: 'linux' });
+  await deviceAdded(pia, { name: 'Pia phone', platform: 'ios' });
+  // Real people's addresses: counted as customers.
+  owen = await confirmEmail(
+    stack,
+    'owen@owen-and-sons.eu',
+    password,
+    await customerWithPlan(stack, 'owen@owen-and-sons.eu', 'business10'),
+  );
+  owenId = await userIdOf(owen);
+  orgId = await ownOrganization(owen);
+  await organizationEventsHandled(stack);
+  await deviceAdded(owen, { name: 'Owen phone' }, `/api/orgs/${orgId}/devices`);
+  rae = await confirmEmail(stack, 'rae@rae-design.eu', password, await customerWithPlan(stack, 'rae@rae-design.eu'));
+  raeId = await userIdOf(rae);
+  await deviceAdded(rae, { name: 'Rae desktop', platform: 'windows' });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('test accounts', () => {
+  it('marks accounts at reserved test domains by default, and only those', async () => {
+    const { all } = await bothWays();
+    const byId = new Map(all.rows.map((row) => [row.id, row.is_test]));
+    expect(byId.get(await userIdOf(root))).toBe(true);
+    expect(byId.get(await userIdOf(pia))).toBe(true);
+    expect(byId.get(owenId)).toBe(false);
+    expect(byId.get(raeId)).toBe(false);
+    expect((await root.call('GET', `/api/admin/users/${raeId}`)).data.profile.is_test).toBe(false);
+  });
+
+  it('leaves test accounts out of every figure and list by exactly their share', async () => {
+    const b = await bothWays();
+    expect(b.testIds.size).toBe(2);
+    expect(b.testDevices).toHaveLength(2);
+    // People: the list and the Users tile.
+    expect(b.real.total).toBe(b.all.total - b.testIds.size);
+    expect(b.real.rows.some((row) => row.is_test)).toBe(false);
+    expect(b.whole.users).toBe(b.all.total);
+    expect(b.without.users).toBe(b.whole.users - b.testIds.size);
+    // Devices: the list, the Devices tile and its breakdown (all of theirs are active with a key).
+    expect(b.realDevices.total).toBe(b.allDevices.total - b.testDevices.length);
+    expect(b.realDevices.rows.some((device) => b.testIds.has(device.owner.id))).toBe(false);
+    expect(b.whole.devices).toBe(b.allDevices.total);
+    expect(b.without.devices).toBe(b.whole.devices - b.testDevices.length);
+    expect(b.without.devices_breakdown.placed).toBe(b.whole.devices_breakdown.placed - b.testDevices.length);
+    expect(b.without.devices_breakdown.suspended).toBe(b.whole.devices_breakdown.suspended);
+    // No organization has only test members yet; nobody is connected, so none come off.
+    expect(b.without.organizations).toBe(b.whole.organizations);
+    expect(b.without.active_devices).toBe(b.whole.active_devices);
+  });
+
+  it('lets an operator mark and unmark an account, audited; an organization of test members is left out', async () => {
+    // Refused, changing nothing: a customer, nobody, a malformed id, a body that is not a flag.
+    expect(status(await rae.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: true }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(
+      status(await new Client(stack.app).call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: true })),
+    ).toEqual({ status: 401, code: 'not_signed_in' });
+    expect(status(await root.call('POST', `/api/admin/users/${randomUUID()}/test-account`, { is_test: true }))).toEqual(
+      { status: 404, code: 'not_found' },
+    );
+    expect(status(await root.call('POST', '/api/admin/users/nobody/test-account', { is_test: true }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(status(await root.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: 'yes' }))).toEqual({
+      status: 400,
+      code: 'validation_failed',
+    });
+    const before = await bothWays();
+    expect(before.testIds.has(owenId)).toBe(false);
+
+    const marked = await root.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: true });
+    expect(marked.statusCode).toBe(200);
+    expect(marked.data).toEqual({ is_test: true });
+    // Marking again changes nothing and is not audited twice.
+    expect((await root.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: true })).data).toEqual({
+      is_test: true,
+    });
+    const after = await bothWays();
+    expect(after.testIds.size).toBe(before.testIds.size + 1);
+    expect(after.without.users).toBe(before.without.users - 1);
+    expect(after.without.devices).toBe(before.without.devices - 1);
+    expect(after.realDevices.total).toBe(before.realDevices.total - 1);
+    // Owen's organization has no other member: it is a test organization now.
+    expect(after.without.organizations).toBe(before.without.organizations - 1);
+    expect(after.whole).toMatchObject({ users: before.whole.users, devices: before.whole.devices });
+
+    expect((await root.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: false })).statusCode).toBe(
+      200,
+    );
+    const back = await bothWays();
+    expect(back.without).toMatchObject({
+      users: before.without.users,
+      organizations: before.without.organizations,
+      devices: before.without.devices,
+    });
+    const person = (await root.call('GET', `/api/admin/users/${owenId}`)).data;
+    expect(person.profile.is_test).toBe(false);
+    expect(person.operator_actions.slice(0, 3)).toMatchObject([
+      { kind: 'user.test_unmarked', target: 'owen@owen-and-sons.eu', details: { user_id: owenId } },
+      { kind: 'user.test_marked', target: 'owen@owen-and-sons.eu', details: { user_id: owenId } },
+    ]);
+    expect(person.operator_actions.filter((a: { kind: string }) => a.kind === 'user.test_marked')).toHaveLength(1);
+  });
+});
