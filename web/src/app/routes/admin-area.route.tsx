@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { AdminGuard } from '../guards/admin-guard';
 import { ConsoleLayout } from '../layouts/console-layout';
+import { HideTestAccountsToggle } from '../../features/admin/components/hide-test-accounts-toggle';
 import { viewSitePath } from '../../lib/redirects';
 
 /** Spec §2 "Admin area": Overview, Accounts, Devices, Telemetry, Servers, Analytics, View Site (/), Sign out (to /). */
@@ -20,11 +21,16 @@ export default function AdminAreaRoute() {
         area="Admin"
         tabs={adminTabs}
         tabExtras={
-          <li>
-            <Link to={viewSitePath} className="console__tab-extra">
-              View Site
-            </Link>
-          </li>
+          <>
+            <li>
+              <Link to={viewSitePath} className="console__tab-extra">
+                View Site
+              </Link>
+            </li>
+            <li>
+              <HideTestAccountsToggle />
+            </li>
+          </>
         }
       />
     </AdminGuard>

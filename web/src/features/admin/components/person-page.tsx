@@ -8,6 +8,7 @@ import { timeAgo } from '../../devices/utils/device-facts';
 import { type AdminPerson, usePerson } from '../api/get-person';
 import { personAuditLines, type PersonAuditLine } from '../utils/person-audit';
 import { LoadFailure } from './list-controls';
+import { TestAccountAction } from './test-account-action';
 
 type Device = AdminPerson['devices'][number];
 type Invoice = AdminPerson['invoices'][number];
@@ -177,6 +178,7 @@ export function PersonPage({ id, actions }: { id: string; actions?: (person: Adm
           ]}
         />
         {actions?.(data)}
+        <TestAccountAction person={data} />
       </Section>
       <Section id="plan" title="Plan">
         {data.plan ? (
