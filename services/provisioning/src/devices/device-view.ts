@@ -62,6 +62,14 @@ export async function viewOf(db: Kysely<ProvisioningDatabase>, device: Device): 
   return view(device, device.node_id ? nodes.get(device.node_id) : undefined, retiring.get(device.id) ?? null);
 }
 
+/** Whether the device is connected now, from its own row (`isDeviceConnected`, the rule of every view). */
+export function connectedNow(device: Device, now: Date): boolean {
+  return isDeviceConnected(
+    { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: device.latest_handshake },
+    now,
+  );
+}
+
 /**
  * Each device with its traffic from telemetry; connected (and its handshake) from the device's
  * own row, the read model the operator's lists use too, by `isDeviceConnected`. Every list of
@@ -88,10 +96,7 @@ export async function withStatus(rpc: RpcClient, devices: ListedDevice[]): Promi
         : undefined;
     return {
       ...view(device, node, device.retiring_until ? new Date(device.retiring_until) : null),
-      is_connected: isDeviceConnected(
-        { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: device.latest_handshake },
-        now,
-      ),
+      is_connected: connectedNow(device, now),
       latest_handshake: iso(device.latest_handshake),
       rx_bytes: status?.rx_bytes ?? 0,
       tx_bytes: status?.tx_bytes ?? 0,

@@ -25,7 +25,7 @@ import { placeDevice } from '../placement/placement.service.ts';
 import { deviceNotFound, deviceRefusal, type DeviceOperation } from './device-access.ts';
 import { deviceFor } from './device-for.ts';
 import { defaultPrivacy, privacyAfter } from './device-privacy-rules.ts';
-import { view, viewOf, withStatus } from './device-view.ts';
+import { connectedNow, view, viewOf, withStatus } from './device-view.ts';
 import {
   countPersonalDevices,
   deviceById,
@@ -86,7 +86,10 @@ export class DevicesService {
 
   /** Spec §2's three tiles: Devices, Connected, VPN Status (by the one rule every view uses, contracts' devices.ts). */
   async overview(caller: Caller): Promise<DeviceOverview> {
-    return deviceOverviewOf(await this.list(caller));
+    // Counts only: connected comes from the device rows, so telemetry is not asked (one query).
+    const now = new Date();
+    const devices = await listedPersonalDevices(this.deps.db, requireUserId(caller));
+    return deviceOverviewOf(devices.map((device) => ({ is_connected: connectedNow(device, now) })));
   }
 
   /**
