@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@qw/testkit';
@@ -8,7 +7,7 @@ import { customerWithPlan, deviceAdded, deviceServices } from '../../services/ga
 import { registerTestNode } from '../../services/gateway/test/support/nodes.ts';
 import { ownOrganization } from '../../services/gateway/test/support/organizations.ts';
 import { seriousAxeViolations } from './support/axe.ts';
-import { launchBrowser } from './support/browser.ts';
+import { downloadedText, launchBrowser } from './support/browser.ts';
 import { newPage, pathOf, screenshot, signInThroughPage } from './support/real-stack.ts';
 
 /**
@@ -54,7 +53,7 @@ describe('leaving from the Account page', () => {
         await card.getByRole('button', { name: 'Download my data' }).click();
         const file = await download;
         expect(file.suggestedFilename()).toMatch(/^quietwire-data-\d{4}-\d{2}-\d{2}\.json$/);
-        const text = await readFile((await file.path())!, 'utf8');
+        const text = await downloadedText(file);
         const data = JSON.parse(text);
         expect(data.account.email).toBe(email);
         expect(data.devices).toEqual([

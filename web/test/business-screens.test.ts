@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { openPage, siteAndBrowserPerFile } from './support/browser';
+import { downloadedText, openPage, siteAndBrowserPerFile } from './support/browser';
 import { FakeOrgApi, fakeIds, inviteToken, quotaMessage, type FakeViewer } from './support/fake-org-api';
 import { screenshot } from './support/real-stack';
 import type { Site } from './support/site';
@@ -286,9 +285,7 @@ describe('what the business pages do (fake API)', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('Acme-Research-activity.csv');
-    const csv = readFileSync((await download.path()) ?? '', 'utf8')
-      .trimEnd()
-      .split('\r\n');
+    const csv = (await downloadedText(download)).trimEnd().split('\r\n');
     expect(csv[0]).toBe('When (UTC),Kind,Who,Target,What happened');
     expect(csv).toHaveLength(1 + 6);
     expect(csv.slice(1).every((line) => line.includes(',member.role_changed,'))).toBe(true);

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerNodeRpc } from '@qw/contracts';
@@ -7,7 +6,7 @@ import { generateKeyPair } from '@qw/wireguard';
 import { customerWithPlan, deviceServices } from '../../services/gateway/test/support/products.ts';
 import { startStack, type Stack } from '../../services/gateway/test/support/stack.ts';
 import { seriousAxeViolations } from './support/axe.ts';
-import { launchBrowser, openPage } from './support/browser.ts';
+import { downloadedText, launchBrowser, openPage } from './support/browser.ts';
 import { screenshot, signInThroughPage } from './support/real-stack.ts';
 
 /**
@@ -95,7 +94,7 @@ describe('changing a device’s region on the real services', () => {
       // The new file names Toronto; downloading it clears the notice.
       const download = page.waitForEvent('download');
       await moved.getByRole('link', { name: 'Download config', exact: true }).click();
-      const file = await readFile((await (await download).path()) ?? '', 'utf8');
+      const file = await downloadedText(await download);
       expect(file).toContain(`Endpoint = ${servers['tor-live'].ip}:51820`);
       await expect.poll(() => moved.count(), { timeout: 15_000 }).toBe(0);
 

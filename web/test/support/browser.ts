@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './chromium';
 import { type Site, startSite } from './site';
@@ -22,6 +22,17 @@ export async function openPage(
   });
   const page = await context.newPage();
   return { context, page };
+}
+
+/**
+ * What a download holds, read through Playwright's stream: the run shares one Chromium that each
+ * file connects to, and a connected client cannot ask for the downloaded file's path.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The page's next alert, confirm or prompt: accepted, and answered as its type and text. */
