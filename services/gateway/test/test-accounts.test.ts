@@ -38,6 +38,11 @@ async function everyDevice(excludeTest: boolean): Promise<{ total: number; rows:
   expect(answer.statusCode).toBe(200);
   return answer.data;
 }
+async function organizationsTotal(excludeTest: boolean): Promise<number> {
+  const answer = await root.call('GET', `/api/admin/organizations?exclude_test=${excludeTest}`);
+  expect(answer.statusCode).toBe(200);
+  return answer.data.total;
+}
 async function overview(excludeTest: boolean) {
   const answer = await root.call('GET', `/api/admin/overview${excludeTest ? '?exclude_test=true' : ''}`);
   expect(answer.statusCode).toBe(200);
@@ -46,17 +51,19 @@ async function overview(excludeTest: boolean) {
 
 /** Each figure and list with and without test accounts, and the test accounts' own share of it. */
 async function bothWays() {
-  const [all, real, allDevices, realDevices, whole, without] = await Promise.all([
+  const [all, real, allDevices, realDevices, whole, without, allOrgs, realOrgs] = await Promise.all([
     everyone(false),
     everyone(true),
     everyDevice(false),
     everyDevice(true),
     overview(false),
     overview(true),
+    organizationsTotal(false),
+    organizationsTotal(true),
   ]);
   const testIds = new Set(all.rows.filter((row) => row.is_test).map((row) => row.id));
   const testDevices = allDevices.rows.filter((device) => testIds.has(device.owner.id));
-  return { all, real, allDevices, realDevices, whole, without, testIds, testDevices };
+  return { all, real, allDevices, realDevices, whole, without, allOrgs, realOrgs, testIds, testDevices };
 }
 
 beforeAll(async () => {
@@ -121,6 +128,8 @@ describe('test accounts', () => {
     expect(b.without.devices_breakdown.suspended).toBe(b.whole.devices_breakdown.suspended);
     // No organization has only test members yet; nobody is connected, so none come off.
     expect(b.without.organizations).toBe(b.whole.organizations);
+    expect(b.whole.organizations).toBe(b.allOrgs);
+    expect(b.realOrgs).toBe(b.allOrgs);
     expect(b.without.active_devices).toBe(b.whole.active_devices);
   });
 
@@ -161,6 +170,8 @@ describe('test accounts', () => {
     expect(after.realDevices.total).toBe(before.realDevices.total - 1);
     // Owen's organization has no other member: it is a test organization now.
     expect(after.without.organizations).toBe(before.without.organizations - 1);
+    expect(after.realOrgs).toBe(before.realOrgs - 1);
+    expect(after.allOrgs).toBe(before.allOrgs);
     expect(after.whole).toMatchObject({ users: before.whole.users, devices: before.whole.devices });
 
     expect((await root.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: false })).statusCode).toBe(

@@ -138,6 +138,7 @@ export const AdminOrganizationsQuerySchema = Type.Object({
   sort: Type.Optional(
     Type.Union([Type.Literal('name'), Type.Literal('created_at'), Type.Literal('members')], { default: 'created_at' }),
   ),
+  exclude_test: ExcludeTestSchema,
   ...paging,
 });
 export const adminOrganizationsRoute = defineRoute({

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AdminAuditKind, AuditCursor } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
 import { containsPattern } from './admin-rules.ts';
+import { isTestOrganization } from './directory.repository.ts';
 
 /** A person's columns as the console lists them (users `u`, profiles `p`, admin_emails `a`): `ListedPerson` and more. */
 export const listedPersonColumns = [
@@ -99,6 +100,7 @@ export async function pageOrganizations(
   query: {
     search?: string | undefined;
     active?: boolean | undefined;
+    excludeTest?: boolean | undefined;
     column: 'name' | 'members' | 'created_at';
     dir: Sort;
   } & Window,
@@ -106,6 +108,7 @@ export async function pageOrganizations(
   let base = db.selectFrom('organizations as o');
   if (query.search) base = base.where('o.name', 'ilike', containsPattern(query.search));
   if (query.active !== undefined) base = base.where('o.is_active', '=', query.active);
+  if (query.excludeTest) base = base.where((eb) => eb.not(isTestOrganization(eb)));
   const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
   const order = query.column === 'members' ? sql.ref('members') : sql.ref(`o.${query.column}`);
   const rows = await base

@@ -114,6 +114,7 @@ export class AdminConsoleService {
       status?: 'Active' | 'Suspended' | undefined;
       sort?: string | undefined;
       dir?: Sort | undefined;
+      exclude_test?: boolean | undefined;
     } & PageQuery,
   ): Promise<Page<AdminOrganization>> {
     await this.operator(this.db, caller);
@@ -121,6 +122,7 @@ export class AdminConsoleService {
     const { total, rows } = await repo.pageOrganizations(this.readDb, {
       search: query.q?.trim(),
       active: query.status === undefined ? undefined : query.status === 'Active',
+      excludeTest: query.exclude_test === true,
       ...organizationListOrder(query),
       limit: perPage,
       offset,

@@ -1,33 +1,37 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { IdentityDatabase } from '../database.ts';
+
+type OrganizationsRow = IdentityDatabase['organizations'];
 import { containsPattern } from './admin-rules.ts';
 
 type Db = Kysely<IdentityDatabase>;
+
+/**
+ * A test organization (issue #26): it has members and every one of them is a test account. Takes
+ * the organization as `o`.
+ */
+export function isTestOrganization(eb: ExpressionBuilder<IdentityDatabase & { o: OrganizationsRow }, 'o'>) {
+  return eb.and([
+    eb.exists(eb.selectFrom('org_members as m').select('m.user_id').whereRef('m.org_id', '=', 'o.id')),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('org_members as m')
+          .innerJoin('users as u', 'u.id', 'm.user_id')
+          .select('m.user_id')
+          .whereRef('m.org_id', '=', 'o.id')
+          .where('u.is_test', '=', false),
+      ),
+    ),
+  ]);
+}
 
 /** The operator console's questions about people: queries only (the endpoints check the caller). */
 export async function countPeople(db: Db, excludeTest = false): Promise<{ users: number; organizations: number }> {
   let users = db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n'));
   if (excludeTest) users = users.where('is_test', '=', false);
   let orgs = db.selectFrom('organizations as o').select((eb) => eb.fn.countAll<string>().as('n'));
-  // A test organization is one whose every member is a test account (and has at least one).
-  if (excludeTest)
-    orgs = orgs.where((eb) =>
-      eb.not(
-        eb.and([
-          eb.exists(eb.selectFrom('org_members as m').select('m.user_id').whereRef('m.org_id', '=', 'o.id')),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('org_members as m')
-                .innerJoin('users as u', 'u.id', 'm.user_id')
-                .select('m.user_id')
-                .whereRef('m.org_id', '=', 'o.id')
-                .where('u.is_test', '=', false),
-            ),
-          ),
-        ]),
-      ),
-    );
+  if (excludeTest) orgs = orgs.where((eb) => eb.not(isTestOrganization(eb)));
   const [userCount, organizations] = await Promise.all([
     users.executeTakeFirstOrThrow(),
     orgs.executeTakeFirstOrThrow(),

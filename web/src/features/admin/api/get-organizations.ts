@@ -1,6 +1,7 @@
 import type { adminOrganizationsRoute, RouteAnswer, RouteQuery } from '@qw/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { testAccountsQuery, useHideTestAccounts } from '../hide-test-accounts';
 import { adminKey } from './admin-key';
 
 /** GET /api/admin/organizations?q=&status=&sort=&dir=&page=&per_page=: one page of organizations. */
@@ -13,7 +14,9 @@ export function getOrganizations(query: AdminOrganizationsQuery): Promise<AdminO
   return api.get<AdminOrganizationsPage>('/api/admin/organizations', { query });
 }
 
-export function useOrganizations(query: AdminOrganizationsQuery) {
+/** Without test organizations (every member a test account) while "Hide test accounts" is on (issue #26). */
+export function useOrganizations(base: AdminOrganizationsQuery) {
+  const query = { ...base, ...testAccountsQuery(useHideTestAccounts()) };
   return useQuery({
     queryKey: [...organizationsKey, query],
     queryFn: () => getOrganizations(query),

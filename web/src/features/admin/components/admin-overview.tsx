@@ -3,6 +3,7 @@ import type { EChartsOption } from 'echarts';
 import { Link } from 'react-router-dom';
 import { Chart, ChartPanel, Skeleton, StatTile, Table, type TableColumn } from '../../../ui';
 import { type AdminOverview, useOverview } from '../api/get-overview';
+import { useHideTestAccounts } from '../hide-test-accounts';
 import { byteScale, formatBytes, formatCount } from '../format';
 import { LoadFailure } from './list-controls';
 
@@ -18,6 +19,8 @@ const axisHour = (hour: string) => `${hour.slice(11, 13)}:00`;
  */
 export function AdminOverviewPanel() {
   const overview = useOverview();
+  // The chart cannot leave test accounts out: telemetry keeps hourly totals without a device column.
+  const hideTest = useHideTestAccounts();
   const data = overview.data;
   const value = (pick: (data: AdminOverview) => number) =>
     data ? formatCount(pick(data)) : overview.isPending ? <Skeleton height={34} /> : '—';
@@ -50,7 +53,9 @@ export function AdminOverviewPanel() {
       </div>
       <ChartPanel
         title="Traffic"
-        description={() => 'Last 24 hours, per hour, every node (received and sent by the devices).'}
+        description={() =>
+          `Last 24 hours, per hour, every node (received and sent by the devices${hideTest ? ', test accounts included' : ''}).`
+        }
         query={overview}
         isEmpty={(d) => d.traffic.every((hour) => hour.rx_bytes === 0 && hour.tx_bytes === 0)}
         emptyText={() => 'No traffic in the last 24 hours.'}
