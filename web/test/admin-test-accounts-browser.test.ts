@@ -85,6 +85,9 @@ describe('test accounts in the console', () => {
     expect(await admin.page.getByRole('link', { name: tester }).count()).toBe(0);
     await toggle(admin.page).uncheck();
     await admin.page.getByRole('link', { name: tester }).waitFor();
+    // The list says which account is a test account.
+    const row = admin.page.getByRole('row', { name: new RegExp(tester) });
+    await row.getByText('Test account', { exact: true }).waitFor();
     expect(await noSidewaysScroll(admin.page)).toBeLessThanOrEqual(0);
     expect(admin.errors).toEqual([]);
     await admin.close();

@@ -604,7 +604,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       email_verified: index % 9 !== 4,
       plan: index % 3 === 0 ? 'personal' : index % 3 === 1 ? 'gaming' : null,
       organizations: index % 5 === 0 ? 1 : 0,
-      is_test: index % 10 === 9,
+      is_test: false,
       created_at: day(index),
     };
   });

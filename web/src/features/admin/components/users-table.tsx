@@ -38,6 +38,7 @@ const columns: TableColumn<AdminUser>[] = [
       <span className="admin-cell-stack">
         <span>{accountTypes[user.account_type] ?? user.account_type}</span>
         {user.is_admin && user.account_type !== 'admin' && <Badge tone="accent">Admin</Badge>}
+        {user.is_test && <Badge tone="neutral">Test account</Badge>}
       </span>
     ),
   },
