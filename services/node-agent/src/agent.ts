@@ -31,6 +31,7 @@ import type { NodeAgentConfig } from './config.ts';
 import { HandshakeWatch } from './handshake-watch.ts';
 import { hostMetricsReader, interfaceReading } from './host-metrics.ts';
 import { probeAll, probeTargets } from './latency.ts';
+import { samplePages } from './sample-pages.ts';
 import { nodeResolverFor, startNodeResolver } from './resolver/agent-resolver.ts';
 import type { NodeResolver } from './resolver/node-resolver.ts';
 import { withPresharedKey } from './preshared-keys.ts';
@@ -379,17 +380,16 @@ export class NodeAgent {
     );
     this.probeOffset = nextOffset;
     const latency = await probeAll(targets, (address) => this.host.ping(address));
-    await this.publish(peersSampled, {
-      sampledAt: sampledAt.toISOString(),
-      peers: dump.peers.map((peer) => ({
-        publicKey: peer.publicKey,
-        latestHandshake: peer.latestHandshake,
-        rxBytes: peer.transferRx,
-        txBytes: peer.transferTx,
-        maskedEndpoint: peer.endpoint ? maskEndpoint(peer.endpoint) : null,
-        latencyMs: latency.get(peer.publicKey) ?? null,
-      })),
-    });
+    const peers = dump.peers.map((peer) => ({
+      publicKey: peer.publicKey,
+      latestHandshake: peer.latestHandshake,
+      rxBytes: peer.transferRx,
+      txBytes: peer.transferTx,
+      maskedEndpoint: peer.endpoint ? maskEndpoint(peer.endpoint) : null,
+      latencyMs: latency.get(peer.publicKey) ?? null,
+    }));
+    for (const page of samplePages(peers))
+      await this.publish(peersSampled, { sampledAt: sampledAt.toISOString(), peers: page });
   }
 
   /** On this node's own subject: the only one its credentials may publish samples on. */
