@@ -238,7 +238,11 @@ describe('analytics projects billing’s, identity’s and the gateway’s event
   it('a rebuild reads the streams from the start and goes live with the same figures', async () => {
     const before = await figures();
     const started = await rpc.request(rebuildProjectionRpc, {}, operator);
-    expect(started.building).toMatchObject({ generation: 2, status: 'building' });
+    // The answer is the status just after the rebuild's consumers started: a history this small
+    // can be read and switched to before it is written (seen once the test databases stopped
+    // waiting for the disk), so generation 2 is then already live rather than building.
+    if (started.building) expect(started.building).toMatchObject({ generation: 2, status: 'building' });
+    else expect(started.live?.generation).toBe(2);
     await eventually(
       async () => (await rpc.request(projectionStatusRpc, {}, operator)).live?.generation === 2,
       30_000,
