@@ -112,6 +112,11 @@ describe('business screens at 390 and 1280 px (fake API)', () => {
       await visit(member.page, '/app/business/overview', 'Overview');
       await member.page.getByText('VPN Status').waitFor();
       await expect(member.page.getByRole('heading', { name: 'Your team' }).count()).resolves.toBe(0);
+      // "Am I protected?" (issue #25) on the business Overview too: no tunnel answers here.
+      await member.page
+        .getByRole('region', { name: 'Am I protected?' })
+        .getByText('Not protected: this browser does not reach the internet through a Quietwire tunnel.')
+        .waitFor();
       // A member is offered no tab, button or link they could not use.
       await visit(member.page, '/app/business/account', 'Account');
       await member.page.getByRole('link', { name: 'Manage Devices' }).waitFor();

@@ -281,6 +281,8 @@ export class FakeOrgApi {
       });
     if (path === '/api/orgs' && method === 'GET')
       return json(200, { organizations: this.myOrgs().map((o) => this.view(o)) });
+    // The person's own devices (none here): "Am I protected?" on the business Overview looks among them too.
+    if (path === '/api/devices' && method === 'GET') return json(200, { devices: [] });
     // Billing details for invoices (issue #26): none set.
     if (path === '/api/billing/details' && method === 'GET')
       return json(200, { company_name: '', address: '', vat_id: '' });

@@ -1,4 +1,5 @@
 import { OrgOverviewTiles } from '../../features/devices/components/overview-tiles';
+import { ProtectionCheck } from '../../features/devices/components/protection-check';
 import '../../features/devices/devices.css';
 import { WithSelectedOrg } from '../../features/organizations/components/org-selection';
 import { managesOrg } from '../../features/organizations/components/organization-account';
@@ -25,6 +26,7 @@ export default function BusinessOverviewRoute() {
                 Manage devices
               </ButtonLink>
             </p>
+            <ProtectionCheck key={`check-${org.id}`} orgId={org.id} devicesPath="/app/business/devices" />
             {managesOrg(org) && <TeamSummary key={`team-${org.id}`} org={org} />}
           </>
         )}

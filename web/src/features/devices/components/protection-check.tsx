@@ -2,15 +2,22 @@ import { tunnelCheckUrl } from '@qw/contracts';
 import { Link } from 'react-router-dom';
 import { Alert, Button } from '../../../ui';
 import { useDevices } from '../api/get-devices';
+import { useOrgDevices } from '../api/get-org-devices';
 import { useTunnelCheck } from '../api/get-tunnel-check';
 import { protection } from '../utils/protection';
 
-/** "Am I protected?" on the Overview (issue #25): asks the node through the tunnel, if there is one. */
-export function ProtectionCheck({ devicesPath }: { devicesPath: string }) {
+/**
+ * "Am I protected?" on the Overview (issue #25): asks the node through the tunnel, if there is one.
+ * On the business Overview (`orgId`) the browser may be on one of the organization's devices as
+ * well as one of the person's own.
+ */
+export function ProtectionCheck({ devicesPath, orgId = null }: { devicesPath: string; orgId?: string | null }) {
   const check = useTunnelCheck();
-  const devices = useDevices();
+  const personal = useDevices();
+  const organization = useOrgDevices(orgId);
+  const devices = [...(personal.data ?? []), ...(organization.data?.devices ?? [])];
   const secure = typeof window !== 'undefined' && window.location.protocol === 'https:';
-  const result = protection(check.isPending ? undefined : (check.data ?? null), devices.data ?? [], secure);
+  const result = protection(check.isPending ? undefined : (check.data ?? null), devices, secure);
   return (
     <section className="devices-protection" aria-labelledby="devices-protection-title">
       <h2 id="devices-protection-title">Am I protected?</h2>
