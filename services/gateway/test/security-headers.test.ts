@@ -11,7 +11,16 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const get = (path: string) => fetch(`${stack.publicUrl}${path}`);
+/**
+ * Every answer is read to its end (through a copy, so callers may still read it): an asset left
+ * unread stays half-sent in the socket, and the gateway's close then waits for it forever (the
+ * file's afterAll timed out in a CI run).
+ */
+const get = async (path: string) => {
+  const answer = await fetch(`${stack.publicUrl}${path}`);
+  await answer.clone().arrayBuffer();
+  return answer;
+};
 
 describe('security headers', () => {
   it('sends a strict policy with every page: no inline script, no framing, origin-only referrers', async () => {

@@ -2,11 +2,12 @@ import { adminPageSizes, planDisplayName, suspensionReasonMaxLength } from '@qw/
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
-import { Alert, Badge, Button, Field, Modal, Table, type TableColumn, type TableSort, TextArea } from '../../../ui';
+import { Alert, Badge, Button, Modal, Table, type TableColumn, type TableSort } from '../../../ui';
 import { type AdminOrganization, type AdminOrganizationsQuery, useOrganizations } from '../api/get-organizations';
 import { type OrganizationStatusChange, useSetOrganizationStatus } from '../api/set-organization-status';
 import { formatCount, serverSort } from '../format';
 import { FilterSelect, LoadFailure, Pager, SearchForm, SortSelect } from './list-controls';
+import { SuspensionReasonField } from './operator-action-parts';
 
 const sortKeys = ['name', 'created_at', 'members'] as const;
 const defaultSort: TableSort = { key: 'created_at', direction: 'descending' };
@@ -212,23 +213,16 @@ export function OrganizationsTable() {
             : 'It becomes Active again if its plan still entitles it; its devices can connect again.'}
         </p>
         {pending?.action === 'suspend' && (
-          <Field
-            label="Reason"
+          <SuspensionReasonField
             hint="Shown to the organization's members on their Account page, as written here."
+            value={reason}
             error={reasonError}
-            announceError
-            required
-          >
-            <TextArea
-              value={reason}
-              maxLength={suspensionReasonMaxLength}
-              rows={3}
-              onChange={(event) => {
-                setReason(event.target.value);
-                if (reasonError) setReasonError(null);
-              }}
-            />
-          </Field>
+            maxLength={suspensionReasonMaxLength}
+            onChange={(value) => {
+              setReason(value);
+              if (reasonError) setReasonError(null);
+            }}
+          />
         )}
       </Modal>
     </section>

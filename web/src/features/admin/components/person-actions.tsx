@@ -2,11 +2,10 @@ import { planDisplayName } from '@qw/contracts';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { formatAmount } from '../../../lib/format';
-import { Alert, Button, Modal } from '../../../ui';
+import { Button, Modal } from '../../../ui';
 import type { AdminPerson } from '../api/get-person';
 import { type PersonAction, usePersonAction } from '../api/person-actions';
-
-type Outcome = { tone: 'success' | 'error'; text: string };
+import { type ActionOutcome, ActionOutcomeAlert } from './operator-action-parts';
 
 const dialogs: Record<PersonAction, { title: (email: string) => string; confirm: string; busy: string; body: string }> =
   {
@@ -37,7 +36,7 @@ const dialogs: Record<PersonAction, { title: (email: string) => string; confirm:
 export function PersonActions({ person }: { person: AdminPerson }) {
   const { id, email, email_verified: verified } = person.profile;
   const [pending, setPending] = useState<PersonAction | null>(null);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
   const endSessions = usePersonAction(id, 'end-sessions');
   const resend = usePersonAction(id, 'resend-verification');
   const refund = usePersonAction(id, 'refund-latest');
@@ -91,11 +90,7 @@ export function PersonActions({ person }: { person: AdminPerson }) {
           </Button>
         )}
       </div>
-      {outcome && (
-        <Alert tone={outcome.tone} title={outcome.tone === 'success' ? 'Done' : 'Action failed'}>
-          {outcome.text}
-        </Alert>
-      )}
+      <ActionOutcomeAlert outcome={outcome} />
       <Modal
         open={pending !== null}
         title={pending ? dialogs[pending].title(email) : ''}

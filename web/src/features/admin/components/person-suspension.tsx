@@ -1,11 +1,10 @@
 import { accountSuspensionReasonMaxLength } from '@qw/contracts';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
-import { Alert, Button, Field, Modal, TextArea } from '../../../ui';
+import { Button, Modal } from '../../../ui';
 import type { AdminPerson } from '../api/get-person';
 import { usePersonSuspension } from '../api/person-actions';
-
-type Outcome = { tone: 'success' | 'error'; text: string };
+import { type ActionOutcome, ActionOutcomeAlert, SuspensionReasonField } from './operator-action-parts';
 
 /**
  * Issue #26: the operator suspends a person's account, saying why in words the person reads on
@@ -16,7 +15,7 @@ export function PersonSuspension({ person }: { person: AdminPerson }) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
   const change = usePersonSuspension(id);
 
   async function confirm() {
@@ -54,11 +53,7 @@ export function PersonSuspension({ person }: { person: AdminPerson }) {
           {suspension ? 'Lift suspension' : 'Suspend account'}
         </Button>
       </div>
-      {outcome && (
-        <Alert tone={outcome.tone} title={outcome.tone === 'success' ? 'Done' : 'Action failed'}>
-          {outcome.text}
-        </Alert>
-      )}
+      <ActionOutcomeAlert outcome={outcome} />
       <Modal
         open={open}
         title={suspension ? `Lift the suspension of ${email}?` : `Suspend the account of ${email}?`}
@@ -78,23 +73,16 @@ export function PersonSuspension({ person }: { person: AdminPerson }) {
             : 'Every device of theirs stops connecting, personal and in organizations, and none can be added or switched on until the suspension is lifted. They can still sign in, pay, export their data and write to support.'}
         </p>
         {!suspension && (
-          <Field
-            label="Reason"
+          <SuspensionReasonField
             hint="Shown to the person on their dashboard, as written here."
+            value={reason}
             error={reasonError}
-            announceError
-            required
-          >
-            <TextArea
-              value={reason}
-              maxLength={accountSuspensionReasonMaxLength}
-              rows={3}
-              onChange={(event) => {
-                setReason(event.target.value);
-                if (reasonError) setReasonError(null);
-              }}
-            />
-          </Field>
+            maxLength={accountSuspensionReasonMaxLength}
+            onChange={(value) => {
+              setReason(value);
+              if (reasonError) setReasonError(null);
+            }}
+          />
         )}
       </Modal>
     </div>

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-client';
-import { Alert, Badge, Button } from '../../../ui';
+import { Badge, Button } from '../../../ui';
 import type { AdminPerson } from '../api/get-person';
 import { useSetTestAccount } from '../api/test-account';
-
-type Outcome = { tone: 'success' | 'error'; text: string };
+import { type ActionOutcome, ActionOutcomeAlert } from './operator-action-parts';
 
 /**
  * Issue #26: on a person's page, whether the account is a test account, and the operator's switch
@@ -13,7 +12,7 @@ type Outcome = { tone: 'success' | 'error'; text: string };
 export function TestAccountAction({ person }: { person: AdminPerson }) {
   const { id, email, is_test: isTest } = person.profile;
   const mark = useSetTestAccount(id);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
 
   async function toggle() {
     setOutcome(null);
@@ -44,11 +43,7 @@ export function TestAccountAction({ person }: { person: AdminPerson }) {
           {isTest ? 'Unmark test account' : 'Mark as test account'}
         </Button>
       </div>
-      {outcome && (
-        <Alert tone={outcome.tone} title={outcome.tone === 'success' ? 'Done' : 'Action failed'}>
-          {outcome.text}
-        </Alert>
-      )}
+      <ActionOutcomeAlert outcome={outcome} />
     </div>
   );
 }
