@@ -135,7 +135,7 @@ describe('provisioning’s /metrics', () => {
             .where('name', '=', nodeName)
             .execute();
           const scrape = await metrics();
-          return { reachable: seriesValue(scrape, reachable), silentAMinute: seriesValue(scrape, age) >= 60 };
+          return { reachable: seriesValue(scrape, reachable), silentAMinute: (seriesValue(scrape, age) ?? 0) >= 60 };
         },
         { timeout: 15_000 },
       )
