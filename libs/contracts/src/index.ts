@@ -30,3 +30,4 @@ export * from './privacy/data-inventory.ts';
 export * from './receipts.ts';
 export * from './regions.ts';
 export * from './tunnel-check.ts';
+export * from './ids.ts';

@@ -12,6 +12,7 @@ import {
   type AdminOrganization,
   type AdminUserRow,
   type Caller,
+  isUuid,
 } from '@qw/contracts';
 import type { IdentityDatabase } from '../database.ts';
 import * as accounts from '../accounts/accounts.repository.ts';
@@ -26,7 +27,6 @@ type Db = Kysely<IdentityDatabase>;
 type Page<T> = { rows: T[]; total: number; page: number; per_page: number };
 type Sort = 'asc' | 'desc';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notAdmin = () => new AppError('forbidden', 'This is for platform administrators only.');
 
 /** The acting admin, as the database says now. */
@@ -150,7 +150,7 @@ export class AdminConsoleService {
     const why = reason?.trim() ?? '';
     if (suspended && why === '')
       throw new AppError('validation_failed', 'Say why the organization is suspended: its members read it.');
-    if (!uuidPattern.test(orgId)) {
+    if (!isUuid(orgId)) {
       await this.operator(this.db, caller);
       throw organizationNotFound();
     }

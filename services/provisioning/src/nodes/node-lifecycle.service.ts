@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import { AppError, type AddServerBodySchema, type EnrolmentAnswer } from '@qw/contracts';
+import { AppError, type AddServerBodySchema, type EnrolmentAnswer, isUuid } from '@qw/contracts';
 import { lockName } from '@qw/platform/db';
 import { giveBackRateEvents, takeRateLimited, type RateLimit } from '@qw/platform/limits';
 import { nodeSubnets } from '@qw/wireguard';
@@ -37,12 +37,11 @@ export type EnrolmentToken = { token: string; expires_at: string };
 /** Failed enrolments from one address (a host tries once; someone guessing tries many). */
 export const enrolmentAttemptLimit: RateLimit = { max: 10, windowSeconds: 15 * 60 };
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const serverNotFound = () => new AppError('not_found', 'Server not found.');
 
 function nodeIdOf(raw: string): string {
   const id = raw.toLowerCase();
-  if (!uuidPattern.test(id)) throw serverNotFound();
+  if (!isUuid(id)) throw serverNotFound();
   return id;
 }
 

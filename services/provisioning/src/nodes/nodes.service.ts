@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { AppError, nodeRegistered, normaliseRegion } from '@qw/contracts';
+import { AppError, nodeRegistered, normaliseRegion, isUuid } from '@qw/contracts';
 import { addToOutbox, type BusConnection } from '@qw/platform/bus';
 import { nodeSubnets } from '@qw/wireguard';
 import type { Node, ProvisioningDatabase } from '../database.ts';
@@ -121,8 +121,6 @@ export async function desiredPeers(
   });
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * Drains a node (no new placements; its devices are then moved by `Drains`) or opens it again
  * (the devices held on it wait no more), recorded for the console's audit either way, under the
@@ -134,7 +132,7 @@ export async function drainNode(
 ): Promise<{ node: Node; actionId: string }> {
   const nodeId = input.nodeId.toLowerCase();
   const notFound = () => new AppError('not_found', 'Server not found.');
-  if (!uuidPattern.test(nodeId)) throw notFound();
+  if (!isUuid(nodeId)) throw notFound();
   return db.transaction().execute(async (tx) => {
     const before = await lockNode(tx, nodeId);
     if (!before) throw notFound();

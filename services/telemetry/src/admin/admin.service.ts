@@ -5,6 +5,7 @@ import {
   connectedWindowSeconds,
   serverMetricsWindowSeconds,
   type Caller,
+  isUuid,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import type { TelemetryDatabase } from '../database.ts';
@@ -212,8 +213,6 @@ export async function latestPage(db: Db, rpc: RpcClient, caller: Caller, input: 
   };
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * One server's last 24 hours (issue #26): its host samples from one index range scan (host_id,
  * ts), folded into 5-minute buckets by `foldHistory`. The sample just before the window is read
@@ -221,7 +220,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  */
 export async function serverHistory(db: Db, nodeIdText: string, now: Date = new Date()) {
   const nodeId = nodeIdText.toLowerCase();
-  const node = uuidPattern.test(nodeId)
+  const node = isUuid(nodeId)
     ? await db.selectFrom('nodes').select('id').where('id', '=', nodeId).executeTakeFirst()
     : undefined;
   if (!node) throw new AppError('not_found', 'Server not found.');
