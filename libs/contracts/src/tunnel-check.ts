@@ -8,8 +8,6 @@ import { Type, type Static } from 'typebox';
  */
 export const tunnelCheckIpv4 = '100.64.0.254';
 export const tunnelCheckUrl = `http://${tunnelCheckIpv4}/`;
-/** The last byte of both check addresses. */
-export const tunnelCheckHost = 0xfe;
 
 export const TunnelCheckAnswerSchema = Type.Object({
   /** True when the request came from one of the node's peers, through the tunnel. */

@@ -20,13 +20,18 @@ export function policyResolverAddresses(mask: number, ulaPrefix: string = DEFAUL
   if (!Number.isInteger(mask) || mask < 1 || mask > MAX_MASK) {
     throw new RangeError(`policy resolver mask must be an integer from 1 to ${MAX_MASK}, got ${mask}`);
   }
+  return everyNodeAddresses(mask, ulaPrefix);
+}
+
+/** Host `host` of the addresses every node holds alike: 100.64.0.<host> and <ula>:ffff::<host>. */
+function everyNodeAddresses(host: number, ulaPrefix: string): ResolverAddresses {
   const ula = parseCidr(ulaPrefix);
   if (ula === null || ula.family !== 6 || ula.prefixLength !== 48) {
     throw new Error(`ULA prefix must be a /48, got ${JSON.stringify(ulaPrefix)}`);
   }
   return {
-    ipv4: `100.64.0.${mask}`,
-    ipv6: formatIpv6(networkOf(ula) | (POLICY_IPV6_SUBNET_INDEX << 64n) | BigInt(mask)),
+    ipv4: `100.64.0.${host}`,
+    ipv6: formatIpv6(networkOf(ula) | (POLICY_IPV6_SUBNET_INDEX << 64n) | BigInt(host)),
   };
 }
 
@@ -56,12 +61,5 @@ export function resolverAddresses(
  * ever has them.
  */
 export function tunnelCheckAddresses(ulaPrefix: string = DEFAULT_ULA_PREFIX): ResolverAddresses {
-  const ula = parseCidr(ulaPrefix);
-  if (ula === null || ula.family !== 6 || ula.prefixLength !== 48) {
-    throw new Error(`ULA prefix must be a /48, got ${JSON.stringify(ulaPrefix)}`);
-  }
-  return {
-    ipv4: `100.64.0.${TUNNEL_CHECK_HOST}`,
-    ipv6: formatIpv6(networkOf(ula) | (POLICY_IPV6_SUBNET_INDEX << 64n) | BigInt(TUNNEL_CHECK_HOST)),
-  };
+  return everyNodeAddresses(TUNNEL_CHECK_HOST, ulaPrefix);
 }
