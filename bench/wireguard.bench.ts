@@ -1,15 +1,15 @@
 /**
  * The WireGuard path on real wireguard-go (network namespaces), issue #24:
  * - add device → peer live on a node that already holds 10,000 peers, over 500 devices: from the
- *   201 of `POST /api/devices` to the moment the node agent's `wg set` returned for that key (the
- *   agent's own timestamp, `onPeersApplied`), beside one bare `wg set` of one peer on the same
- *   interface;
+ *   201 of `POST /api/devices` to the moment the interface took that key (UAPI answered, or `wg
+ *   set` returned: the agent's own timestamp, `onPeersApplied`), beside one bare `wg set` of one
+ *   peer on the same interface, with where the time went (stored, delivered, key fetched, applied);
  * - a node agent started on a fresh interface reconciling to 10,000 and 50,000 peers (asking the
  *   desired set, planning, applying), in its own process as on a server, beside `wg setconf` of the
  *   same peer set onto another fresh interface; the agent's resident memory at 50,000;
  * - first handshake → connected in the device list (p95 < 2 s), a real client bringing new devices up;
- * - one reading of the handshake watch at 10,000 peers (`wg show latest-handshakes`, parse, diff),
- *   beside the sample's `wg show dump` of the same interface.
+ * - one reading of the handshake watch at 10,000 peers (UAPI `get=1` where there is a socket),
+ *   beside `wg show latest-handshakes` of the same interface.
  */
 import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
@@ -122,12 +122,19 @@ type AgentResult = {
   peers: number;
   changes: number;
   ms: number;
+  path: 'uapi' | 'wg';
   applied: number;
   watchMs: number;
   dumpMs: number;
+  wgWatchMs: number;
+  wgDumpMs: number;
   bareSetMs: number[];
+  bareUapiSetMs: number[];
   rssMiB: number;
 };
+
+/** Epoch ms of a change's steps in the agent: JetStream stored it, the agent had it, its key fetched, applied. */
+type LiveSteps = { applied: number; stored: number; received: number; keyed: number };
 
 /**
  * A node agent in its own process (bench/wireguard-agent.process.ts): its `BENCH` line, and in
@@ -138,7 +145,7 @@ function agentProcess(env: Record<string, string>, follow: boolean) {
     ...env,
     ...(follow ? { BENCH_MODE: 'follow' } : {}),
   });
-  const live = new Map<string, number>();
+  const live = new Map<string, LiveSteps>();
   const waiters = new Map<string, () => void>();
   let resolveResult: (result: AgentResult) => void = () => undefined;
   let rejectResult: (error: Error) => void = () => undefined;
@@ -159,8 +166,13 @@ function agentProcess(env: Record<string, string>, follow: boolean) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
       if (line.startsWith('LIVE ')) {
-        const [, key, at] = line.split(' ');
-        live.set(key!, Number(at));
+        const [, key, applied, stored, received, keyed] = line.split(' ');
+        live.set(key!, {
+          applied: Number(applied),
+          stored: Number(stored),
+          received: Number(received),
+          keyed: Number(keyed),
+        });
         waiters.get(key!)?.();
       } else if (line.startsWith('BENCH ')) resolveResult(JSON.parse(line.slice('BENCH '.length)) as AgentResult);
     }
@@ -169,8 +181,8 @@ function agentProcess(env: Record<string, string>, follow: boolean) {
     result,
     exited,
     live,
-    /** The epoch ms at which `key` went live, waiting up to 10 s for it. */
-    async liveAt(key: string): Promise<number> {
+    /** The epoch ms at which `key` went live (and its steps), waiting up to 10 s for it. */
+    async liveAt(key: string): Promise<LiveSteps> {
       if (!live.has(key))
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error('peer not live in 10 s')), 10_000);
@@ -240,6 +252,10 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
       owners.push(await customerWithPlan(stack, `bench-wg-${i}@example.com`));
     const fromCreated: number[] = [];
     const fromAsked: number[] = [];
+    const toStored: number[] = [];
+    const toReceived: number[] = [];
+    const toKeyed: number[] = [];
+    const toApplied: number[] = [];
     let liveBefore201 = 0;
     for (let i = 0; i < s.devices + s.warmUp; i++) {
       const owner = owners[i % owners.length]!;
@@ -247,8 +263,13 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
       const created = await owner.call('POST', '/api/devices', { name: `device ${i}`, platform: 'linux' });
       const at201 = epochNow();
       if (created.statusCode !== 201) throw new Error(`add device: ${created.statusCode}`);
-      const liveAt = await follower.liveAt(created.data.device.public_key);
+      const steps = await follower.liveAt(created.data.device.public_key);
+      const liveAt = steps.applied;
       if (i < s.warmUp) continue;
+      toStored.push(steps.stored - asked);
+      toReceived.push(steps.received - steps.stored);
+      toKeyed.push(steps.keyed - steps.received);
+      toApplied.push(steps.applied - steps.keyed);
       if (liveAt < at201) liveBefore201 += 1;
       fromCreated.push(Math.max(0, liveAt - at201));
       fromAsked.push(liveAt - asked);
@@ -256,7 +277,21 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
     fromCreated.sort((a, b) => a - b);
     fromAsked.sort((a, b) => a - b);
     const bare = [...atStart.bareSetMs].sort((a, b) => a - b);
+    const bareUapi = [...atStart.bareUapiSetMs].sort((a, b) => a - b);
     const held = atStart.applied;
+    const p50 = (values: number[]) => round1(median(values));
+    const where =
+      `where the time went (p50 from the request sent): JetStream stored the event ${p50(toStored)} ms (the request, its commit, the outbox relay), ` +
+      `to the agent ${p50(toReceived)} ms, its preshared key fetched ${p50(toKeyed)} ms, applied ${p50(toApplied)} ms ` +
+      `(p99 of applying: ${round1(
+        percentile(
+          [...toApplied].sort((a, b) => a - b),
+          99,
+        ),
+      )} ms). Path: ${atStart.path}` +
+      (bareUapi.length
+        ? `; a bare one-peer UAPI set p50 ${round1(percentile(bareUapi, 50))} ms, p99 ${round1(percentile(bareUapi, 99))} ms`
+        : '');
     figures.push(
       {
         figure: `add device (201) → peer live on a node with ${held} peers: p50`,
@@ -264,7 +299,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
         unit: 'ms',
         baseline: { label: 'one bare `wg set` of one peer from the agent, p50', value: round1(percentile(bare, 50)) },
         target: { on: 'value', comparison: '<', limit: 10 },
-        note: `${s.devices} devices after ${s.warmUp} of warm-up; the end is the agent's timestamp when \`wg set\` returned (agent in its own process). From the request sent: p50 ${round1(percentile(fromAsked, 50))} ms, p99 ${round1(percentile(fromAsked, 99))} ms; live before the 201 arrived (counted as 0): ${liveBefore201}`,
+        note: `${s.devices} devices after ${s.warmUp} of warm-up; the end is the agent's timestamp when the interface took the peer (agent in its own process). From the request sent: p50 ${round1(percentile(fromAsked, 50))} ms, p99 ${round1(percentile(fromAsked, 99))} ms; live before the 201 arrived (counted as 0): ${liveBefore201}; ${where}`,
       },
       {
         figure: `add device (201) → peer live on a node with ${held} peers: p99`,
@@ -274,12 +309,12 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
         target: { on: 'value', comparison: '<', limit: 25 },
       },
       {
-        figure: `handshake watch, one reading at ${held} peers (wg show latest-handshakes, parse, diff; once a second)`,
+        figure: `handshake watch, one reading at ${held} peers (${atStart.path === 'uapi' ? 'UAPI get=1 streamed, keys and handshakes only' : 'wg show latest-handshakes'}, parse, diff; once a second)`,
         value: round1(atStart.watchMs),
         unit: 'ms',
-        baseline: { label: "the sample's `wg show dump` (once every 10 s)", value: round1(atStart.dumpMs) },
+        baseline: { label: '`wg show latest-handshakes`, parse, diff', value: round1(atStart.wgWatchMs) },
         target: { on: 'value', comparison: '<', limit: 100 },
-        note: 'medians of 10 readings in the agent process, wall time including the `wg` process; read once a second, so value/1000 is the share of one core at most',
+        note: `medians of 10 readings in the agent process, wall time; read once a second, so value/1000 is the share of one core at most. The sample's whole reading: ${round1(atStart.dumpMs)} ms (${atStart.path}), \`wg show dump\` and its parse ${round1(atStart.wgDumpMs)} ms`,
       },
     );
 
@@ -356,7 +391,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
         unit: 'ms',
         baseline: { label: '`wg setconf` of the same peer set', value: Math.round(median(setconfMs)) },
         target: { on: 'value', comparison: '<', limit: peers <= 10_000 ? 1000 : 5000 },
-        note: `median of ${s.rounds} round(s), each a new interface and a new agent process`,
+        note: `median of ${s.rounds} round(s), each a new interface and a new agent process; agent path ${atStart.path}; rounds ${agentMs.map(Math.round).join(', ')} ms, setconf ${setconfMs.map(Math.round).join(', ')} ms`,
       });
       if (peers === s.reconcilePeers.at(-1))
         figures.push({

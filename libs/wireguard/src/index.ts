@@ -9,3 +9,4 @@ export * from './wg-commands.ts';
 export * from './resolver-addresses.ts';
 export * from './split-tunnel.ts';
 export * from './kill-switch.ts';
+export * from './uapi.ts';

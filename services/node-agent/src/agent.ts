@@ -66,11 +66,11 @@ export class NodeAgent {
   readonly resolver: NodeResolver;
   nodeId: string | undefined;
   /**
-   * Called when `wg set` has returned for a peer change from the bus, with the keys it set or
+   * Called when the interface has taken a peer change from the bus (UAPI answered, or `wg set` returned), with the keys it set or
    * removed and `performance.now()` at that moment: when the peers went live, as the agent saw it
    * (the WireGuard benchmark reads it; nothing else does).
    */
-  onPeersApplied: ((publicKeys: readonly string[], at: number) => void) | undefined;
+  onPeersApplied: ((publicKeys: readonly string[], at: number, steps: AppliedSteps) => void) | undefined;
   /** The last reconcile that ran: peers desired, changes applied, milliseconds from asking to applied. */
   lastReconcile: { peers: number; changes: number; ms: number } | undefined;
 
@@ -78,7 +78,7 @@ export class NodeAgent {
     private readonly config: NodeAgentConfig,
     private readonly logger: Logger,
   ) {
-    this.host = new WgHost(config.WG_INTERFACE, config.WG_COMMAND_PREFIX);
+    this.host = new WgHost(config.WG_INTERFACE, config.WG_COMMAND_PREFIX, config.WG_CONTROL);
     this.version = agentVersion(config.AGENT_VERSION);
     this.resolver = nodeResolverFor(config, logger);
   }
@@ -103,6 +103,7 @@ export class NodeAgent {
     });
     this.rpc = new RpcClient(this.bus, 10_000);
     const publicKey = await this.configureInterface();
+    logger.info({ path: await this.host.path() }, 'peers applied through uapi (the interface socket) or wg');
     const node = { params: { node: config.NODE_NAME } };
     const addressing = await this.untilAnswered(() =>
       this.rpc!.request(
@@ -333,6 +334,7 @@ export class NodeAgent {
   }
 
   private async applyMessage(msg: JsMsg): Promise<void> {
+    const received = performance.now();
     const subject = this.bus!.ns.strip(msg.subject);
     const mine = subjectParams(nodePeerChanged.subject, subject)?.node === this.config.NODE_NAME;
     const decoded = decodeEnvelope(msg.data, nodePeerChanged);
@@ -342,9 +344,9 @@ export class NodeAgent {
       return;
     }
     try {
-      const received = performance.now();
       const change = decoded.envelope.data as PeerChange;
       const changes = await withPresharedKey(this.rpc!, this.config.NODE_NAME, change, peerChanges(change));
+      const keyed = performance.now();
       await this.host.setPeers(changes);
       const applied = performance.now();
       // Times only: keys and addresses stay out of the logs.
@@ -355,6 +357,7 @@ export class NodeAgent {
       this.onPeersApplied?.(
         changes.map((change) => change.publicKey),
         applied,
+        { stored: msg.info.timestampNanos / 1e6, received, keyed },
       );
       msg.ack();
     } catch (error) {
@@ -401,6 +404,13 @@ export class NodeAgent {
 }
 
 type PeerChange = Static<typeof nodePeerChanged.schema>;
+
+/**
+ * Where an applied change's time went: `stored` is when JetStream stored the event (epoch ms),
+ * `received` when the agent had it and `keyed` when its preshared key (if any) had been fetched
+ * (`performance.now()`, as the moment it was applied).
+ */
+export type AppliedSteps = { stored: number; received: number; keyed: number };
 
 /** What a peer change (already checked against its contract) asks of the interface. */
 export function peerChanges(change: PeerChange): WgPeerChange[] {

@@ -20,6 +20,11 @@ export const NodeAgentConfigSchema = Type.Object({
     default: '',
     description: 'runs wg and ip through this, e.g. "ip netns exec qw-node"',
   }),
+  WG_CONTROL: Type.Union([Type.Literal('auto'), Type.Literal('uapi'), Type.Literal('wg')], {
+    default: 'auto',
+    description:
+      "peer changes and readings: auto (wireguard-go's UAPI socket when /var/run/wireguard/<iface>.sock exists, else wg), uapi or wg",
+  }),
   NODE_KEY_FILE: Type.String({
     default: 'var/node.key',
     description: "the node's WireGuard private key; generated when missing",

@@ -1,10 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import {
   parseWgDump,
+  uapiGet,
+  uapiLatestHandshakes,
+  uapiSet,
+  uapiSocketDirectory,
+  uapiSocketPath,
   wgSetPeersArgs,
   wgShowDumpArgs,
   wgShowLatestHandshakesArgs,
@@ -17,17 +22,41 @@ import { parsePingRtt } from './latency.ts';
 const run = promisify(execFile);
 
 /**
- * Runs `wg` and `ip` for one interface, through an optional prefix such as
- * `ip netns exec qw-node`. Arguments are arrays: nothing goes through a shell.
+ * How the agent talks to the interface: `uapi` writes and reads wireguard-go's socket
+ * (`/var/run/wireguard/<iface>.sock`) directly, `wg` spawns `wg` (kernel WireGuard has no socket),
+ * `auto` takes the socket whenever it is there.
+ */
+export type WgControl = 'auto' | 'uapi' | 'wg';
+
+/**
+ * Drives one interface: peers and readings over wireguard-go's UAPI socket when there is one (no
+ * process per change, preshared keys never in a file), else with `wg`; `ip`, `ping` and the
+ * interface's own key always with their commands, through an optional prefix such as
+ * `ip netns exec qw-node`. Arguments are arrays: nothing goes through a shell. The socket is a
+ * file on this host's filesystem, so it is reached from outside the interface's namespace.
  */
 export class WgHost {
   private readonly prefix: string[];
+  private readonly socketPath: string;
 
   constructor(
     readonly iface: string,
     prefix: string,
+    readonly control: WgControl = 'auto',
+    socketDirectory = uapiSocketDirectory,
   ) {
     this.prefix = prefix.trim() ? prefix.trim().split(/\s+/) : [];
+    this.socketPath = uapiSocketPath(iface, socketDirectory);
+  }
+
+  /** Which path the next peer change or reading takes: the socket exists (checked each time, a few µs), or `wg`. */
+  async path(): Promise<'uapi' | 'wg'> {
+    if (this.control !== 'auto') return this.control;
+    try {
+      return (await stat(this.socketPath)).isSocket() ? 'uapi' : 'wg';
+    } catch {
+      return 'wg';
+    }
   }
 
   private async exec(command: string, args: string[]): Promise<string> {
@@ -58,22 +87,28 @@ export class WgHost {
     return parseLinkCounters(await this.ip(['-j', '-s', 'link', 'show', 'dev', this.iface]));
   }
 
+  /** The interface and its peers: `get=1` parsed as it streams, else `wg show dump`; secrets reduced alike. */
   async dump(): Promise<WgDump> {
+    if ((await this.path()) === 'uapi') return uapiGet(this.socketPath);
     return parseWgDump(await this.wg(wgShowDumpArgs(this.iface)));
   }
 
-  /** Each peer's latest handshake (unix seconds, 0: never): a few bytes per peer, cheap every second. */
+  /** Each peer's latest handshake (unix seconds, 0: never): cheap every second. */
   async latestHandshakes(): Promise<Map<string, number>> {
+    if ((await this.path()) === 'uapi') return uapiLatestHandshakes(this.socketPath);
     return parseLatestHandshakes(await this.wg(wgShowLatestHandshakesArgs(this.iface)));
   }
 
   /**
-   * One `wg set` per batch of peer changes: thousands of peers cost a handful of processes.
+   * Applies peer changes in order. Over the socket: one `set` for all of them, streamed, each
+   * preshared key written into the interface itself (never to disk). With `wg`:
+   * one `wg set` per batch of peer changes: thousands of peers cost a handful of processes.
    * `wg` reads a preshared key only from a file: each is written to a directory only root reads
    * (mode 0700, files 0600) that is removed as soon as `wg` has read them, whatever happens.
    * A null key takes the peer's away (/dev/null); an absent one leaves it as it is.
    */
   async setPeers(changes: readonly AgentPeerChange[], batch = 2000): Promise<void> {
+    if ((await this.path()) === 'uapi') return uapiSet(this.socketPath, changes);
     for (let i = 0; i < changes.length; i += batch) {
       const slice = changes.slice(i, i + batch);
       if (!slice.some((change) => typeof change.presharedKey === 'string')) {
