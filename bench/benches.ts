@@ -13,6 +13,7 @@ import { busPipelineBench } from './bus-pipeline.bench.ts';
 import { lcpBench } from './lcp.bench.ts';
 import { natsFailoverBench } from './nats-failover.bench.ts';
 import { replicasBench } from './replicas.bench.ts';
+import { resolverBench } from './resolver.bench.ts';
 import { telemetryBench } from './telemetry.bench.ts';
 import { wireguardBench } from './wireguard.bench.ts';
 
@@ -27,6 +28,7 @@ export const benches: Bench[] = [
   natsFailoverBench,
   telemetryBench,
   lcpBench,
+  resolverBench,
 ];
 
 /** Benchmarks scripts/test/bench-runner.test.ts does not run at size 'tiny', and why (it must stay under 60 s). */
