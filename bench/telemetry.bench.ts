@@ -287,8 +287,14 @@ export async function readIngest(client: pg.Client): Promise<ActualIngest> {
   const latest = await client.query(
     'select device_id, ts, rx_bytes, tx_bytes, latest_handshake, endpoint, latency_ms from telemetry.device_latest_telemetry',
   );
+  // A device's ended hours, and the hour under way kept in its latest row.
   const deviceHours = await client.query(
-    'select device_id, hour, rx_bytes, tx_bytes from telemetry.device_traffic_hours',
+    `select device_id, hour, sum(rx_bytes) as rx_bytes, sum(tx_bytes) as tx_bytes from (
+       select device_id, hour, rx_bytes, tx_bytes from telemetry.device_traffic_hours
+       union all
+       select device_id, hour, hour_rx_bytes, hour_tx_bytes from telemetry.device_latest_telemetry
+        where hour is not null and (hour_rx_bytes > 0 or hour_tx_bytes > 0)) h
+     group by device_id, hour`,
   );
   const hours = await client.query('select ts, rx_bytes, tx_bytes from telemetry.telemetry');
   return { latest: latest.rows, deviceHours: deviceHours.rows, hours: hours.rows };

@@ -26,6 +26,13 @@ export interface DeviceLatestTelemetryTable {
   latency_ms: number | null;
   latest_handshake: ColumnType<Date | null, Date | string | null, Date | string | null>;
   endpoint: string | null;
+  /**
+   * The hour under way of the device (its latest sample's hour) and the bytes moved in it so far:
+   * moved to `device_traffic_hours` when a sample of a later hour comes (one row written per sample).
+   */
+  hour: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  hour_rx_bytes: ColumnType<string, number | bigint | string | undefined, number | bigint | string>;
+  hour_tx_bytes: ColumnType<string, number | bigint | string | undefined, number | bigint | string>;
 }
 
 /** Whether a device is on (not suspended), as provisioning's newest event about it said. */
@@ -35,7 +42,10 @@ export interface DeviceActivityTable {
   changed_at: Timestamp;
 }
 
-/** A device's bytes in one hour (node's view: rx from the device, tx to it); kept 24 hours, then deleted. */
+/**
+ * A device's bytes in one finished hour (node's view: rx from the device, tx to it); kept 24 hours,
+ * then deleted. The hour under way is in the device's latest row.
+ */
 export interface DeviceTrafficHoursTable {
   device_id: string;
   hour: Timestamp;

@@ -39,6 +39,9 @@ function oneAtATime(stored: Map<string, StoredLatest>, samples: ResolvedSample[]
         rxBytes: row.rxBytes,
         txBytes: row.txBytes,
         latestHandshake: row.latestHandshake,
+        hour: row.hour,
+        hourRxBytes: row.hourRxBytes,
+        hourTxBytes: row.hourTxBytes,
       });
   }
   return { state, hours, counted, handshakes };
@@ -55,10 +58,17 @@ describe('a batch of peer samples', () => {
     const folded = foldSamples(new Map(), samples);
     expect(folded.counted).toBe(6);
     expect(folded.hours).toEqual([{ hour, rxBytes: 1500 + 200 + 90, txBytes: 300 + 20 + 6 }]);
-    expect(folded.deviceHours.find((row) => row.deviceId === laptop)).toMatchObject({ rxBytes: 1700, txBytes: 320 });
-    // One latest row per device: the newest sample.
+    // One latest row per device: the newest sample, with the bytes of its hour so far (the hour has
+    // not ended: nothing for the ended hours' table).
     expect(folded.latest).toHaveLength(2);
-    expect(folded.latest.find((row) => row.deviceId === laptop)).toMatchObject({ ts: hour + 30_000, rxBytes: 200 });
+    expect(folded.latest.find((row) => row.deviceId === laptop)).toMatchObject({
+      ts: hour + 30_000,
+      rxBytes: 200,
+      hour,
+      hourRxBytes: 1700,
+      hourTxBytes: 320,
+    });
+    expect(folded.deviceHours).toEqual([]);
     const alone = oneAtATime(new Map(), samples);
     expect(alone.counted).toBe(folded.counted);
     expect(alone.hours.get(hour)).toEqual({ rx: 1790, tx: 326 });
@@ -66,7 +76,18 @@ describe('a batch of peer samples', () => {
 
   it('counts from what was stored, splits bytes by the hour each sample fell in, skips an older sample', () => {
     const stored = new Map<string, StoredLatest>([
-      [laptop, { ts: hour - 10_000, rxBytes: 900, txBytes: 90, latestHandshake: null }],
+      [
+        laptop,
+        {
+          ts: hour - 10_000,
+          rxBytes: 900,
+          txBytes: 90,
+          latestHandshake: null,
+          hour: hour - 3_600_000,
+          hourRxBytes: 4000,
+          hourTxBytes: 400,
+        },
+      ],
       [phone, { ts: hour + 50_000, rxBytes: 10, txBytes: 1, latestHandshake: null }],
     ]);
     const folded = foldSamples(stored, [
@@ -80,6 +101,16 @@ describe('a batch of peer samples', () => {
       { hour: hour - 3_600_000, rxBytes: 100, txBytes: 10 },
       { hour, rxBytes: 600, txBytes: 50 },
     ]);
+    // The laptop's stored hour took the first sample's bytes, then ended when the next hour's
+    // sample came; the new hour holds what moved since.
+    expect(folded.deviceHours).toEqual([{ deviceId: laptop, hour: hour - 3_600_000, rxBytes: 4100, txBytes: 410 }]);
+    expect(folded.latest[0]).toMatchObject({ hour, hourRxBytes: 600, hourTxBytes: 50 });
+    // The same one sample at a time.
+    const alone = oneAtATime(stored, [
+      sample(hour - 5_000, [peer(laptop, 1000, 100)]),
+      sample(hour + 5_000, [peer(laptop, 1600, 150)]),
+    ]);
+    expect(alone.state.get(laptop)).toMatchObject({ hour, hourRxBytes: 600, hourTxBytes: 50 });
   });
 
   it('tells provisioning a handshake newer than the latest known, once', () => {

@@ -184,8 +184,30 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
       `select count(*)::int as n from telemetry.device_traffic_hours where hour <= now() - interval '24 hours'`,
     );
     expect(old[0].n).toBe(0);
-    const { rows: kept } = await sql.query('select count(*)::int as n from telemetry.device_traffic_hours');
+    // The hour under way is kept in each device's latest row until a later hour's sample ends it.
+    const { rows: kept } = await sql.query(
+      `select ((select count(*) from telemetry.device_traffic_hours)
+            + (select count(*) from telemetry.device_latest_telemetry where hour_rx_bytes > 0))::int as n`,
+    );
     expect(kept[0].n).toBeGreaterThan(0);
+    // A device silent for more than a day: its last hour's bytes are not kept either (its status is).
+    await sql.query(
+      `update telemetry.device_latest_telemetry set hour = date_trunc('hour', now() - interval '25 hours')
+        where device_id = $1`,
+      [phone.deviceId],
+    );
+    // (Its ended hours too, should its two samples have straddled an hour's end.)
+    await sql.query(
+      `update telemetry.device_traffic_hours set hour = hour - interval '2 days' where device_id = $1`,
+      [phone.deviceId],
+    );
+    expect((await latest([phone.deviceId]))[0]).toMatchObject({ rx_bytes_24h: 0, tx_bytes_24h: 0 });
+    await pruneDeviceTraffic(running.db);
+    const { rows: phoneRow } = await sql.query(
+      'select hour, hour_rx_bytes::int as rx, rx_bytes::int as counter from telemetry.device_latest_telemetry where device_id = $1',
+      [phone.deviceId],
+    );
+    expect(phoneRow).toEqual([{ hour: null, rx: 0, counter: 300 }]);
     // Traffic is kept by the hour for everyone together: one row per hour, however many devices sampled.
     const { rows: hours } = await sql.query('select count(*)::int as n from telemetry.telemetry');
     expect(hours[0].n).toBeLessThanOrEqual(2);

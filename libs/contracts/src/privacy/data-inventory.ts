@@ -471,7 +471,8 @@ export const inventoryTables: readonly InventoryTable[] = [
   {
     service: 'telemetry',
     table: 'device_latest_telemetry',
-    purpose: 'The latest sample per device: handshake, bytes, latency (overwritten, no history).',
+    purpose:
+      'The latest sample per device: handshake, bytes, latency (overwritten, no history), and the bytes of its hour under way.',
     personal: [
       {
         column: 'endpoint',
@@ -479,7 +480,7 @@ export const inventoryTables: readonly InventoryTable[] = [
         kinds: ['masked_client_network'],
       },
     ],
-    retention: 'One row per device, overwritten by each sample.',
+    retention: 'One row per device, overwritten by each sample; the hour under way is emptied after 24 hours.',
   },
   {
     service: 'telemetry',

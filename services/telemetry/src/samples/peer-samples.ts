@@ -17,8 +17,19 @@ export function bytesSince(previous: number, current: number): number {
   return current >= previous ? current - previous : current;
 }
 
-/** What telemetry holds of a device before a batch: its latest sample's time, counters and handshake. */
-export type StoredLatest = { ts: number; rxBytes: number; txBytes: number; latestHandshake: number | null };
+/**
+ * What telemetry holds of a device before a batch: its latest sample's time, counters and
+ * handshake, and the hour under way with the bytes moved in it so far (none: no hour started).
+ */
+export type StoredLatest = {
+  ts: number;
+  rxBytes: number;
+  txBytes: number;
+  latestHandshake: number | null;
+  hour?: number | null;
+  hourRxBytes?: number;
+  hourTxBytes?: number;
+};
 
 /** One node's sample with its peers already resolved to the devices placed on that node. */
 export type ResolvedSample = {
@@ -44,12 +55,19 @@ export type LatestRow = {
   latestHandshake: number | null;
   endpoint: string | null;
   latencyMs: number | null;
+  /** The hour of `ts` and the bytes moved in it so far (kept in the row until a later hour comes). */
+  hour: number;
+  hourRxBytes: number;
+  hourTxBytes: number;
 };
 
 export type FoldedSamples = {
   /** One row per device the batch counted: its newest sample. */
   latest: LatestRow[];
-  /** Bytes per device and hour (only where something moved). */
+  /**
+   * Bytes per device of the hours that ended in this batch (a sample of a later hour came; only
+   * where something moved): added to `device_traffic_hours`. The hour under way stays in `latest`.
+   */
   deviceHours: Array<{ deviceId: string; hour: number; rxBytes: number; txBytes: number }>;
   /** Bytes per hour for the whole service (only where something moved). */
   hours: Array<{ hour: number; rxBytes: number; txBytes: number }>;
@@ -68,7 +86,8 @@ function startOfHour(ms: number): number {
  * device's counters are followed from one sample to the next in memory, so the batch is the
  * same as taking the samples one at a time, and only each device's newest row is written. A
  * sample older than the device's latest is skipped; a newer handshake than the latest known is
- * reported once per sample.
+ * reported once per sample. A device's bytes add to its hour under way, carried in its latest row;
+ * a sample of a later hour ends that hour (into `deviceHours`) and starts its own.
  */
 export function foldSamples(
   stored: ReadonlyMap<string, StoredLatest>,
@@ -89,13 +108,25 @@ export function foldSamples(
       counted += 1;
       const rxMoved = bytesSince(last?.rxBytes ?? 0, peer.rxBytes);
       const txMoved = bytesSince(last?.txBytes ?? 0, peer.txBytes);
+      let hourRx = last?.hourRxBytes ?? 0;
+      let hourTx = last?.hourTxBytes ?? 0;
+      const lastHour = last?.hour ?? null;
+      if (lastHour !== hour) {
+        // A later hour (samples only move forward): the one under way has ended.
+        if (lastHour !== null && (hourRx > 0 || hourTx > 0)) {
+          const key = `${peer.deviceId}/${lastHour}`;
+          const ended = deviceHours.get(key);
+          if (ended) {
+            ended.rxBytes += hourRx;
+            ended.txBytes += hourTx;
+          } else deviceHours.set(key, { deviceId: peer.deviceId, hour: lastHour, rxBytes: hourRx, txBytes: hourTx });
+        }
+        hourRx = 0;
+        hourTx = 0;
+      }
+      hourRx += rxMoved;
+      hourTx += txMoved;
       if (rxMoved > 0 || txMoved > 0) {
-        const key = `${peer.deviceId}/${hour}`;
-        const device = deviceHours.get(key);
-        if (device) {
-          device.rxBytes += rxMoved;
-          device.txBytes += txMoved;
-        } else deviceHours.set(key, { deviceId: peer.deviceId, hour, rxBytes: rxMoved, txBytes: txMoved });
         const total = hours.get(hour);
         if (total) {
           total.rxBytes += rxMoved;
@@ -115,6 +146,9 @@ export function foldSamples(
         endpoint: peer.maskedEndpoint,
         // Measured by the node at this sample, or null: an old figure would be shown as today's.
         latencyMs: peer.latencyMs ?? null,
+        hour,
+        hourRxBytes: hourRx,
+        hourTxBytes: hourTx,
       });
     }
     // Provisioning keeps each device's latest handshake for its own "connected now" filters; a
@@ -170,7 +204,11 @@ export async function recordPeerSamples(
     rx_bytes: string | null;
     tx_bytes: string | null;
     latest_handshake: Date | null;
-  }>`select k.public_key, k.device_id, k.node_id, l.ts, l.rx_bytes, l.tx_bytes, l.latest_handshake
+    hour: Date | null;
+    hour_rx_bytes: string | null;
+    hour_tx_bytes: string | null;
+  }>`select k.public_key, k.device_id, k.node_id, l.ts, l.rx_bytes, l.tx_bytes, l.latest_handshake,
+            l.hour, l.hour_rx_bytes, l.hour_tx_bytes
      from device_keys k left join device_latest_telemetry l on l.device_id = k.device_id
      where k.public_key = any(${[...keys]}::text[])`.execute(tx);
   const keyOf = new Map(placed.rows.map((row) => [row.public_key, row]));
@@ -197,29 +235,39 @@ export async function recordPeerSamples(
         rxBytes: Number(row.rx_bytes),
         txBytes: Number(row.tx_bytes),
         latestHandshake: row.latest_handshake ? new Date(row.latest_handshake).getTime() : null,
+        hour: row.hour ? new Date(row.hour).getTime() : null,
+        hourRxBytes: Number(row.hour_rx_bytes ?? 0),
+        hourTxBytes: Number(row.hour_tx_bytes ?? 0),
       });
   const folded = foldSamples(before, resolved);
   await writeFolded(tx, folded);
   return folded.counted;
 }
 
-/** The folded batch in four statements at most: latest rows, device hours, service hours, the outbox. */
+/**
+ * The folded batch in four statements at most: latest rows (with each device's hour under way),
+ * the device hours that ended, service hours, the outbox.
+ */
 async function writeFolded(tx: Db, folded: FoldedSamples): Promise<void> {
   const latest = [...folded.latest].sort(byDevice);
   if (latest.length > 0)
     await sql`
       insert into device_latest_telemetry
-        (device_id, node_id, ts, rx_bytes, tx_bytes, latest_handshake, endpoint, latency_ms, rx_packets, tx_packets)
-      select d, n, t, rx, txb, h, e, l, null, null
+        (device_id, node_id, ts, rx_bytes, tx_bytes, latest_handshake, endpoint, latency_ms, rx_packets, tx_packets,
+         hour, hour_rx_bytes, hour_tx_bytes)
+      select d, n, t, rx, txb, h, e, l, null, null, hr, hrx, htx
       from unnest(${latest.map((row) => row.deviceId)}::uuid[], ${latest.map((row) => row.nodeId)}::uuid[],
                   ${latest.map((row) => iso(row.ts))}::timestamptz[], ${latest.map((row) => row.rxBytes)}::bigint[],
                   ${latest.map((row) => row.txBytes)}::bigint[],
                   ${latest.map((row) => (row.latestHandshake === null ? null : iso(row.latestHandshake)))}::timestamptz[],
-                  ${latest.map((row) => row.endpoint)}::text[], ${latest.map((row) => row.latencyMs)}::real[])
-        as s(d, n, t, rx, txb, h, e, l)
+                  ${latest.map((row) => row.endpoint)}::text[], ${latest.map((row) => row.latencyMs)}::real[],
+                  ${latest.map((row) => iso(row.hour))}::timestamptz[], ${latest.map((row) => row.hourRxBytes)}::bigint[],
+                  ${latest.map((row) => row.hourTxBytes)}::bigint[])
+        as s(d, n, t, rx, txb, h, e, l, hr, hrx, htx)
       on conflict (device_id) do update set
         node_id = excluded.node_id, ts = excluded.ts, rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes,
-        latest_handshake = excluded.latest_handshake, endpoint = excluded.endpoint, latency_ms = excluded.latency_ms`.execute(
+        latest_handshake = excluded.latest_handshake, endpoint = excluded.endpoint, latency_ms = excluded.latency_ms,
+        hour = excluded.hour, hour_rx_bytes = excluded.hour_rx_bytes, hour_tx_bytes = excluded.hour_tx_bytes`.execute(
       tx,
     );
   const deviceHours = [...folded.deviceHours].sort((a, b) => byDevice(a, b) || a.hour - b.hour);

@@ -84,7 +84,7 @@ export async function latestFor(db: Db, deviceIds: string[]) {
   if (deviceIds.length === 0) return [];
   // One query for the whole list (issue #24), the ids as one array parameter: the latest row of
   // each device with its bytes over the hours that began within the last 24 hours (so 23 to 24
-  // hours of traffic).
+  // hours of traffic): the ended hours' rows and the hour under way, kept in the latest row.
   const rows = await sql<{
     device_id: string;
     ts: Date;
@@ -95,7 +95,9 @@ export async function latestFor(db: Db, deviceIds: string[]) {
     rx_24h: string | null;
     tx_24h: string | null;
   }>`
-    select l.device_id, l.ts, l.rx_bytes, l.tx_bytes, l.latest_handshake, l.endpoint, d.rx as rx_24h, d.tx as tx_24h
+    select l.device_id, l.ts, l.rx_bytes, l.tx_bytes, l.latest_handshake, l.endpoint,
+           coalesce(d.rx, 0) + case when l.hour > now() - interval '24 hours' then l.hour_rx_bytes else 0 end as rx_24h,
+           coalesce(d.tx, 0) + case when l.hour > now() - interval '24 hours' then l.hour_tx_bytes else 0 end as tx_24h
       from device_latest_telemetry l
       left join (
         select device_id, sum(rx_bytes) as rx, sum(tx_bytes) as tx
@@ -119,9 +121,15 @@ export async function latestFor(db: Db, deviceIds: string[]) {
   });
 }
 
-/** A device's hours older than a day are no longer shown anywhere, so they are not kept. */
+/**
+ * A device's hours older than a day are no longer shown anywhere, so they are not kept: the ended
+ * hours' rows, and the hour under way of a device that has not reported since (its latest row keeps
+ * its status, not those bytes).
+ */
 export async function pruneDeviceTraffic(db: Db): Promise<void> {
   await sql`delete from device_traffic_hours where hour <= now() - interval '24 hours'`.execute(db);
+  await sql`update device_latest_telemetry set hour = null, hour_rx_bytes = 0, hour_tx_bytes = 0
+             where hour <= now() - interval '24 hours'`.execute(db);
 }
 
 /** Host metrics older than a day tell the console nothing. */
