@@ -197,10 +197,9 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
       [phone.deviceId],
     );
     // (Its ended hours too, should its two samples have straddled an hour's end.)
-    await sql.query(
-      `update telemetry.device_traffic_hours set hour = hour - interval '2 days' where device_id = $1`,
-      [phone.deviceId],
-    );
+    await sql.query(`update telemetry.device_traffic_hours set hour = hour - interval '2 days' where device_id = $1`, [
+      phone.deviceId,
+    ]);
     expect((await latest([phone.deviceId]))[0]).toMatchObject({ rx_bytes_24h: 0, tx_bytes_24h: 0 });
     await pruneDeviceTraffic(running.db);
     const { rows: phoneRow } = await sql.query(
