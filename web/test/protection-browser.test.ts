@@ -9,21 +9,42 @@ import type { Site } from './support/site';
 
 /**
  * Issue #25 in Chromium at 1280 and 390 px against the fake device routes: the Overview's "Am I
- * protected?" with the node's answer stubbed (the real answer is proven through a real tunnel in
- * services/gateway/test/tunnel-privacy.test.ts), and the setup dialog's leak protection with the
+ * protected?" with the node's and the gateway's answers stubbed (the real answers are proven
+ * through a real tunnel in services/gateway/test/tunnel-privacy.test.ts), and the setup dialog's leak protection with the
  * Linux kill-switch option. Photos in test-results/screenshots/protection-*.png.
  */
 let site: Site;
 let browser: Browser;
 siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
-async function open(width: number, check: 'through' | 'none') {
+/**
+ * `through`: the node answers with the laptop's key (and the gateway sees its server); `gateway`:
+ * only the gateway's check sees a server (as on the HTTPS site, where the node is not asked);
+ * `none`: no tunnel, the gateway sees an address of no server.
+ */
+async function open(width: number, check: 'through' | 'gateway' | 'none') {
   const api = new FakeFleetApi();
   const laptop = api.add('Ada laptop', 'europe', { platform: 'linux' });
   const { context, page } = await openPage(browser, { width, colorScheme: width < 600 ? 'dark' : 'light' });
   await api.install(page);
+  await page.route('**/api/connection-check', (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      headers: { 'cache-control': 'no-store' },
+      body: JSON.stringify(
+        check === 'none'
+          ? { protected: false, server: null, resolvers: [] }
+          : {
+              protected: true,
+              server: { name: 'eu-1', city: 'Frankfurt', region: 'europe' },
+              resolvers: ['10.64.0.1', 'fd7a:5157:7769::1'],
+            },
+      ),
+    }),
+  );
   await page.route(tunnelCheckUrl, (route) =>
-    check === 'none'
+    check !== 'through'
       ? route.abort('addressunreachable')
       : route.fulfill({
           status: 200,
@@ -76,6 +97,27 @@ describe('"Am I protected?" and leak protection (fake API)', () => {
       await screenshot(none.page, `protection-not-protected-${width}`);
       expect(await seriousAxeViolations(none.page)).toEqual([]);
       await none.close();
+    });
+
+    it(`with only the gateway's check (the HTTPS way) it names the server and claims no device, ${width} px`, async () => {
+      const { page, close, errors } = await open(width, 'gateway');
+      await page.goto(`${site.url}/app/personal/overview`);
+      const section = page.getByRole('region', { name: 'Am I protected?' });
+      await expect
+        .poll(() => section.innerText())
+        .toContain('Protected: this browser reaches the internet through Quietwire, via Frankfurt, Europe.');
+      const text = await section.innerText();
+      expect(text).not.toContain('Ada laptop');
+      expect(text).toContain('This check sees the server, not which of your devices this is.');
+      await expect(
+        section.getByRole('link', { name: "open the tunnel's own check in a new tab" }).getAttribute('href'),
+      ).resolves.toBe(tunnelCheckUrl);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, `protection-gateway-${width}`);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await close();
     });
 
     it(`the setup dialog says how to block traffic outside the tunnel; Linux adds the kill switch to the file, ${width} px`, async () => {

@@ -172,6 +172,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       provisioning.adminOperatorActionsRpc,
       provisioning.adminServersRpc,
       provisioning.publicServersRpc,
+      // The connection check: the nodes' egress addresses (the visitor's address stays in the gateway).
+      provisioning.egressServersRpc,
       provisioning.changeDeviceRegionRpc,
       provisioning.configByLinkRpc,
       provisioning.createDeviceRpc,

@@ -164,3 +164,18 @@ function splitCidr(text: string): { addressText: string; prefixLength: number | 
     prefixLength: PREFIX_LENGTH.test(lengthText) ? Number(lengthText) : null,
   };
 }
+
+/**
+ * One address as one string, whichever way it was written: IPv4 as a dotted quad (also when it
+ * arrives IPv4-mapped, `::ffff:192.0.2.1`, as a dual-stack socket reports it), IPv6 in RFC 5952
+ * form. Null when the text is not an address (a host name, a CIDR, a zone id).
+ */
+export function canonicalAddress(text: string): string | null {
+  const trimmed = text.trim();
+  const ipv4 = parseIpv4(trimmed);
+  if (ipv4 !== null) return intToIpv4(ipv4);
+  const ipv6 = parseIpv6(trimmed);
+  if (ipv6 === null) return null;
+  if (ipv6 >> 32n === 0xffffn) return intToIpv4(Number(ipv6 & 0xffff_ffffn));
+  return formatIpv6(ipv6);
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalCidr, formatIpv6, parseCidr, parseIpv6 } from '../src/index.ts';
+import { canonicalAddress, canonicalCidr, formatIpv6, parseCidr, parseIpv6 } from '../src/index.ts';
 
 /** WHATWG URL serialises IPv6 hosts the RFC 5952 way (but IPv4-mapped ones in hex): an independent oracle. */
 function urlCanonical(address: string): string {
@@ -92,4 +92,19 @@ describe('canonicalCidr', () => {
       expect(parseCidr(input)).toBeNull();
     },
   );
+});
+
+describe('canonicalAddress', () => {
+  it('writes one address one way: IPv4 as a quad (also mapped into IPv6), IPv6 in RFC 5952 form', () => {
+    expect(canonicalAddress(' 198.51.100.7 ')).toBe('198.51.100.7');
+    expect(canonicalAddress('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(canonicalAddress('::FFFF:c633:6407')).toBe('198.51.100.7');
+    expect(canonicalAddress('2001:DB8:0:0:0:0:0:7')).toBe('2001:db8::7');
+    expect(canonicalAddress('::1')).toBe('::1');
+  });
+
+  it('is null for what is not one address', () => {
+    for (const text of ['vpn.example.com', '198.51.100.0/24', '2001:db8::/32', '198.051.100.7', 'fe80::1%eth0', ''])
+      expect(canonicalAddress(text)).toBeNull();
+  });
 });

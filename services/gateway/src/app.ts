@@ -26,6 +26,7 @@ import { registerAdminAccountRoutes } from './admin/accounts.routes.ts';
 import { registerAdminPersonRoutes } from './admin/person.routes.ts';
 import { registerAdminFleetRoutes } from './admin/fleet.routes.ts';
 import { registerPublicServerRoutes } from './servers/public-servers.routes.ts';
+import { registerConnectionCheckRoutes } from './servers/connection-check.routes.ts';
 import { registerServerLifecycleRoutes } from './admin/server-lifecycle.routes.ts';
 import { registerEnrolmentRoutes } from './nodes/enrolment.routes.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -123,6 +124,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   registerAdminPersonRoutes(app, { rpc: deps.rpc });
   registerAdminFleetRoutes(app, { rpc: deps.rpc });
   registerPublicServerRoutes(app, { rpc: deps.rpc });
+  registerConnectionCheckRoutes(app, { rpc: deps.rpc });
   registerServerLifecycleRoutes(app, { rpc: deps.rpc, publicUrl: config.PUBLIC_URL });
   registerEnrolmentRoutes(app, { rpc: deps.rpc, addressHashKey: config.ADDRESS_HASH_KEY });
 

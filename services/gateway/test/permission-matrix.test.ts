@@ -313,6 +313,7 @@ const matrix: Record<string, Row> = {
   },
   'GET /api/health': { request: () => ({ url: '/api/health' }), expect: anyone() },
   'GET /api/servers': { request: () => ({ url: '/api/servers' }), expect: anyone() },
+  'GET /api/connection-check': { request: () => ({ url: '/api/connection-check' }), expect: anyone() },
   // An organization's plan: its owners change it; its admins and members may not; to anyone else it does not exist.
   'POST /api/billing/change-plan': {
     request: () => ({

@@ -94,6 +94,11 @@ describe.skipIf(problem !== null)('privacy audit', () => {
       secrets.set(new URL(url, 'http://x').searchParams.get('token')!, 'token');
     const byLink = await new Client(stack.app, '198.51.100.77').call('GET', link.data.url);
     expect(byLink.statusCode).toBe(200);
+    // "Am I protected?" over HTTPS (issue #25) compares the visitor's address in the gateway: none is kept or logged.
+    const checked = await new Client(stack.app, '198.51.100.78').call('GET', '/api/connection-check');
+    expect(checked.data).toEqual({ protected: false, server: null, resolvers: [] });
+    const fromNode = await new Client(stack.app, '203.0.113.70').call('GET', '/api/connection-check');
+    expect(fromNode.data).toMatchObject({ protected: true, server: { name: 'lab-privacy-1' } });
     await stack.smtp.waitFor((m) => m.subject === `Your Quietwire configuration for ${deviceName}`);
 
     await eventually(async () => (await node.peers()).includes(device.public_key), 10_000);
@@ -111,8 +116,13 @@ describe.skipIf(problem !== null)('privacy audit', () => {
   }, 120_000);
 
   it('finds no personal data or secret outside the declaration: logs, tables and streams', async () => {
-    const nodes = await stack.services.provisioning!.db.selectFrom('nodes').select(['ip', 'endpoint']).execute();
-    const nodeAddresses = new Set(nodes.flatMap((node) => [node.ip, node.endpoint.replace(/:\d+$/, '')]));
+    const nodes = await stack.services
+      .provisioning!.db.selectFrom('nodes')
+      .select(['ip', 'endpoint', 'egress'])
+      .execute();
+    const nodeAddresses = new Set(
+      nodes.flatMap((node) => [node.ip, node.endpoint.replace(/:\d+$/, ''), ...node.egress]),
+    );
     const scan = scanner({ tunnelRanges: [NODE_IPV4_SUPERNET, DEFAULT_ULA_PREFIX], nodeAddresses, secrets });
     const problems: string[] = [];
     /** What was found where the declaration allows it: proof that the search finds what it looks for. */

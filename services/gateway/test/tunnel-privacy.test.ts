@@ -2,6 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, wireguardLabProblem } from '@qw/testkit';
@@ -26,6 +29,14 @@ let node: LabNode;
 let owner: Client;
 let scratch: string;
 const siteOrigin = 'http://quietwire.test';
+/**
+ * The node's uplink to "the internet" (here: this process, where the gateway runs): a /30 of its
+ * own, the gateway's end and the node's end, which is where the node NATs its peers out, so it is
+ * the node's egress (NODE_EGRESS).
+ */
+const uplinkNet = `10.233.${randomInt(0, 256)}`;
+const uplinkHost = randomInt(0, 64) * 4;
+const uplink = { gateway: `${uplinkNet}.${uplinkHost + 1}`, egress: `${uplinkNet}.${uplinkHost + 2}` };
 
 type Fetched = { status: number; headers: Record<string, string>; body: string };
 /** A request made from inside the lab's client namespace (as the device's browser would), or null when it gets nowhere. */
@@ -61,6 +72,7 @@ describe.skipIf(problem !== null)('tunnel privacy on real WireGuard', () => {
     stack = await startStack({ label: 'privacy-psk', extra: deviceServices });
     node = await LabNode.start(stack, 'privacy-psk-node', {
       NODE_IP: '203.0.113.60',
+      NODE_EGRESS: uplink.egress,
       TUNNEL_CHECK_PORT: '80',
       TUNNEL_CHECK_ORIGINS: siteOrigin,
     });
@@ -160,6 +172,72 @@ describe.skipIf(problem !== null)('tunnel privacy on real WireGuard', () => {
     expect(await fetchFromClient(tunnelCheckUrl)).toBeNull();
     expect(await fetchFromClient(`http://${lab.nodeUnderlay}/`)).toBeNull();
     await lab.exec(lab.clientNs, ['ip', 'link', 'set', 'up', 'dev', lab.clientIface]);
+  }, 60_000);
+
+  it("the gateway's connection check (works over HTTPS): through the tunnel, protected via the node; outside it, not", async () => {
+    const [device] = (await owner.call('GET', '/api/devices')).data.devices;
+    const { lab } = node;
+    const id = lab.nodeNs.slice('qwn-'.length);
+    const hostDev = `vu${id}`;
+    const nodeDev = `vw${id}`;
+    const clientUnderlay = lab.nodeUnderlay.replace(/\.1$/, '.2');
+    let gateway: Server | undefined;
+    try {
+      // The node's uplink: forwarding on, its peers' tunnel addresses NATed out of its egress address,
+      // as a node host does towards the internet. Traffic from its underlay (the client's own
+      // network, outside the tunnel) is routed as it is, as the client's provider would.
+      await run('ip', ['link', 'add', hostDev, 'type', 'veth', 'peer', 'name', nodeDev]);
+      await run('ip', ['link', 'set', nodeDev, 'netns', lab.nodeNs]);
+      await run('ip', ['address', 'add', `${uplink.gateway}/30`, 'dev', hostDev]);
+      await run('ip', ['link', 'set', hostDev, 'up']);
+      await lab.exec(lab.nodeNs, ['ip', 'address', 'add', `${uplink.egress}/30`, 'dev', nodeDev]);
+      await lab.exec(lab.nodeNs, ['ip', 'link', 'set', nodeDev, 'up']);
+      await lab.exec(lab.nodeNs, ['sysctl', '-qw', 'net.ipv4.ip_forward=1']);
+      await lab.exec(lab.nodeNs, [
+        'iptables',
+        '-t',
+        'nat',
+        '-A',
+        'POSTROUTING',
+        '-s',
+        '10.64.0.0/10',
+        '-o',
+        nodeDev,
+        '-j',
+        'MASQUERADE',
+      ]);
+      await run('ip', ['route', 'replace', `${clientUnderlay}/32`, 'via', uplink.egress, 'dev', hostDev]);
+      // The gateway app of the stack, answering on the uplink as a public listener would.
+      gateway = createServer((request, response) => stack.app.routing(request, response));
+      await new Promise<void>((resolve) => gateway!.listen(0, uplink.gateway, resolve));
+      const checkUrl = `http://${uplink.gateway}:${(gateway.address() as AddressInfo).port}/api/connection-check`;
+
+      await node.connect(await download(owner, device.id));
+      expect(await eventually(() => node.ping(), 15_000, 100)).toBe(true);
+      // The full-tunnel config sends everything through the tunnel; the lab routes the gateway's address so.
+      await lab.exec(lab.clientNs, ['ip', 'route', 'replace', `${uplink.gateway}/32`, 'dev', lab.clientIface]);
+      const through = await fetchFromClient(checkUrl);
+      expect(through?.status).toBe(200);
+      expect(JSON.parse(through!.body)).toEqual({
+        protected: true,
+        server: { name: 'privacy-psk-node', city: null, region: 'europe' },
+        resolvers: ['10.64.0.1', 'fd7a:5157:7769::1'],
+      });
+      expect(through?.headers['cache-control']).toBe('no-store');
+
+      // The same client with the gateway's address routed around the tunnel, over its own network.
+      await lab.exec(lab.clientNs, ['ip', 'route', 'replace', `${uplink.gateway}/32`, 'via', lab.nodeUnderlay]);
+      const outside = await fetchFromClient(checkUrl);
+      expect(outside?.status).toBe(200);
+      expect(JSON.parse(outside!.body)).toEqual({ protected: false, server: null, resolvers: [] });
+      // Its own network claiming the node's address in X-Forwarded-For changes nothing (no proxy is trusted).
+      const claimed = await fetchFromClient(checkUrl, { 'x-forwarded-for': uplink.egress });
+      expect(JSON.parse(claimed!.body)).toMatchObject({ protected: false });
+    } finally {
+      await new Promise((resolve) => (gateway ? gateway.close(resolve) : resolve(undefined)));
+      await lab.exec(lab.clientNs, ['ip', 'route', 'delete', `${uplink.gateway}/32`]).catch(() => undefined);
+      await run('ip', ['link', 'delete', hostDev]).catch(() => undefined);
+    }
   }, 60_000);
 
   it('the Linux kill switch in the file: with it, nothing leaves the client outside the tunnel; without it, it does', async () => {

@@ -27,7 +27,7 @@ import {
   type PeerChange as WgPeerChange,
 } from '@qw/wireguard';
 import { agentVersion } from './agent-version.ts';
-import type { NodeAgentConfig } from './config.ts';
+import { egressOf, type NodeAgentConfig } from './config.ts';
 import { HandshakeWatch } from './handshake-watch.ts';
 import { hostMetricsReader, interfaceReading } from './host-metrics.ts';
 import { probeAll, probeTargets } from './latency.ts';
@@ -85,6 +85,8 @@ export class NodeAgent {
 
   async start(): Promise<void> {
     const { config, logger } = this;
+    // A NODE_EGRESS that is not addresses stops the agent here, before it joins the bus.
+    const egress = egressOf(config);
     this.startedAt = new Date();
     this.stopped = false;
     this.bus = await connectBus({
@@ -113,6 +115,7 @@ export class NodeAgent {
           endpoint: config.WG_ENDPOINT,
           public_key: publicKey,
           ip: config.NODE_IP,
+          egress,
           ...(config.NODE_SSH_USER ? { ssh_user: config.NODE_SSH_USER } : {}),
           ...(config.NODE_SSH_PORT ? { ssh_port: config.NODE_SSH_PORT } : {}),
           tags: config.NODE_TAGS.split(',')

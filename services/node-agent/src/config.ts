@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { commonEnv } from '@qw/platform/config';
+import { canonicalAddress } from '@qw/wireguard';
 
 export const NodeAgentConfigSchema = Type.Object({
   ...commonEnv,
@@ -11,6 +12,14 @@ export const NodeAgentConfigSchema = Type.Object({
   ),
   NODE_CAPACITY: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'peers it takes' })),
   NODE_IP: Type.String({ minLength: 1, description: 'public address of the server (console, SSH command)' }),
+  NODE_EGRESS: Type.Optional(
+    Type.String({
+      minLength: 2,
+      pattern: '^[0-9a-fA-F.:]+(,[0-9a-fA-F.:]+)*$',
+      description:
+        'comma-separated public addresses the tunnel traffic leaves from (the "Am I protected?" check over HTTPS); default: NODE_IP when it is an address',
+    }),
+  ),
   NODE_SSH_USER: Type.Optional(Type.String()),
   NODE_SSH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   WG_INTERFACE: Type.String({ default: 'wg0', pattern: '^[A-Za-z0-9_=+.-]{1,15}$' }),
@@ -81,3 +90,20 @@ export const NodeAgentConfigSchema = Type.Object({
   }),
 });
 export type NodeAgentConfig = Static<typeof NodeAgentConfigSchema>;
+
+/**
+ * The public addresses the node's tunnel traffic leaves from (issue #25): NODE_EGRESS, or NODE_IP
+ * when that is an address (a node that NATs its peers out of its one public address); none when
+ * neither says (the connection check then never names this node).
+ */
+export function egressOf(config: Pick<NodeAgentConfig, 'NODE_EGRESS' | 'NODE_IP'>): string[] {
+  if (config.NODE_EGRESS !== undefined) {
+    return config.NODE_EGRESS.split(',').map((text) => {
+      const address = canonicalAddress(text);
+      if (address === null) throw new Error(`NODE_EGRESS: ${JSON.stringify(text)} is not an IP address`);
+      return address;
+    });
+  }
+  const own = canonicalAddress(config.NODE_IP);
+  return own === null ? [] : [own];
+}

@@ -44,6 +44,8 @@ export interface NodesTable {
   last_seen_at: NullableTimestamp;
   /** Takes no new devices (an operator drained it); those on it move to other nodes of its region, or are held there. */
   draining: Generated<boolean>;
+  /** The public addresses its tunnel traffic leaves from (issue #25), as its agent said when it registered. */
+  egress: ColumnType<string[], string[] | undefined, string[]>;
 }
 export interface DevicesTable {
   id: string;

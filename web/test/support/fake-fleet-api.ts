@@ -242,6 +242,8 @@ export class FakeFleetApi {
       const connected = this.devices.filter((d) => d.is_connected).length;
       return json(200, { devices: this.devices.length, connected, vpn_status: connected > 0 ? 'Online' : 'Idle' });
     }
+    // The gateway's "Am I protected?" (issue #25): this browser is on no Quietwire server.
+    if (path === '/api/connection-check') return json(200, { protected: false, server: null, resolvers: [] });
     if (path === '/api/devices' && method === 'GET') return json(200, { devices: this.devices });
     if (path === '/api/devices' && method === 'POST') {
       this.bodies.push(body);

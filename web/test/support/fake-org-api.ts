@@ -282,6 +282,8 @@ export class FakeOrgApi {
     if (path === '/api/orgs' && method === 'GET')
       return json(200, { organizations: this.myOrgs().map((o) => this.view(o)) });
     // The person's own devices (none here): "Am I protected?" on the business Overview looks among them too.
+    // The gateway's "Am I protected?" (issue #25): this browser is on no Quietwire server.
+    if (path === '/api/connection-check') return json(200, { protected: false, server: null, resolvers: [] });
     if (path === '/api/devices' && method === 'GET') return json(200, { devices: [] });
     // Billing details for invoices (issue #26): none set.
     if (path === '/api/billing/details' && method === 'GET')

@@ -21,7 +21,7 @@ import { enrolNodeRoute } from './servers.http.ts';
 import type { HttpRoute } from './route.ts';
 import { accountDataRoutes } from './account-data.http.ts';
 import { supportRoutes } from './support.http.ts';
-import { publicServersRoute } from './servers.http.ts';
+import { connectionCheckRoute, publicServersRoute } from './servers.http.ts';
 import { adminPersonRoutes } from './admin-person.http.ts';
 
 /** Every route of the gateway's API, as the permission matrix and the route-table test know them. */
@@ -39,6 +39,7 @@ export const httpRoutes: readonly HttpRoute[] = [
   ...adminPersonRoutes,
   ...adminFleetRoutes,
   publicServersRoute,
+  connectionCheckRoute,
   ...adminServerLifecycleRoutes,
   enrolNodeRoute,
 ];

@@ -75,4 +75,37 @@ export const enrolNodeRoute = defineRoute({
   response: { 200: EnrolmentAnswerSchema },
 });
 
-export const serverRoutes = [publicServersRoute, enrolNodeRoute];
+/**
+ * "Am I protected?" over HTTPS (issue #25): whether this request reached us from a Quietwire
+ * server's egress address, that is through one of our tunnels, and which server. It names the
+ * server, never a device: many devices leave through one address. Nothing of the request's
+ * address is kept or logged.
+ */
+export const ConnectionCheckAnswerSchema = Type.Object({
+  /** True when the request's source address is an enrolled server's egress address. */
+  protected: Type.Boolean(),
+  /** The server it came through; null when not protected. */
+  server: Type.Union([
+    Type.Object({
+      name: Type.String(),
+      city: Type.Union([Type.String(), Type.Null()]),
+      region: RegionIdSchema,
+    }),
+    Type.Null(),
+  ]),
+  /** That server's own resolver addresses (the DNS of a config on it without blocking); empty when not protected. */
+  resolvers: Type.Array(Type.String()),
+});
+export type ConnectionCheckAnswer = Static<typeof ConnectionCheckAnswerSchema>;
+export const connectionCheckRoute = defineRoute({
+  operationId: 'connectionCheck',
+  method: 'GET',
+  url: '/api/connection-check',
+  access: 'public',
+  tags,
+  summary:
+    'Whether this request came through a Quietwire server (its egress address), and which server; names no device',
+  response: { 200: ConnectionCheckAnswerSchema },
+});
+
+export const serverRoutes = [publicServersRoute, enrolNodeRoute, connectionCheckRoute];

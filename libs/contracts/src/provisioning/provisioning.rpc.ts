@@ -109,6 +109,11 @@ export const NodeRegistrationSchema = Type.Object({
   city: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   /** Peers it takes; unsaid, the node keeps the capacity it had (1000 for a new one). */
   capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  /**
+   * The public addresses its tunnel traffic leaves from (issue #25: the connection check compares a
+   * request's source with them); unsaid (an agent from before), none.
+   */
+  egress: Type.Optional(Type.Array(Type.String({ minLength: 2, maxLength: 64 }), { maxItems: 8 })),
 });
 export const NodeAddressingSchema = Type.Object({
   node_id: Uuid,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, enrolmentTokenTtlSeconds, type NodeStatus } from '@qw/contracts';
+import { canonicalAddress } from '@qw/wireguard';
 
 /**
  * A server's one-time enrolment, as functions of data: a token is kept only as its hash, is
@@ -91,4 +92,22 @@ export function retirementRefusal(devicesOnIt: number): AppError | null {
     `Drain it first: ${devicesOnIt} ${devicesOnIt === 1 ? 'device is' : 'devices are'} still on it.`,
     { devices: devicesOnIt },
   );
+}
+
+/**
+ * A node's egress addresses as stored and compared (issue #25): each in its canonical form, no
+ * repeats; a 400 when one is not an IP address (a host name says nothing about where packets leave from).
+ */
+export function egressAddresses(said: readonly string[]): string[] {
+  const addresses = said.map((text) => {
+    const address = canonicalAddress(text);
+    if (address === null)
+      throw new AppError(
+        'validation_failed',
+        'An egress address is an IPv4 or IPv6 address, such as 203.0.113.7 or 2001:db8::7.',
+        { field: 'egress' },
+      );
+    return address;
+  });
+  return [...new Set(addresses)];
 }

@@ -34,7 +34,7 @@ export async function usedNodeIndexes(tx: Db): Promise<number[]> {
 
 export type NodeAnnouncement = Pick<
   Insertable<NodesTable>,
-  'region' | 'endpoint' | 'public_key' | 'ip' | 'ssh_user' | 'ssh_port' | 'tags' | 'city' | 'capacity'
+  'region' | 'endpoint' | 'public_key' | 'ip' | 'ssh_user' | 'ssh_port' | 'tags' | 'city' | 'capacity' | 'egress'
 >;
 
 /** A known node announced itself again: what it said now, and seen now. */
@@ -46,13 +46,17 @@ export async function updateAnnouncedNode(tx: Db, nodeId: string, announced: Nod
     .execute();
 }
 
-/** A host of a server added in the console registered: its key, active, enrolled (the first time), seen now. */
-export async function activateEnrolledNode(tx: Db, nodeId: string, publicKey: string): Promise<void> {
+/**
+ * A host of a server added in the console registered: its key and its egress (facts of the host),
+ * active, enrolled (the first time), seen now.
+ */
+export async function activateEnrolledNode(tx: Db, nodeId: string, publicKey: string, egress: string[]): Promise<void> {
   const now = new Date();
   await tx
     .updateTable('nodes')
     .set((eb) => ({
       public_key: publicKey,
+      egress,
       status: 'active',
       enrolled_at: eb.fn.coalesce('enrolled_at', eb.val(now)),
       last_seen_at: now,

@@ -7,7 +7,7 @@ import type { Node, ProvisioningDatabase } from '../database.ts';
 import { recordOperatorAction } from '../admin/operator-actions.repository.ts';
 import { releaseHeldDevices } from '../drain/drain.repository.ts';
 import { ensureNodeConsumer } from './node-consumer.ts';
-import { keepsOperatorSettings, registrationRefusal } from './enrolment-rules.ts';
+import { egressAddresses, keepsOperatorSettings, registrationRefusal } from './enrolment-rules.ts';
 import type { SealingKeys } from '@qw/wireguard';
 import { openPresharedKey } from '../keys/preshared-keys.ts';
 import { desiredPeerPage, firstFreeNodeIndex, nodeAddressing } from './node-rules.ts';
@@ -37,12 +37,14 @@ export type NodeRegistration = {
   tags: string[];
   city?: string | undefined;
   capacity?: number | undefined;
+  /** The public addresses its tunnel traffic leaves from; unsaid (an older agent), none. */
+  egress?: string[] | undefined;
 };
 
 /**
  * A node agent announces itself; a known name keeps its id, index and subnets. A server added in
  * the console (pending, or enrolled before) keeps the operator's region, city, endpoint, tags and
- * capacity, takes the host's public key and becomes active; a retired one is refused. A name
+ * capacity, takes the host's public key and egress addresses and becomes active; a retired one is refused. A name
  * nobody added (a development or test node, a node from before enrolment) registers as it says.
  * Its durable consumer (the node's peer changes) is declared here, idempotently, after the node's row
  * commits and before the answer: the agent reads it as soon as it is answered, and its own
@@ -65,6 +67,7 @@ async function recordNode(db: Db, input: NodeRegistration, dns: string[]) {
       ssh_user: input.ssh_user ?? null,
       ssh_port: input.ssh_port ?? null,
       tags: input.tags,
+      egress: egressAddresses(input.egress ?? []),
       // Said by the agent (NODE_CITY, NODE_CAPACITY); unsaid, a known node keeps what it had.
       ...(input.city !== undefined ? { city: input.city } : {}),
       ...(input.capacity !== undefined ? { capacity: input.capacity } : {}),
@@ -74,7 +77,7 @@ async function recordNode(db: Db, input: NodeRegistration, dns: string[]) {
       const refused = registrationRefusal(node.status);
       if (refused) throw refused;
       // A server added in the console keeps what the operator set; its host brings only its key.
-      if (keepsOperatorSettings(node)) await activateEnrolledNode(tx, node.id, input.public_key);
+      if (keepsOperatorSettings(node)) await activateEnrolledNode(tx, node.id, input.public_key, announced.egress);
       else await updateAnnouncedNode(tx, node.id, announced);
     } else {
       const index = firstFreeNodeIndex(await usedNodeIndexes(tx));

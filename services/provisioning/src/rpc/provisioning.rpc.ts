@@ -26,6 +26,7 @@ import {
   listOrgDevicesRpc,
   orgDeviceOverviewRpc,
   publicServersRpc,
+  egressServersRpc,
   registerNodeRpc,
   reportNodeRpc,
   removeDeviceRpc,
@@ -50,7 +51,7 @@ import { enrolNode } from '../nodes/node-lifecycle.service.ts';
 import type { NodeBusUsers } from '../nodes/node-bus-users.ts';
 import { copiedRole } from '../organizations/organizations.service.ts';
 import { endExpiredMovedPeers } from '../placement/moved-peers.ts';
-import { publicServers } from '../servers/public-servers.ts';
+import { egressServers, publicServers } from '../servers/public-servers.ts';
 import { setDevicePrivacy } from '../devices/device-privacy.service.ts';
 import { changeDeviceRegion } from '../placement/device-region.service.ts';
 
@@ -86,6 +87,7 @@ export function provisioningEndpoints(deps: {
     endpoint(adminOperatorActionsRpc, (data, caller) => fleet.operatorActions(caller, data)),
     // The public /servers page (no caller).
     endpoint(publicServersRpc, () => publicServers(db)),
+    endpoint(egressServersRpc, () => egressServers(db)),
     endpoint(listDevicesRpc, async (_data, caller) => ({ devices: await devices.list(caller) })),
     endpoint(deviceOverviewRpc, (_data, caller) => devices.overview(caller)),
     endpoint(createDeviceRpc, async (data, caller) => ({ device: await devices.create(caller, data) })),

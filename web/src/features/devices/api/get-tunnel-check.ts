@@ -16,10 +16,12 @@ export async function getTunnelCheck(url: string = tunnelCheckUrl): Promise<Tunn
   }
 }
 
-export function useTunnelCheck() {
+/** `enabled`: false on an HTTPS page, where browsers block the request anyway (the gateway's check answers there). */
+export function useTunnelCheck(enabled = true) {
   return useQuery({
     queryKey: ['tunnel-check'],
     queryFn: () => getTunnelCheck(),
+    enabled,
     refetchInterval: 30_000,
     retry: false,
   });

@@ -3,21 +3,33 @@ import { Link } from 'react-router-dom';
 import { Alert, Button } from '../../../ui';
 import { useDevices } from '../api/get-devices';
 import { useOrgDevices } from '../api/get-org-devices';
+import { useConnectionCheck } from '../api/get-connection-check';
 import { useTunnelCheck } from '../api/get-tunnel-check';
 import { protection } from '../utils/protection';
 
 /**
- * "Am I protected?" on the Overview (issue #25): asks the node through the tunnel, if there is one.
- * On the business Overview (`orgId`) the browser may be on one of the organization's devices as
- * well as one of the person's own.
+ * "Am I protected?" on the Overview (issue #25): asks the gateway whether this request came from
+ * one of our servers (works on the HTTPS site; names the server) and, on an http:// page only,
+ * the node through the tunnel too (names the device). On the business Overview (`orgId`) the
+ * browser may be on one of the organization's devices as well as one of the person's own.
  */
 export function ProtectionCheck({ devicesPath, orgId = null }: { devicesPath: string; orgId?: string | null }) {
-  const check = useTunnelCheck();
+  const secure = typeof window !== 'undefined' && window.location.protocol === 'https:';
+  const check = useTunnelCheck(!secure);
+  const gateway = useConnectionCheck();
   const personal = useDevices();
   const organization = useOrgDevices(orgId);
   const devices = [...(personal.data ?? []), ...(organization.data?.devices ?? [])];
-  const secure = typeof window !== 'undefined' && window.location.protocol === 'https:';
-  const result = protection(check.isPending ? undefined : (check.data ?? null), devices, secure);
+  const result = protection(
+    secure ? null : check.isPending ? undefined : (check.data ?? null),
+    gateway.isPending ? undefined : (gateway.data ?? null),
+    devices,
+    secure,
+  );
+  const checkAgain = () => {
+    if (!secure) void check.refetch();
+    void gateway.refetch();
+  };
   return (
     <section className="devices-protection" aria-labelledby="devices-protection-title">
       <h2 id="devices-protection-title">Am I protected?</h2>
@@ -25,6 +37,15 @@ export function ProtectionCheck({ devicesPath, orgId = null }: { devicesPath: st
       {result.state === 'protected' && (
         <Alert tone="success" title={result.text}>
           <p className="qw-small">DNS: your server's own resolver ({result.resolvers.join(', ')}).</p>
+          {result.deviceUnknown && (
+            <p className="qw-small">
+              This check sees the server, not which of your devices this is. To see the device's key,{' '}
+              <a href={tunnelCheckUrl} target="_blank" rel="noreferrer">
+                open the tunnel's own check in a new tab
+              </a>
+              .
+            </p>
+          )}
         </Alert>
       )}
       {result.state === 'not_protected' && (
@@ -40,7 +61,7 @@ export function ProtectionCheck({ devicesPath, orgId = null }: { devicesPath: st
         </Alert>
       )}
       {result.state === 'cannot_check' && (
-        <Alert tone="info" title="Check in a new tab">
+        <Alert tone="info" title="Could not check">
           <p className="qw-small">{result.text}</p>
           <p>
             <a href={tunnelCheckUrl} target="_blank" rel="noreferrer">
@@ -49,8 +70,8 @@ export function ProtectionCheck({ devicesPath, orgId = null }: { devicesPath: st
           </p>
         </Alert>
       )}
-      {result.state !== 'checking' && result.state !== 'cannot_check' && (
-        <Button variant="secondary" onClick={() => void check.refetch()} busy={check.isFetching}>
+      {result.state !== 'checking' && (
+        <Button variant="secondary" onClick={checkAgain} busy={check.isFetching || gateway.isFetching}>
           Check again
         </Button>
       )}
