@@ -5,7 +5,10 @@
  *       services) during the load into /tmp/qw-api-<route>.cpuprofile (Chrome DevTools, speedscope)
  *   npx tsx bench/profile-api.ts <route 0-3> [seconds] compare  three rounds alternating with a bare
  *       fastify route serving the same bytes; prints the medians
+ *   npx tsx bench/profile-api.ts <route 0-3> [seconds] procs    the same with the gateway and each
+ *       service in its own process (bench/lib/process-layout.ts), as production runs them
  */
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
@@ -14,13 +17,22 @@ import { startStack } from '../services/gateway/test/support/stack.ts';
 import { deviceServices } from '../services/gateway/test/support/products.ts';
 import { load, routesOf } from './api.bench.ts';
 import { listenOnLoopback } from './lib/listen.ts';
+import { spawnProcessLayout } from './lib/process-layout.ts';
 import { medianOfRounds } from './lib/runner.ts';
 
 const index = Number(process.argv[2] ?? 0);
 const seconds = Number(process.argv[3] ?? 10);
 const mode = process.argv[4] ?? 'prof';
-const stack = await startStack({ label: 'profileapi', adminEmails: ['ops@bench.test'], extra: deviceServices });
+const jwtSecret = randomBytes(32).toString('base64url');
+const sealingKey = randomBytes(32).toString('base64');
+const stack = await startStack({
+  label: 'profileapi',
+  adminEmails: ['ops@bench.test'],
+  extra: (publicUrl, mailUrl) => deviceServices(publicUrl, mailUrl, sealingKey),
+  gatewayEnv: { JWT_SECRET: jwtSecret },
+});
 const bare = Fastify({ logger: false });
+let layout: Awaited<ReturnType<typeof spawnProcessLayout>> | undefined;
 try {
   const baseUrl = await listenOnLoopback(stack);
   const route = (await routesOf(stack, 1000))[index]!;
@@ -60,6 +72,23 @@ try {
     const fewest = (key: 'rpcs' | 'queries') => Math.min(...seen.map((s) => s[key]));
     console.log(
       `${route.name}: one request: ${fewest('rpcs')} RPCs, ${fewest('queries')} queries (fewest of 20; all: ${seen.map((s) => `${s.rpcs}/${s.queries}`).join(' ')})`,
+    );
+  } else if (mode === 'procs') {
+    layout = await spawnProcessLayout(stack, {
+      names: ['identity', 'billing', 'provisioning', 'telemetry'],
+      jwtSecret,
+      adminEmails: ['ops@bench.test'],
+      settings: { provisioning: { PRIVATE_KEY_ENCRYPTION_KEY: sealingKey } },
+    });
+    const apiUrl = new URL(route.path, layout.baseUrl).toString();
+    const m = await medianOfRounds(3, 1, async () => {
+      const plain = await load(`http://127.0.0.1:${barePort}/bare`, { connections: 20, seconds });
+      const api = await load(apiUrl, { connections: 20, seconds, headers });
+      if (api.non2xx > 0) throw new Error(`${api.non2xx} answers other than 2xx`);
+      return { bare: plain.requestsPerSecond, bareP99: plain.p99Ms, api: api.requestsPerSecond, p99: api.p99Ms };
+    });
+    console.log(
+      `${route.name} [own processes]: ${m.api} req/s (bare ${m.bare}, ratio ${(m.api / m.bare).toFixed(3)}), p99 ${m.p99} ms (bare ${m.bareP99})`,
     );
   } else if (mode === 'compare') {
     // CPU time of this process (gateway and services) per request: steadier than requests/s on a busy machine.
@@ -101,6 +130,7 @@ try {
     console.log(`${route.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms; ${file}`);
   }
 } finally {
+  await layout?.stop();
   await bare.close();
   await stack.stop();
 }

@@ -1,17 +1,12 @@
 import type { Kysely } from 'kysely';
-import {
-  isDeviceConnected,
-  isNodeReachable,
-  latestTelemetryRpc,
-  type DeviceView,
-  type DeviceWithStatus,
-} from '@qw/contracts';
+import { isDeviceConnected, isNodeReachable, type DeviceView, type DeviceWithStatus } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import { deviceAddressCidrs } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
 import { privacyView } from './device-privacy-rules.ts';
 import { retiringUntil, type ListedDevice } from './devices.repository.ts';
+import { deviceTrafficFor } from './device-traffic.ts';
 
 const iso = (at: Date | string | null | undefined) => (at ? new Date(at).toISOString() : null);
 
@@ -71,16 +66,12 @@ export function connectedNow(device: Device, now: Date): boolean {
 }
 
 /**
- * Each device with its traffic from telemetry; connected (and its handshake) from the device's
- * own row, the read model the operator's lists use too, by `isDeviceConnected`. Every list of
- * devices (personal and organization) shows them so.
+ * Each device with its traffic from telemetry (at most a second old, `DeviceTrafficCache`);
+ * connected (and its handshake) from the device's own row, the read model the operator's lists
+ * use too, by `isDeviceConnected`. Every list of devices (personal and organization) shows them so.
  */
 export async function withStatus(rpc: RpcClient, devices: ListedDevice[]): Promise<DeviceWithStatus[]> {
-  const latest =
-    devices.length === 0
-      ? []
-      : (await rpc.request(latestTelemetryRpc, { device_ids: devices.map((d) => d.id) })).devices;
-  const statusOf = new Map(latest.map((row) => [row.device_id, row]));
+  const statusOf = await deviceTrafficFor(rpc).of(devices.map((d) => d.id));
   const now = new Date();
   return devices.map((device) => {
     const status = statusOf.get(device.id);
