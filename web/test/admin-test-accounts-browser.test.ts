@@ -1,5 +1,9 @@
+import { fillSubject, peersSampled } from '@qw/contracts';
+import { createEnvelope } from '@qw/platform';
 import type { Browser, Page } from 'playwright-core';
+import { eventually } from '@qw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerTestNode } from '../../services/gateway/test/support/nodes.ts';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
 import {
@@ -7,6 +11,7 @@ import {
   apiCall,
   newPage,
   password,
+  personalCustomerViaApi,
   screenshot,
   signInThroughPage,
   startWebStack,
@@ -18,13 +23,16 @@ import {
 /**
  * Issue #26 in Chromium against the real services: an operator marks a person as a test account on
  * their page, and the console-wide "Hide test accounts" switch (remembered in the browser) takes
- * exactly that person off the Overview's Users tile and the Users list; at 1280 and 390 px, with
- * no sideways scrolling and no serious axe violations.
+ * exactly that person off the Overview's Users tile and the Users list, their device off the
+ * Telemetry page and their peer off the Servers card's counts (counted apart, labelled); at 1280
+ * and 390 px, with no sideways scrolling and no serious axe violations.
  */
 let stack: Stack;
 let browser: Browser;
 const tester = uniqueEmail('tester');
 let testerId: string;
+const nodeName = 'eu-testacc-1';
+const deviceName = 'Tester laptop';
 
 const toggle = (page: Page) => page.getByRole('checkbox', { name: 'Hide test accounts' });
 const noSidewaysScroll = (page: Page) =>
@@ -45,10 +53,48 @@ beforeAll(async () => {
   stack = await startWebStack('webtestacc', { devices: true });
   browser = await launchBrowser();
   await verifiedAccountViaApi(stack, adminEmail);
-  await verifiedAccountViaApi(stack, tester);
+  await registerTestNode(stack, nodeName);
+  await personalCustomerViaApi(stack, tester);
   const login = await apiCall(stack, 'POST', '/api/auth/login', { email: tester, password });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.data)}`);
   testerId = login.data.user.id as string;
+  // The tester's one device, which the node reports connected: a Telemetry row and a peer.
+  const added = await apiCall(
+    stack,
+    'POST',
+    '/api/devices',
+    { name: deviceName, platform: 'linux' },
+    login.data.access_token as string,
+  );
+  if (added.status !== 201) throw new Error(`add device: ${added.status} ${JSON.stringify(added.data)}`);
+  const node = await stack.connectNode(nodeName);
+  const telemetryDb = stack.services.telemetry!.db;
+  const rows = async (table: 'device_keys' | 'device_latest_telemetry') =>
+    Number(
+      (
+        await telemetryDb
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  await eventually(async () => (await rows('device_keys')) === 1, 15_000, 100);
+  const envelope = createEnvelope(peersSampled, {
+    sampledAt: new Date().toISOString(),
+    peers: [
+      {
+        publicKey: added.data.device.public_key as string,
+        latestHandshake: Math.floor(Date.now() / 1000),
+        rxBytes: 5_000_000,
+        txBytes: 700_000,
+        maskedEndpoint: '203.0.113.0/24',
+      },
+    ],
+  });
+  await node.bus.js.publish(fillSubject(peersSampled.subject, { node: nodeName }), JSON.stringify(envelope), {
+    msgID: envelope.id,
+  });
+  await eventually(async () => (await rows('device_latest_telemetry')) === 1, 15_000, 100);
 }, 120_000);
 
 afterAll(async () => {
@@ -99,8 +145,8 @@ describe('test accounts in the console', () => {
     await admin.page.goto(`${stack.publicUrl}/admin/overview`);
     await toggle(admin.page).check();
     await usersShown(admin.page, '1');
-    // The traffic chart says it still holds test accounts' traffic (telemetry cannot split it).
-    await admin.page.getByText('test accounts included').waitFor();
+    // The traffic chart says whose traffic it shows.
+    await admin.page.getByText("test accounts' devices left out", { exact: false }).waitFor();
     expect(await noSidewaysScroll(admin.page)).toBeLessThanOrEqual(0);
     expect(await seriousAxeViolations(admin.page)).toEqual([]);
     await screenshot(admin.page, 'admin-test-accounts-overview');
@@ -111,4 +157,43 @@ describe('test accounts in the console', () => {
     expect(admin.errors).toEqual([]);
     await admin.close();
   });
+
+  for (const width of [1280, 390]) {
+    it(`leaves the test account's device off the Telemetry page and counts its peer apart on Servers (${width} px)`, async () => {
+      const admin = await newPage(browser, { width });
+      await signInThroughPage(admin.page, stack.publicUrl, adminEmail);
+      await admin.page.goto(`${stack.publicUrl}/admin/telemetry`);
+      const devices = admin.page.locator('section[aria-labelledby="admin-telemetry-devices"]');
+      await devices.getByText(deviceName).first().waitFor();
+      expect(await toggle(admin.page).isChecked()).toBe(false);
+      await toggle(admin.page).check();
+      await devices.getByText('No telemetry yet.').waitFor();
+      expect(await devices.getByText(deviceName).count()).toBe(0);
+      await admin.page.getByText("Test accounts' devices are left out", { exact: false }).waitFor();
+      expect(await noSidewaysScroll(admin.page)).toBeLessThanOrEqual(0);
+      expect(await seriousAxeViolations(admin.page)).toEqual([]);
+      await screenshot(admin.page, 'admin-test-accounts-telemetry');
+
+      await admin.page.goto(`${stack.publicUrl}/admin/servers`);
+      const card = admin.page.locator('li.admin-server').filter({ hasText: nodeName });
+      await admin.page.getByText('not counted: 1 peer of test accounts.', { exact: false }).waitFor();
+      await expect
+        .poll(() => card.locator('.admin-metric', { hasText: 'Test accounts' }).locator('dd').innerText())
+        .toBe('1');
+      await expect(card.locator('.admin-metric', { hasText: 'Peers placed' }).locator('dd').innerText()).resolves.toBe(
+        '0',
+      );
+      expect(await noSidewaysScroll(admin.page)).toBeLessThanOrEqual(0);
+      expect(await seriousAxeViolations(admin.page)).toEqual([]);
+      await screenshot(admin.page, 'admin-test-accounts-servers');
+      // Shown again: the peer is placed like any other, and nothing is counted apart.
+      await toggle(admin.page).uncheck();
+      await expect
+        .poll(() => card.locator('.admin-metric', { hasText: 'Peers placed' }).locator('dd').innerText())
+        .toBe('1');
+      expect(await card.getByText('Test accounts').count()).toBe(0);
+      expect(admin.errors).toEqual([]);
+      await admin.close();
+    });
+  }
 });

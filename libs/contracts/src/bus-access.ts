@@ -297,8 +297,9 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
   // node agent (on a host exposed to the internet) has no right to manage streams.
   telemetry: {
     serves: rpcsServedBy('telemetry'),
-    // The names of the devices on the console's Telemetry page (with the admin's own assertion).
-    calls: [provisioning.adminDeviceNamesRpc],
+    // The names of the devices on the console's Telemetry page, and the test accounts it leaves
+    // out when asked (each with the admin's own assertion).
+    calls: [provisioning.adminDeviceNamesRpc, identity.adminTestUserIdsRpc],
     publishes: eventsOf('telemetry'),
     declares: ['node', 'telemetry'],
     consumes: {

@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillSubject, peersSampled, registerNodeRpc } from '@qw/contracts';
+import { type BusConnection, createEnvelope } from '@qw/platform';
+import { eventually, keepReporting } from '@qw/testkit';
+import { generateKeyPair } from '@qw/wireguard';
 import { Client, confirmEmail, signUp, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
-import { registerTestNode } from './support/nodes.ts';
 import { organizationEventsHandled, ownOrganization, userIdOf } from './support/organizations.ts';
 
 /**
  * Issue #26, test accounts, on the real stack (identity, billing, provisioning, telemetry) with
  * MARK_TEST_ACCOUNTS on as `make dev` has it: accounts at reserved test domains are test accounts
  * from the start, an operator marks and unmarks others (audited), and with `exclude_test=true` every
- * console figure and list differs from the whole by exactly the test accounts' share.
+ * console figure and list differs from the whole by exactly the test accounts' share: the Overview's
+ * tiles and traffic chart, the Users, Organizations and Devices lists, the Telemetry page and the
+ * Servers cards, which still reconcile with each other either way.
  */
 const password = 'correct horse battery';
 const rootEmail = 'root@quietwire.test';
@@ -22,6 +28,11 @@ let owenId: string;
 let orgId: string;
 let rae: Client;
 let raeId: string;
+const nodeName = 'test-accounts-node';
+let nodeBus: BusConnection;
+type Device = { id: string; public_key: string };
+const piaDevices: Device[] = [];
+const realDevices: Device[] = [];
 
 type Answer = Awaited<ReturnType<Client['call']>>;
 const status = (answer: Answer) => ({ status: answer.statusCode, code: answer.data?.error?.code });
@@ -49,6 +60,34 @@ async function overview(excludeTest: boolean) {
   return answer.data;
 }
 
+type TelemetryPage = {
+  total: number;
+  rows: Array<{ device_id: string; is_connected: boolean }>;
+  nodes: Array<{ devices: number; connected: number; rx_bytes: number; tx_bytes: number }>;
+};
+type Server = {
+  peers_placed: number;
+  peers_retiring: number;
+  peers_connected: number;
+  peers_test: number;
+  load: string;
+};
+async function telemetry(excludeTest: boolean): Promise<TelemetryPage> {
+  const answer = await root.call('GET', `/api/admin/telemetry?per_page=100${excludeTest ? '&exclude_test=true' : ''}`);
+  expect(answer.statusCode).toBe(200);
+  return answer.data;
+}
+async function servers(excludeTest: boolean): Promise<Server[]> {
+  const answer = await root.call('GET', `/api/admin/servers${excludeTest ? '?exclude_test=true' : ''}`);
+  expect(answer.statusCode).toBe(200);
+  return answer.data.servers;
+}
+const sum = <T>(rows: T[], pick: (row: T) => number) => rows.reduce((n, row) => n + pick(row), 0);
+const traffic = (o: { traffic: Array<{ rx_bytes: number; tx_bytes: number }> }) => ({
+  rx: sum(o.traffic, (hour) => hour.rx_bytes),
+  tx: sum(o.traffic, (hour) => hour.tx_bytes),
+});
+
 /** Each figure and list with and without test accounts, and the test accounts' own share of it. */
 async function bothWays() {
   const [all, real, allDevices, realDevices, whole, without, allOrgs, realOrgs] = await Promise.all([
@@ -73,12 +112,26 @@ beforeAll(async () => {
     identity: { MARK_TEST_ACCOUNTS: true },
     extra: (url, mail) => deviceServices(url, mail),
   });
-  await registerTestNode(stack, 'test-accounts-node');
+  const node = await stack.connectNode(nodeName);
+  nodeBus = node.bus;
+  await node.rpc.request(
+    registerNodeRpc,
+    {
+      region: 'eu-central',
+      endpoint: '198.51.100.1:51820',
+      public_key: generateKeyPair().publicKey,
+      ip: '198.51.100.1',
+      tags: [],
+    },
+    undefined,
+    { params: { node: nodeName } },
+  );
+  keepReporting(node.bus, nodeName);
   root = await confirmEmail(stack, rootEmail, password, await signUp(stack, rootEmail, '198.51.100.7', password));
   // At a reserved test domain: a test account from the start.
   pia = await confirmEmail(stack, 'pia@example.com', password, await customerWithPlan(stack, 'pia@example.com'));
-  await deviceAdded(pia, { name: 'Pia laptop', platform: 'linux' });
-  await deviceAdded(pia, { name: 'Pia phone', platform: 'ios' });
+  piaDevices.push(await deviceAdded(pia, { name: 'Pia laptop', platform: 'linux' }));
+  piaDevices.push(await deviceAdded(pia, { name: 'Pia phone', platform: 'ios' }));
   // Real people's addresses: counted as customers.
   owen = await confirmEmail(
     stack,
@@ -89,10 +142,10 @@ beforeAll(async () => {
   owenId = await userIdOf(owen);
   orgId = await ownOrganization(owen);
   await organizationEventsHandled(stack);
-  await deviceAdded(owen, { name: 'Owen phone' }, `/api/orgs/${orgId}/devices`);
+  realDevices.push(await deviceAdded(owen, { name: 'Owen phone' }, `/api/orgs/${orgId}/devices`));
   rae = await confirmEmail(stack, 'rae@rae-design.eu', password, await customerWithPlan(stack, 'rae@rae-design.eu'));
   raeId = await userIdOf(rae);
-  await deviceAdded(rae, { name: 'Rae desktop', platform: 'windows' });
+  realDevices.push(await deviceAdded(rae, { name: 'Rae desktop', platform: 'windows' }));
 }, 120_000);
 
 afterAll(async () => {
@@ -190,5 +243,92 @@ describe('test accounts', () => {
       { kind: 'user.test_marked', target: 'owen@owen-and-sons.eu', details: { user_id: owenId } },
     ]);
     expect(person.operator_actions.filter((a: { kind: string }) => a.kind === 'user.test_marked')).toHaveLength(1);
+  });
+
+  it('leaves test accounts out of the Telemetry page, the Servers cards and the traffic chart by exactly their share', async () => {
+    // The node reports all four devices connected, each with its own traffic.
+    const received = new Map<string, number>([
+      [piaDevices[0]!.id, 1_000],
+      [piaDevices[1]!.id, 2_000],
+      [realDevices[0]!.id, 30_000],
+      [realDevices[1]!.id, 400_000],
+    ]);
+    const telemetryDb = stack.services.telemetry!.db;
+    const count = async (table: 'device_keys' | 'device_latest_telemetry') =>
+      (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(telemetryDb)).rows[0]!.n;
+    await eventually(async () => (await count('device_keys')) === 4, 15_000, 100);
+    const handshake = Math.floor(Date.now() / 1000);
+    const envelope = createEnvelope(peersSampled, {
+      sampledAt: new Date().toISOString(),
+      peers: [...piaDevices, ...realDevices].map((device) => ({
+        publicKey: device.public_key,
+        latestHandshake: handshake,
+        rxBytes: received.get(device.id)!,
+        txBytes: received.get(device.id)! / 10,
+        maskedEndpoint: '203.0.113.0/24',
+      })),
+    });
+    await nodeBus.js.publish(fillSubject(peersSampled.subject, { node: nodeName }), JSON.stringify(envelope), {
+      msgID: envelope.id,
+    });
+    await eventually(async () => (await count('device_latest_telemetry')) === 4, 15_000, 100);
+    const testShare = { devices: 2, rx: 3_000, tx: 300 };
+
+    const [allRows, realRows, wholeServers, realServers, b] = await Promise.all([
+      telemetry(false),
+      telemetry(true),
+      servers(false),
+      servers(true),
+      bothWays(),
+    ]);
+    // Telemetry: the rows, their total and the per-node summary lose exactly the test devices.
+    expect(allRows.total).toBe(4);
+    expect(realRows.total).toBe(allRows.total - testShare.devices);
+    expect(realRows.rows.map((row) => row.device_id).sort()).toEqual(realDevices.map((d) => d.id).sort());
+    const [allNode] = allRows.nodes;
+    const [realNode] = realRows.nodes;
+    expect(allNode).toMatchObject({ devices: 4, connected: 4, rx_bytes: 433_000, tx_bytes: 43_300 });
+    expect(realNode).toMatchObject({
+      devices: allNode!.devices - testShare.devices,
+      connected: allNode!.connected - testShare.devices,
+      rx_bytes: allNode!.rx_bytes - testShare.rx,
+      tx_bytes: allNode!.tx_bytes - testShare.tx,
+    });
+    // Overview: connected now and the 24 hours of traffic, less exactly the test devices'.
+    expect(b.whole.active_devices).toBe(4);
+    expect(b.without.active_devices).toBe(b.whole.active_devices - testShare.devices);
+    expect(traffic(b.whole)).toEqual({ rx: 433_000, tx: 43_300 });
+    expect(traffic(b.without)).toEqual({ rx: 433_000 - testShare.rx, tx: 43_300 - testShare.tx });
+    // Servers: the test accounts' peers counted apart, the others as before; the node's load is
+    // what it carries either way.
+    expect(wholeServers).toHaveLength(1);
+    expect(wholeServers[0]).toMatchObject({ peers_placed: 4, peers_retiring: 0, peers_connected: 4, peers_test: 0 });
+    expect(realServers[0]).toMatchObject({
+      peers_placed: 4 - testShare.devices,
+      peers_retiring: 0,
+      peers_connected: 4 - testShare.devices,
+      peers_test: testShare.devices,
+      load: wholeServers[0]!.load,
+    });
+    // The three pages still reconcile either way: the Servers' placed peers are the Overview's
+    // placed devices, and every Telemetry row is a device of the Devices list.
+    expect(sum(wholeServers, (s) => s.peers_placed)).toBe(b.whole.devices_breakdown.placed);
+    expect(sum(realServers, (s) => s.peers_placed)).toBe(b.without.devices_breakdown.placed);
+    expect(sum(realServers, (s) => s.peers_placed + s.peers_retiring + s.peers_test)).toBe(
+      sum(wholeServers, (s) => s.peers_placed + s.peers_retiring),
+    );
+    const listed = new Set(b.realDevices.rows.map((device) => device.id));
+    for (const row of realRows.rows) expect(listed.has(row.device_id)).toBe(true);
+
+    // A mark changes every figure at once (nothing to replay): Rae's desktop leaves them, and comes back.
+    expect((await root.call('POST', `/api/admin/users/${raeId}/test-account`, { is_test: true })).statusCode).toBe(200);
+    const [marked, markedOverview, markedServers] = await Promise.all([telemetry(true), overview(true), servers(true)]);
+    expect(marked.total).toBe(realRows.total - 1);
+    expect(traffic(markedOverview)).toEqual({ rx: 30_000, tx: 3_000 });
+    expect(markedServers[0]).toMatchObject({ peers_placed: 1, peers_test: 3 });
+    expect((await root.call('POST', `/api/admin/users/${raeId}/test-account`, { is_test: false })).statusCode).toBe(
+      200,
+    );
+    expect((await telemetry(true)).total).toBe(realRows.total);
   });
 });

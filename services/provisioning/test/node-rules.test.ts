@@ -134,12 +134,19 @@ describe('serverCard', () => {
       peers_moved: 2,
       devices_held: 1,
       peers_connected: 2,
+      peers_test: 0,
       last_seen_at: '2026-11-24T10:00:00.000Z',
       agent_version: '1.2.3',
       agent_started_at: '2026-11-24T09:00:00.000Z',
       resolver: { state: 'answering', restarts: 1 },
       metrics,
     });
+  });
+
+  it("counts the test accounts' peers apart, and the node's load with them (issue #26)", () => {
+    const card = serverCard(node, { placed: 3, retiring: 0, test: { placed: 4, retiring: 1 } }, undefined, now);
+    expect(card).toMatchObject({ peers_placed: 3, peers_retiring: 0, peers_test: 5, load: 'medium' });
+    expect(serverCard(node, { placed: 3, retiring: 0 }, undefined, now).load).toBe('low');
   });
 
   it("shows no resolver for a node whose agent never reported one (an agent older than issue #25's)", () => {

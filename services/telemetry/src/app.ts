@@ -13,7 +13,14 @@ import { telemetryConsumers } from './consumers/telemetry.consumers.ts';
 import type { TelemetryDatabase } from './database.ts';
 import { latestFor, pruneDeviceTraffic, pruneHostMetrics } from './samples/samples.service.ts';
 import { nodeGauges } from './samples/node-metrics.ts';
-import { connectedCount, latestPage, nodeStats, serverHistory, trafficLast24Hours } from './admin/admin.service.ts';
+import {
+  connectedCount,
+  latestPage,
+  nodeStats,
+  serverHistory,
+  testUserIds,
+  trafficLast24Hours,
+} from './admin/admin.service.ts';
 
 /**
  * The telemetry service: node agents' peer samples become each device's latest status and
@@ -29,9 +36,13 @@ export const telemetryService: ServiceDefinition<TelemetryDatabase> = {
   rpc: ({ db, rpc }) => [
     endpoint(latestTelemetryRpc, async (data) => ({ devices: await latestFor(db, data.device_ids) })),
     // The operator console: platform admins only, checked here whoever asks.
-    endpoint(adminTrafficRpc, async (_data, caller) => {
+    endpoint(adminTrafficRpc, async (data, caller) => {
       requireAdmin(caller);
-      const [active_devices, traffic] = await Promise.all([connectedCount(db), trafficLast24Hours(db)]);
+      const testIds = data.exclude_test ? await testUserIds(rpc, caller) : [];
+      const [active_devices, traffic] = await Promise.all([
+        connectedCount(db, testIds),
+        trafficLast24Hours(db, testIds),
+      ]);
       return { active_devices, traffic };
     }),
     endpoint(adminLatestRpc, (data, caller) => {
@@ -43,6 +54,7 @@ export const telemetryService: ServiceDefinition<TelemetryDatabase> = {
       return nodeStats(
         db,
         data.node_ids.map((id) => id.toLowerCase()),
+        (data.exclude_user_ids ?? []).map((id) => id.toLowerCase()),
       );
     }),
     endpoint(adminServerHistoryRpc, (data, caller) => {

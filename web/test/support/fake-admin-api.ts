@@ -352,6 +352,7 @@ export async function installFakeAdminApi(page: Page, fleet: AdminFleet = demoFl
         peers_moved: 0,
         devices_held: 0,
         peers_connected: 0,
+        peers_test: 0,
         last_seen_at: null,
         agent_version: null,
         agent_started_at: null,
@@ -516,6 +517,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       peers_placed: 18,
       peers_retiring: 2,
       peers_connected: 11,
+      peers_test: 0,
       last_seen_at: new Date(now - 20_000).toISOString(),
       metrics: {
         ts: new Date(now - 30_000).toISOString(),
@@ -552,6 +554,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       peers_placed: 14,
       peers_retiring: 0,
       peers_connected: 5,
+      peers_test: 0,
       last_seen_at: new Date(now - 40_000).toISOString(),
       metrics: {
         ts: new Date(now - 60_000).toISOString(),
@@ -588,6 +591,7 @@ export function demoFleet(now: number = Date.now()): AdminFleet {
       peers_placed: 8,
       peers_retiring: 0,
       peers_connected: 0,
+      peers_test: 0,
       last_seen_at: new Date(now - 3_600_000).toISOString(),
       metrics: null,
     },

@@ -56,6 +56,10 @@ export const AdminOverviewSchema = Type.Object({
   devices_breakdown: AdminDeviceBreakdownSchema,
   /** Devices connected now (latest handshake within the connected window). */
   active_devices: Count,
+  /**
+   * The fleet's traffic per hour; with `exclude_test`, less the hours of test accounts' devices
+   * (telemetry's per-device hours of the last day, the same bytes the totals were made of).
+   */
   traffic: Type.Array(TrafficHourSchema, { minItems: 24, maxItems: 24 }),
 });
 export type AdminOverview = Static<typeof AdminOverviewSchema>;
@@ -361,6 +365,7 @@ export const AdminNodeSummarySchema = Type.Object({
 });
 export const AdminTelemetryQuerySchema = Type.Object({
   node: Type.Optional(Uuid),
+  exclude_test: ExcludeTestSchema,
   connected: Type.Optional(Type.Boolean()),
   sort: Type.Optional(
     Type.Union([Type.Literal('ts'), Type.Literal('rx_bytes'), Type.Literal('tx_bytes'), Type.Literal('latency_ms')], {
@@ -430,6 +435,12 @@ export const AdminServerSchema = Type.Object({
   /** Devices a drain could not move for want of room in the region. */
   devices_held: Count,
   peers_connected: Count,
+  /**
+   * With `exclude_test` (issue #26): the test accounts' peers on this node (their placed devices and
+   * retiring keys), left out of the figures above, which then count customers only; 0 otherwise.
+   * What the node carries is placed + retiring + test + moved either way.
+   */
+  peers_test: Count,
   last_seen_at: NullableWhen,
   /** What its node agent said of itself at its last registration. */
   agent_version: Type.Union([Type.String(), Type.Null()]),
@@ -440,6 +451,7 @@ export const AdminServerSchema = Type.Object({
   metrics: Type.Union([ServerMetricsSchema, Type.Null()]),
 });
 export type AdminServer = Static<typeof AdminServerSchema>;
+export const AdminServersQuerySchema = Type.Object({ exclude_test: ExcludeTestSchema });
 export const adminServersRoute = defineRoute({
   operationId: 'adminServers',
   method: 'GET',
@@ -447,6 +459,7 @@ export const adminServersRoute = defineRoute({
   access: 'admin',
   tags,
   summary: 'Spec §2 Servers: one card per node with its latest metrics within 300 s, peers placed and connected',
+  querystring: AdminServersQuerySchema,
   response: { 200: Type.Object({ servers: Type.Array(AdminServerSchema) }) },
 });
 /** One bucket of a server's history: means over the bucket, rates from its counters; null where it sent nothing. */

@@ -39,11 +39,7 @@ export const adminDevicesRpc = defineRpc(
   AdminDevicesQuerySchema,
   AdminDevicePageSchema,
 );
-/**
- * The overview's Devices tile and what it is made of. `exclude_test`: test accounts' devices left
- * out, and `test_connected` says how many of theirs are connected now (the overview takes them off
- * telemetry's count of connected devices).
- */
+/** The overview's Devices tile and what it is made of. `exclude_test`: test accounts' devices left out. */
 export const adminDeviceCountRpc = defineRpc(
   'provisioning.rpc.admin-device-count',
   Type.Object({ exclude_test: Type.Optional(Type.Boolean()) }),
@@ -51,7 +47,6 @@ export const adminDeviceCountRpc = defineRpc(
     devices: Type.Integer({ minimum: 0 }),
     active: Type.Integer({ minimum: 0 }),
     breakdown: AdminDeviceBreakdownSchema,
-    test_connected: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
 );
 /** Spec §7 admin device action: activate, suspend or revoke_keys; audited. */
@@ -60,10 +55,13 @@ export const adminDeviceActionRpc = defineRpc(
   AdminDeviceActionSchema,
   Type.Object({ device: AdminDeviceSchema }),
 );
-/** One card per node: peers placed, the node's latest metrics within 300 s (telemetry) and peers connected. */
+/**
+ * One card per node: peers placed, the node's latest metrics within 300 s (telemetry) and peers
+ * connected. `exclude_test`: the test accounts' peers counted apart (`peers_test`).
+ */
 export const adminServersRpc = defineRpc(
   'provisioning.rpc.admin-servers',
-  Type.Object({}),
+  Type.Object({ exclude_test: Type.Optional(Type.Boolean()) }),
   Type.Object({ servers: Type.Array(AdminServerSchema) }),
 );
 /** Drain a node (no new placements; its devices move to other nodes of its region, or are held) or open it again; audited. */

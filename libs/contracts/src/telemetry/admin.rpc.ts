@@ -13,10 +13,14 @@ import {
 const Uuid = Type.String({ format: 'uuid' });
 const Count = Type.Integer({ minimum: 0 });
 
-/** Devices connected now and the last 24 hours of traffic (24 hourly buckets, oldest first, empty hours 0). */
+/**
+ * Devices connected now and the last 24 hours of traffic (24 hourly buckets, oldest first, empty
+ * hours 0). `exclude_test`: the test accounts' devices left out of both (telemetry asks identity who
+ * they are).
+ */
 export const adminTrafficRpc = defineRpc(
   'telemetry.rpc.admin-traffic',
-  Type.Object({}),
+  Type.Object({ exclude_test: Type.Optional(Type.Boolean()) }),
   Type.Object({ active_devices: Count, traffic: Type.Array(TrafficHourSchema, { minItems: 24, maxItems: 24 }) }),
 );
 /** The latest row per device, paged and sortable, with a summary per node. */
@@ -31,10 +35,17 @@ export const adminLatestRpc = defineRpc(
     nodes: Type.Array(AdminNodeSummarySchema),
   }),
 );
-/** Per node: devices connected now and the latest host metrics within 300 s (or null). Service to service. */
+/**
+ * Per node: devices connected now and the latest host metrics within 300 s (or null). Service to
+ * service. `exclude_user_ids`: those people's devices are not counted as connected (the test
+ * accounts, which provisioning has asked identity for).
+ */
 export const adminNodeStatsRpc = defineRpc(
   'telemetry.rpc.admin-node-stats',
-  Type.Object({ node_ids: Type.Array(Uuid, { maxItems: 1000 }) }),
+  Type.Object({
+    node_ids: Type.Array(Uuid, { maxItems: 1000 }),
+    exclude_user_ids: Type.Optional(Type.Array(Uuid, { maxItems: 1000 })),
+  }),
   Type.Object({
     nodes: Type.Array(
       Type.Object({

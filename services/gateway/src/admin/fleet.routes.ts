@@ -32,20 +32,20 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
   addRoute(app, adminOverviewRoute, async (request, reply) => {
     const { caller } = request;
     // "Hide test accounts" (issue #26): identity leaves their people out, provisioning their
-    // devices, and says how many of theirs are connected, which come off telemetry's count. The
-    // traffic chart stays the fleet's: telemetry keeps hourly totals without a device column.
+    // devices, telemetry their devices connected now and their devices' hours of traffic (each
+    // service asks identity who they are).
     const excludeTest = request.query?.exclude_test === true;
     const [people, devices, traffic] = await Promise.all([
       rpc.request(adminPeopleCountsRpc, { exclude_test: excludeTest }, caller),
       rpc.request(adminDeviceCountRpc, { exclude_test: excludeTest }, caller),
-      rpc.request(adminTrafficRpc, {}, caller),
+      rpc.request(adminTrafficRpc, { exclude_test: excludeTest }, caller),
     ]);
     return reply.header('cache-control', 'no-store').send({
       users: people.users,
       organizations: people.organizations,
       devices: devices.devices,
       devices_breakdown: devices.breakdown,
-      active_devices: Math.max(0, traffic.active_devices - (devices.test_connected ?? 0)),
+      active_devices: traffic.active_devices,
       traffic: traffic.traffic,
     });
   });
@@ -69,7 +69,9 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
   );
 
   addRoute(app, adminServersRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(adminServersRpc, {}, request.caller)),
+    reply
+      .header('cache-control', 'no-store')
+      .send(await rpc.request(adminServersRpc, { exclude_test: request.query?.exclude_test === true }, request.caller)),
   );
 
   addRoute(app, serverHistoryRoute, async (request, reply) =>

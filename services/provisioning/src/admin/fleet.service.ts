@@ -26,6 +26,7 @@ import {
   nodesById,
   nodesByName,
   peersMoved,
+  peersOfTestAccounts,
   peersPlaced,
   peersRetiring,
 } from '../nodes/nodes.repository.ts';
@@ -250,13 +251,11 @@ export class FleetAdmin {
       placed: string;
       suspended: string;
       retiring: string;
-      test_connected: string;
     }>`
       select count(*) filter (where not ${isTest}) as n,
              count(*) filter (where not ${isTest} and is_active) as active,
              count(*) filter (where not ${isTest} and is_active and public_key is not null) as placed,
              count(*) filter (where not ${isTest} and not is_active) as suspended,
-             count(*) filter (where ${isTest} and ${connectedNow}) as test_connected,
              (select count(*) from retiring_keys r
                where not exists (select 1 from devices d where d.id = r.device_id and d.user_id = any(${testIds}::uuid[]))
              ) as retiring
@@ -265,7 +264,6 @@ export class FleetAdmin {
       .then((result) => result.rows[0]!);
     const placed = Number(row.placed);
     return {
-      ...(input.exclude_test ? { test_connected: Number(row.test_connected) } : {}),
       devices: Number(row.n),
       active: Number(row.active),
       breakdown: {
@@ -306,15 +304,20 @@ export class FleetAdmin {
     return { devices: rows };
   }
 
-  private async serverViews(caller: Caller, nodes: Node[]): Promise<AdminServer[]> {
+  private async serverViews(caller: Caller, nodes: Node[], testIds: string[] = []): Promise<AdminServer[]> {
     if (nodes.length === 0) return [];
     const ids = nodes.map((n) => n.id);
-    const [placed, retiring, moved, held, stats] = await Promise.all([
-      peersPlaced(this.deps.db, ids),
-      peersRetiring(this.deps.db, ids),
-      peersMoved(this.deps.db, ids),
-      devicesHeld(this.deps.db, ids),
-      this.deps.rpc.request(adminNodeStatsRpc, { node_ids: ids }, caller),
+    const [placed, retiring, moved, held, test, stats] = await Promise.all([
+      peersPlaced(this.deps.db, ids, testIds),
+      peersRetiring(this.deps.db, ids, testIds),
+      peersMoved(this.deps.db, ids, testIds),
+      devicesHeld(this.deps.db, ids, testIds),
+      peersOfTestAccounts(this.deps.db, ids, testIds),
+      this.deps.rpc.request(
+        adminNodeStatsRpc,
+        { node_ids: ids, ...(testIds.length > 0 ? { exclude_user_ids: testIds } : {}) },
+        caller,
+      ),
     ]);
     const statsOf = new Map(stats.nodes.map((s) => [s.node_id, s]));
     return nodes.map((node) =>
@@ -325,6 +328,7 @@ export class FleetAdmin {
           retiring: retiring.get(node.id) ?? 0,
           moved: moved.get(node.id) ?? 0,
           held: held.get(node.id) ?? 0,
+          ...(test.has(node.id) ? { test: test.get(node.id)! } : {}),
         },
         statsOf.get(node.id),
       ),
@@ -334,12 +338,16 @@ export class FleetAdmin {
   /**
    * Spec §2 Servers: one card per node (the spec's vps_hosts), by name, with its peers placed
    * (active devices with a key: what the node should carry), those connected now and its latest
-   * metrics within 300 s (telemetry's).
+   * metrics within 300 s (telemetry's). `exclude_test` (issue #26): the test accounts' peers are
+   * counted apart, in `peers_test`, and left out of every other figure of the card.
    */
-  async servers(caller: Caller) {
+  async servers(caller: Caller, input: { exclude_test?: boolean | undefined } = {}) {
     requireAdmin(caller);
-    const nodes = await nodesByName(this.deps.db);
-    return { servers: await this.serverViews(caller, nodes) };
+    const [nodes, testIds] = await Promise.all([
+      nodesByName(this.deps.db),
+      input.exclude_test ? this.testUserIds(caller) : [],
+    ]);
+    return { servers: await this.serverViews(caller, nodes, testIds) };
   }
 
   /**

@@ -100,7 +100,14 @@ export type NodeFacts = {
  */
 export function serverCard(
   node: NodeFacts,
-  peers: { placed: number; retiring: number; moved?: number; held?: number },
+  peers: {
+    placed: number;
+    retiring: number;
+    moved?: number;
+    held?: number;
+    /** Issue #26: the test accounts' peers, counted apart (not in the others) while they are hidden. */
+    test?: { placed: number; retiring: number };
+  },
   stats: { connected: number; metrics: AdminServer['metrics'] } | undefined,
   now: Date = new Date(),
 ): AdminServer {
@@ -118,13 +125,15 @@ export function serverCard(
     status: node.status,
     capacity: node.capacity,
     reachable: node.status === 'active' && isNodeReachable(node.last_seen_at, now),
-    load: loadLevel(peers.placed, node.capacity),
+    // What the node carries, test accounts' devices included: its room does not depend on who they are.
+    load: loadLevel(peers.placed + (peers.test?.placed ?? 0), node.capacity),
     draining: node.draining,
     peers_placed: peers.placed,
     peers_retiring: peers.retiring,
     peers_moved: peers.moved ?? 0,
     devices_held: peers.held ?? 0,
     peers_connected: stats?.connected ?? 0,
+    peers_test: (peers.test?.placed ?? 0) + (peers.test?.retiring ?? 0),
     last_seen_at: iso(node.last_seen_at),
     agent_version: node.agent_version,
     agent_started_at: iso(node.agent_started_at),

@@ -134,8 +134,24 @@ export function desiredPeerRows(
     .execute();
 }
 
-/** Peers placed on each node: its active devices with a key (what it should carry, less retiring keys). */
-export async function peersPlaced(db: Db, nodeIds: string[]): Promise<Map<string, number>> {
+/**
+ * Issue #26: a device (by the column holding its id) that is not of `testIds`'s people (the test
+ * accounts identity named); none named, every device.
+ */
+function notTestDevice(column: string, testIds: readonly string[]) {
+  if (testIds.length === 0) return sql<boolean>`true`;
+  return sql<boolean>`not exists (select 1 from devices t where t.id = ${sql.ref(column)} and t.user_id = any(${[...testIds]}::uuid[]))`;
+}
+
+/**
+ * Peers placed on each node: its active devices with a key (what it should carry, less retiring
+ * keys), not counting test accounts' devices when `testIds` names them.
+ */
+export async function peersPlaced(
+  db: Db,
+  nodeIds: string[],
+  testIds: readonly string[] = [],
+): Promise<Map<string, number>> {
   if (nodeIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('devices')
@@ -143,21 +159,51 @@ export async function peersPlaced(db: Db, nodeIds: string[]): Promise<Map<string
     .where('node_id', 'in', nodeIds)
     .where('is_active', '=', true)
     .where('public_key', 'is not', null)
+    .$if(testIds.length > 0, (q) => q.where(sql<boolean>`not (devices.user_id = any(${[...testIds]}::uuid[]))`))
     .groupBy('node_id')
     .execute();
   return new Map(rows.map((row) => [row.node_id!, Number(row.n)]));
 }
 
 /**
+ * The test accounts' peers on each node (issue #26): their placed devices and their keys in a
+ * rotation's grace, which the Servers page counts apart while "Hide test accounts" is on.
+ */
+export async function peersOfTestAccounts(
+  db: Db,
+  nodeIds: string[],
+  testIds: readonly string[],
+): Promise<Map<string, { placed: number; retiring: number }>> {
+  if (nodeIds.length === 0 || testIds.length === 0) return new Map();
+  const rows = await sql<{ node_id: string; placed: string; retiring: string }>`
+    select node_id, count(*) filter (where retiring is false) as placed, count(*) filter (where retiring) as retiring
+      from (
+        select d.node_id, false as retiring from devices d
+         where d.node_id = any(${nodeIds}::uuid[]) and d.is_active and d.public_key is not null
+           and d.user_id = any(${[...testIds]}::uuid[])
+        union all
+        select r.node_id, true as retiring from retiring_keys r join devices d on d.id = r.device_id
+         where r.node_id = any(${nodeIds}::uuid[]) and d.user_id = any(${[...testIds]}::uuid[])
+      ) peers
+     group by node_id`.execute(db);
+  return new Map(rows.rows.map((row) => [row.node_id, { placed: Number(row.placed), retiring: Number(row.retiring) }]));
+}
+
+/**
  * Keys each node still carries for a scheduled rotation's grace period (their devices' new keys
  * are counted in `peersPlaced`): the node's peers are the sum of both.
  */
-export async function peersRetiring(db: Db, nodeIds: string[]): Promise<Map<string, number>> {
+export async function peersRetiring(
+  db: Db,
+  nodeIds: string[],
+  testIds: readonly string[] = [],
+): Promise<Map<string, number>> {
   if (nodeIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('retiring_keys')
     .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
     .where('node_id', 'in', nodeIds)
+    .where(notTestDevice('retiring_keys.device_id', testIds))
     .groupBy('node_id')
     .execute();
   return new Map(rows.map((row) => [row.node_id, Number(row.n)]));
@@ -190,25 +236,35 @@ export async function recordLatestHandshakes(tx: Db, latest: Map<string, string>
 }
 
 /** Peers each node keeps for devices that moved away from it (until seen through their new node or expired). */
-export async function peersMoved(db: Db, nodeIds: string[]): Promise<Map<string, number>> {
+export async function peersMoved(
+  db: Db,
+  nodeIds: string[],
+  testIds: readonly string[] = [],
+): Promise<Map<string, number>> {
   if (nodeIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('moved_peers')
     .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
     .where('node_id', 'in', nodeIds)
+    .where(notTestDevice('moved_peers.device_id', testIds))
     .groupBy('node_id')
     .execute();
   return new Map(rows.map((row) => [row.node_id, Number(row.n)]));
 }
 
 /** Devices on each node that a drain could not move for want of room in the region (held). */
-export async function devicesHeld(db: Db, nodeIds: string[]): Promise<Map<string, number>> {
+export async function devicesHeld(
+  db: Db,
+  nodeIds: string[],
+  testIds: readonly string[] = [],
+): Promise<Map<string, number>> {
   if (nodeIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('devices')
     .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
     .where('node_id', 'in', nodeIds)
     .where('held_since', 'is not', null)
+    .$if(testIds.length > 0, (q) => q.where(sql<boolean>`not (devices.user_id = any(${[...testIds]}::uuid[]))`))
     .groupBy('node_id')
     .execute();
   return new Map(rows.map((row) => [row.node_id!, Number(row.n)]));

@@ -76,7 +76,7 @@ export function provisioningEndpoints(deps: {
     endpoint(adminDevicesRpc, (data, caller) => fleet.listDevices(caller, data)),
     endpoint(adminDeviceCountRpc, (data, caller) => fleet.deviceCount(caller, data)),
     endpoint(adminDeviceActionRpc, (data, caller) => fleet.deviceAction(caller, data)),
-    endpoint(adminServersRpc, (_data, caller) => fleet.servers(caller)),
+    endpoint(adminServersRpc, (data, caller) => fleet.servers(caller, data)),
     endpoint(adminDrainNodeRpc, (data, caller) => fleet.drain(caller, data)),
     endpoint(adminAddNodeRpc, (data, caller) => fleet.addServer(caller, data)),
     endpoint(adminNewEnrolmentRpc, (data, caller) => fleet.newEnrolment(caller, data)),

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import {
   AppError,
   adminDeviceNamesRpc,
+  adminTestUserIdsRpc,
   connectedWindowSeconds,
   serverMetricsWindowSeconds,
   type Caller,
@@ -23,14 +24,41 @@ const connectedNow = sql<boolean>`(latest_handshake is not null and latest_hands
   and not exists (select 1 from device_activity off where off.device_id = device_latest_telemetry.device_id and not off.is_active))`;
 
 /**
- * Spec §9: the last 1440 minutes in hourly buckets: the current hour and the 23 before it, oldest
- * first; an hour without traffic is 0.
+ * Issue #26, "Hide test accounts": the people identity marks as test accounts (asked with the
+ * operator's own assertion; the mark is asked for, never copied here), and the condition that a
+ * device (a column holding its id) is not one of theirs, found through its keys. None asked: every
+ * device passes.
  */
-export async function trafficLast24Hours(db: Db) {
+export async function testUserIds(rpc: RpcClient, caller: Caller): Promise<string[]> {
+  return (await rpc.request(adminTestUserIdsRpc, {}, caller)).user_ids;
+}
+export function notTestDevice(column: string, testIds: readonly string[]) {
+  if (testIds.length === 0) return sql<boolean>`true`;
+  return sql<boolean>`not exists (select 1 from device_keys k where k.device_id = ${sql.ref(column)} and k.user_id = any(${[...testIds]}::uuid[]))`;
+}
+
+/**
+ * Spec §9: the last 1440 minutes in hourly buckets: the current hour and the 23 before it, oldest
+ * first; an hour without traffic is 0. With `testIds`, less the test accounts' devices' hours: each
+ * device's hours of the last day are kept anyway (its Devices page's "last 24 h"), folded from the
+ * same samples as the totals, so the difference is exactly the other devices' traffic. A test
+ * device removed (or its keys revoked) takes its hours with it, so its traffic stays in the totals.
+ */
+export async function trafficLast24Hours(db: Db, testIds: readonly string[] = []) {
+  const test =
+    testIds.length === 0
+      ? sql`select null::timestamptz as hour, 0::bigint as rx_bytes, 0::bigint as tx_bytes where false`
+      : sql`select d.hour, sum(d.rx_bytes) as rx_bytes, sum(d.tx_bytes) as tx_bytes
+              from device_traffic_hours d
+             where d.hour >= date_trunc('hour', now()) - interval '23 hours'
+               and d.device_id in (select k.device_id from device_keys k where k.user_id = any(${[...testIds]}::uuid[]))
+             group by d.hour`;
   const rows = await sql<{ hour: Date; rx_bytes: string; tx_bytes: string }>`
-    select h as hour, coalesce(t.rx_bytes, 0) as rx_bytes, coalesce(t.tx_bytes, 0) as tx_bytes
+    select h as hour, greatest(coalesce(t.rx_bytes, 0) - coalesce(x.rx_bytes, 0), 0) as rx_bytes,
+           greatest(coalesce(t.tx_bytes, 0) - coalesce(x.tx_bytes, 0), 0) as tx_bytes
       from generate_series(date_trunc('hour', now()) - interval '23 hours', date_trunc('hour', now()), interval '1 hour') h
       left join telemetry t on t.ts = h
+      left join (${test}) x on x.hour = h
      order by h`.execute(db);
   return rows.rows.map((row) => ({
     hour: new Date(row.hour).toISOString(),
@@ -39,17 +67,21 @@ export async function trafficLast24Hours(db: Db) {
   }));
 }
 
-export async function connectedCount(db: Db): Promise<number> {
+export async function connectedCount(db: Db, testIds: readonly string[] = []): Promise<number> {
   const row = await db
     .selectFrom('device_latest_telemetry')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where(connectedNow)
+    .where(notTestDevice('device_latest_telemetry.device_id', testIds))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-/** Per node: devices connected now, and its newest host metrics if they are within 300 s. */
-export async function nodeStats(db: Db, nodeIds: string[]) {
+/**
+ * Per node: devices connected now (not counting those of `excludeUserIds`'s people), and its newest
+ * host metrics if they are within 300 s.
+ */
+export async function nodeStats(db: Db, nodeIds: string[], excludeUserIds: readonly string[] = []) {
   if (nodeIds.length === 0) return { nodes: [] };
   const [connected, metrics] = await Promise.all([
     db
@@ -57,6 +89,7 @@ export async function nodeStats(db: Db, nodeIds: string[]) {
       .select(['node_id', (eb) => eb.fn.countAll<string>().as('n')])
       .where('node_id', 'in', nodeIds)
       .where(connectedNow)
+      .where(notTestDevice('device_latest_telemetry.device_id', excludeUserIds))
       .groupBy('node_id')
       .execute(),
     sql<{
@@ -105,17 +138,18 @@ export async function nodeStats(db: Db, nodeIds: string[]) {
  * measured; ordered by the node's name. Counted in one pass (a hash aggregate); the medians only
  * over the connected rows, which the handshake index finds, so no sort of every row is needed.
  */
-async function nodeSummaries(db: Db, node: string | undefined) {
+async function nodeSummaries(db: Db, node: string | undefined, testIds: readonly string[]) {
+  const notTest = notTestDevice('device_latest_telemetry.device_id', testIds);
   const [counts, medians, names] = await Promise.all([
     sql<{ node_id: string; devices: string; connected: string; rx_bytes: string; tx_bytes: string }>`
       select node_id, count(*) as devices, count(*) filter (where ${connectedNow}) as connected,
              coalesce(sum(rx_bytes), 0) as rx_bytes, coalesce(sum(tx_bytes), 0) as tx_bytes
-        from device_latest_telemetry ${node ? sql`where node_id = ${node}` : sql``}
+        from device_latest_telemetry where ${notTest} ${node ? sql`and node_id = ${node}` : sql``}
        group by node_id`.execute(db),
     sql<{ node_id: string; latency_ms: number | null }>`
       select node_id, percentile_cont(0.5) within group (order by latency_ms) as latency_ms
         from device_latest_telemetry
-       where ${connectedNow} and latency_ms is not null ${node ? sql`and node_id = ${node}` : sql``}
+       where ${connectedNow} and latency_ms is not null and ${notTest} ${node ? sql`and node_id = ${node}` : sql``}
        group by node_id`.execute(db),
     db.selectFrom('nodes').select(['id', 'name']).execute(),
   ]);
@@ -138,6 +172,8 @@ async function nodeSummaries(db: Db, node: string | undefined) {
 
 export type LatestQuery = {
   node?: string | undefined;
+  /** Issue #26: the test accounts' devices left out of the rows, the total and the node summaries. */
+  exclude_test?: boolean | undefined;
   connected?: boolean | undefined;
   sort?: 'ts' | 'rx_bytes' | 'tx_bytes' | 'latency_ms' | undefined;
   dir?: 'asc' | 'desc' | undefined;
@@ -155,7 +191,9 @@ export async function latestPage(db: Db, rpc: RpcClient, caller: Caller, input: 
   const perPage = input.per_page ?? 25;
   const sort = input.sort ?? 'ts';
   const dir = input.dir ?? 'desc';
+  const testIds = input.exclude_test ? await testUserIds(rpc, caller) : [];
   let filtered = db.selectFrom('device_latest_telemetry');
+  if (testIds.length > 0) filtered = filtered.where(notTestDevice('device_latest_telemetry.device_id', testIds));
   if (input.node) filtered = filtered.where('node_id', '=', input.node.toLowerCase());
   if (input.connected === true) filtered = filtered.where(connectedNow);
   if (input.connected === false) filtered = filtered.where(sql<boolean>`not ${connectedNow}`);
@@ -174,7 +212,7 @@ export async function latestPage(db: Db, rpc: RpcClient, caller: Caller, input: 
       .offset((page - 1) * perPage)
       .execute(),
     filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    nodeSummaries(db, input.node?.toLowerCase()),
+    nodeSummaries(db, input.node?.toLowerCase(), testIds),
   ]);
   const names =
     rows.length === 0

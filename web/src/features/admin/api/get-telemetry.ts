@@ -1,9 +1,10 @@
 import type { adminTelemetryRoute, RouteAnswer, RouteQuery } from '@qw/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { testAccountsQuery, useHideTestAccounts } from '../hide-test-accounts';
 import { adminKey } from './admin-key';
 
-/** GET /api/admin/telemetry?node=&connected=&sort=&dir=&page=&per_page=: the latest row per device and a summary per node. */
+/** GET /api/admin/telemetry?node=&connected=&exclude_test=&sort=&dir=&page=&per_page=: the latest row per device and a summary per node. */
 export type AdminTelemetryPage = RouteAnswer<typeof adminTelemetryRoute>;
 export type AdminTelemetryQuery = RouteQuery<typeof adminTelemetryRoute>;
 export type AdminTelemetryRow = AdminTelemetryPage['rows'][number];
@@ -14,7 +15,9 @@ export function getTelemetry(query: AdminTelemetryQuery): Promise<AdminTelemetry
   return api.get<AdminTelemetryPage>('/api/admin/telemetry', { query });
 }
 
-export function useTelemetry(query: AdminTelemetryQuery) {
+/** Without test accounts' devices while "Hide test accounts" is on (issue #26). */
+export function useTelemetry(base: AdminTelemetryQuery) {
+  const query = { ...base, ...testAccountsQuery(useHideTestAccounts()) };
   return useQuery({
     queryKey: [...telemetryKey, query],
     queryFn: () => getTelemetry(query),

@@ -19,7 +19,7 @@ const axisHour = (hour: string) => `${hour.slice(11, 13)}:00`;
  */
 export function AdminOverviewPanel() {
   const overview = useOverview();
-  // The chart cannot leave test accounts out: telemetry keeps hourly totals without a device column.
+  // With test accounts hidden, telemetry takes their devices' hours off the chart (issue #26).
   const hideTest = useHideTestAccounts();
   const data = overview.data;
   const value = (pick: (data: AdminOverview) => number) =>
@@ -36,25 +36,35 @@ export function AdminOverviewPanel() {
         />
       )}
       <div className="admin-tiles">
-        <StatTile label="Users" value={value((d) => d.users)} to="/admin/accounts" hint="People with an account" />
+        <StatTile
+          label="Users"
+          value={value((d) => d.users)}
+          to="/admin/accounts"
+          hint={hideTest ? 'People with an account, test accounts left out' : 'People with an account'}
+        />
         <StatTile
           label="Organizations"
           value={value((d) => d.organizations)}
           to="/admin/accounts/organizations"
-          hint="Business customers"
+          hint={hideTest ? 'Business customers, test organizations left out' : 'Business customers'}
         />
-        <StatTile label="Devices" value={value((d) => d.devices)} to="/admin/devices" hint={devicesHint(data)} />
+        <StatTile
+          label="Devices"
+          value={value((d) => d.devices)}
+          to="/admin/devices"
+          hint={devicesHint(data, hideTest)}
+        />
         <StatTile
           label="Active Devices"
           value={value((d) => d.active_devices)}
           to="/admin/telemetry"
-          hint="Connected now"
+          hint={hideTest ? 'Connected now, test accounts left out' : 'Connected now'}
         />
       </div>
       <ChartPanel
         title="Traffic"
         description={() =>
-          `Last 24 hours, per hour, every node (received and sent by the devices${hideTest ? ', test accounts included' : ''}).`
+          `Last 24 hours, per hour, every node (received and sent by the devices${hideTest ? " of customers; test accounts' devices left out" : ''}).`
         }
         query={overview}
         isEmpty={(d) => d.traffic.every((hour) => hour.rx_bytes === 0 && hour.tx_bytes === 0)}
@@ -87,10 +97,11 @@ export function AdminOverviewPanel() {
  * What the Devices figure is made of, in the words the Telemetry and Servers pages use, so the
  * three figures can be told apart: the placed ones are the Servers page's "Peers placed" summed.
  */
-export function devicesHint(data: AdminOverview | undefined): string {
-  if (!data) return 'Every device';
+export function devicesHint(data: AdminOverview | undefined, hideTest = false): string {
+  const every = hideTest ? "Every device but test accounts'" : 'Every device';
+  if (!data) return every;
   const { placed, suspended, without_key } = data.devices_breakdown;
-  return `Every device: ${formatCount(placed)} placed on servers, ${formatCount(suspended)} suspended, ${formatCount(without_key)} without a key`;
+  return `${every}: ${formatCount(placed)} placed on servers, ${formatCount(suspended)} suspended, ${formatCount(without_key)} without a key`;
 }
 
 const trafficColumns: TableColumn<TrafficHour>[] = [

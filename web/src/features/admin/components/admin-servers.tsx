@@ -6,6 +6,7 @@ import { Alert, Button, Modal, Skeleton } from '../../../ui';
 import type { ServerEnrolment } from '../api/add-server';
 import { useDrainServer } from '../api/drain-server';
 import { type AdminServer, useServers } from '../api/get-servers';
+import { useHideTestAccounts } from '../hide-test-accounts';
 import { useNewEnrolment } from '../api/new-enrolment';
 import { useRetireServer } from '../api/retire-server';
 import { formatCount } from '../format';
@@ -33,6 +34,7 @@ type ShownEnrolment = { serverName: string; enrolment: ServerEnrolment };
 /** Spec §2 Servers: one card per server host; issue #23: add, enrol, drain and retire them. */
 export function AdminServersPanel() {
   const servers = useServers();
+  const hideTest = useHideTestAccounts();
   const drain = useDrainServer();
   const enrol = useNewEnrolment();
   const retire = useRetireServer();
@@ -138,7 +140,7 @@ export function AdminServersPanel() {
       )}
       <div className="admin-servers__toolbar">
         <p className="qw-small qw-muted admin-servers__total">
-          {current.length === 0 ? 'No servers yet: add the first one.' : peersTotalText(current)}
+          {current.length === 0 ? 'No servers yet: add the first one.' : peersTotalText(current, hideTest)}
         </p>
         {!adding && (
           <Button ref={addButton} onClick={() => setAdding(true)}>
@@ -218,9 +220,14 @@ export function AdminServersPanel() {
  * The fleet's peers in one sentence: what the nodes carry is the placed devices (the Overview's
  * "placed on servers") plus the previous keys still in a rotation's grace period.
  */
-export function peersTotalText(servers: AdminServer[]): string {
+export function peersTotalText(servers: AdminServer[], hideTest = false): string {
   const placed = servers.reduce((sum, server) => sum + server.peers_placed, 0);
   const retiring = servers.reduce((sum, server) => sum + server.peers_retiring, 0);
+  const test = servers.reduce((sum, server) => sum + server.peers_test, 0);
   const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
-  return `${plural(placed + retiring, 'peer', 'peers')} on ${plural(servers.length, 'server', 'servers')}: ${plural(placed, 'device placed', 'devices placed')} and ${plural(retiring, 'key', 'keys')} in their ${keyRotationGraceHours} h rotation grace.`;
+  const counted = `${plural(placed + retiring, 'peer', 'peers')} on ${plural(servers.length, 'server', 'servers')}: ${plural(placed, 'device placed', 'devices placed')} and ${plural(retiring, 'key', 'keys')} in their ${keyRotationGraceHours} h rotation grace`;
+  // Issue #26: while test accounts are hidden, their peers are counted apart, so the sum still
+  // says what the nodes carry.
+  if (!hideTest) return `${counted}.`;
+  return `${counted}; not counted: ${plural(test, 'peer', 'peers')} of test accounts.`;
 }

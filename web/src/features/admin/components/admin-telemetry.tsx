@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { Badge, Table, type TableColumn, type TableSort } from '../../../ui';
 import { useServers } from '../api/get-servers';
+import { useHideTestAccounts } from '../hide-test-accounts';
 import { type AdminNodeSummary, type AdminTelemetryRow, useTelemetry } from '../api/get-telemetry';
 import { formatBytes, formatCount, formatLatency, serverSort } from '../format';
 import { FilterSelect, LoadFailure, Measured, Pager, SortSelect } from './list-controls';
@@ -108,6 +109,8 @@ const nodeColumns: TableColumn<AdminNodeSummary>[] = [
 /** What the device rows count, so they are not read as the Overview's devices or the Servers' peers. */
 export const telemetryRowsText =
   'One row per device with a key that a node has reported on. Devices never seen by a node and devices without a key have no row; suspended devices keep theirs.';
+/** Said on the page while "Hide test accounts" is on (issue #26): the rows and the per-node figures are customers' only. */
+export const telemetryTestAccountsText = "Test accounts' devices are left out of the rows and the per-node figures.";
 
 /** Spec §2 Telemetry: the latest telemetry per device, paged and sorted on the server, and a summary per node. */
 export function AdminTelemetryPanel() {
@@ -124,6 +127,7 @@ export function AdminTelemetryPanel() {
     per_page: perPage,
   });
   const data = telemetry.data;
+  const hideTest = useHideTestAccounts();
   // Every node, whichever the summary lists under the current filter.
   const servers = useServers();
   const changeSort = (next: TableSort) => {
@@ -143,6 +147,7 @@ export function AdminTelemetryPanel() {
 
   return (
     <div className="admin-list">
+      {hideTest && <p className="qw-small qw-muted">{telemetryTestAccountsText}</p>}
       <section className="admin-section" aria-labelledby="admin-telemetry-nodes">
         <h2 id="admin-telemetry-nodes" className="admin-section__title">
           Per node

@@ -118,6 +118,9 @@ export function ServerCard({ server, now, actions }: { server: AdminServer; now:
           {server.devices_held > 0 && (
             <Metric term="Held" value={formatCount(server.devices_held)} hint="waiting for room in the region" />
           )}
+          {server.peers_test > 0 && (
+            <Metric term="Test accounts" value={formatCount(server.peers_test)} hint="their peers, not counted above" />
+          )}
         </dl>
       )}
       {!pending && <HistoryToggle server={server} />}
