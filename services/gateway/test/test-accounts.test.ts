@@ -257,21 +257,33 @@ describe('test accounts', () => {
     const count = async (table: 'device_keys' | 'device_latest_telemetry') =>
       (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(telemetryDb)).rows[0]!.n;
     await eventually(async () => (await count('device_keys')) === 4, 15_000, 100);
-    const handshake = Math.floor(Date.now() / 1000);
-    const envelope = createEnvelope(peersSampled, {
-      sampledAt: new Date().toISOString(),
-      peers: [...piaDevices, ...realDevices].map((device) => ({
-        publicKey: device.public_key,
-        latestHandshake: handshake,
-        rxBytes: received.get(device.id)!,
-        txBytes: received.get(device.id)! / 10,
-        maskedEndpoint: '203.0.113.0/24',
-      })),
-    });
-    await nodeBus.js.publish(fillSubject(peersSampled.subject, { node: nodeName }), JSON.stringify(envelope), {
-      msgID: envelope.id,
-    });
+    // Two samples: half the bytes an hour ago (an ended hour, device_traffic_hours), the rest now
+    // (the hour under way, kept in each device's latest row).
+    const sample = async (agoMs: number, share: number) => {
+      const envelope = createEnvelope(peersSampled, {
+        sampledAt: new Date(Date.now() - agoMs).toISOString(),
+        peers: [...piaDevices, ...realDevices].map((device) => ({
+          publicKey: device.public_key,
+          latestHandshake: Math.floor((Date.now() - agoMs) / 1000),
+          rxBytes: received.get(device.id)! * share,
+          txBytes: (received.get(device.id)! / 10) * share,
+          maskedEndpoint: '203.0.113.0/24',
+        })),
+      });
+      await nodeBus.js.publish(fillSubject(peersSampled.subject, { node: nodeName }), JSON.stringify(envelope), {
+        msgID: envelope.id,
+      });
+    };
+    await sample(3_600_000, 0.5);
     await eventually(async () => (await count('device_latest_telemetry')) === 4, 15_000, 100);
+    await sample(0, 1);
+    await eventually(
+      async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from device_traffic_hours`.execute(telemetryDb)).rows[0]!
+          .n === 4,
+      15_000,
+      100,
+    );
     const testShare = { devices: 2, rx: 3_000, tx: 300 };
 
     const [allRows, realRows, wholeServers, realServers, b] = await Promise.all([

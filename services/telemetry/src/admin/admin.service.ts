@@ -40,16 +40,20 @@ export function notTestDevice(column: string, testIds: readonly string[]) {
 /**
  * Spec §9: the last 1440 minutes in hourly buckets: the current hour and the 23 before it, oldest
  * first; an hour without traffic is 0. With `testIds`, less the test accounts' devices' hours: each
- * device's hours of the last day are kept anyway (its Devices page's "last 24 h"), folded from the
- * same samples as the totals, so the difference is exactly the other devices' traffic. A test
- * device removed (or its keys revoked) takes its hours with it, so its traffic stays in the totals.
+ * device's hours of the last day are kept anyway (its Devices page's "last 24 h": the ended hours
+ * in `device_traffic_hours`, the hour under way in its latest row), folded from the same samples
+ * as the totals, so the difference is exactly the other devices' traffic. A test device removed
+ * (or its keys revoked) takes its hours with it, so its traffic stays in the totals.
  */
 export async function trafficLast24Hours(db: Db, testIds: readonly string[] = []) {
   const test =
     testIds.length === 0
       ? sql`select null::timestamptz as hour, 0::bigint as rx_bytes, 0::bigint as tx_bytes where false`
       : sql`select d.hour, sum(d.rx_bytes) as rx_bytes, sum(d.tx_bytes) as tx_bytes
-              from device_traffic_hours d
+              from (select device_id, hour, rx_bytes, tx_bytes from device_traffic_hours
+                    union all
+                    select device_id, hour, hour_rx_bytes, hour_tx_bytes from device_latest_telemetry
+                     where hour is not null) d
              where d.hour >= date_trunc('hour', now()) - interval '23 hours'
                and d.device_id in (select k.device_id from device_keys k where k.user_id = any(${[...testIds]}::uuid[]))
              group by d.hour`;
