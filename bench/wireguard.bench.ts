@@ -40,7 +40,10 @@ const sizes: Record<BenchSize, Sizes> = {
   tiny: { heldPeers: 200, devices: 10, warmUp: 2, connects: 2, reconcilePeers: [300], rounds: 1 },
 };
 
-/** BENCH_WG_HELD, BENCH_WG_DEVICES, BENCH_WG_RECONCILE (e.g. "10000,50000") and BENCH_WG_ROUNDS override a size. */
+/**
+ * BENCH_WG_HELD, BENCH_WG_DEVICES, BENCH_WG_RECONCILE (e.g. "10000,50000") and BENCH_WG_ROUNDS
+ * override a size; BENCH_WG_PROFILE=<dir> has the following agent write a CPU profile there.
+ */
 function sized(base: Sizes): Sizes {
   const env = process.env;
   return {
@@ -141,10 +144,14 @@ type LiveSteps = { applied: number; stored: number; received: number; keyed: num
  * follow mode the epoch time at which each key went live.
  */
 function agentProcess(env: Record<string, string>, follow: boolean) {
-  const child = spawnTsProcess('bench-agent', 'bench/wireguard-agent.process.ts', {
-    ...env,
-    ...(follow ? { BENCH_MODE: 'follow' } : {}),
-  });
+  // BENCH_WG_PROFILE=<dir>: the following agent writes a CPU profile there when it stops.
+  const profile = follow && process.env.BENCH_WG_PROFILE;
+  const child = spawnTsProcess(
+    'bench-agent',
+    'bench/wireguard-agent.process.ts',
+    { ...env, ...(follow ? { BENCH_MODE: 'follow' } : {}) },
+    profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+  );
   const live = new Map<string, LiveSteps>();
   const waiters = new Map<string, () => void>();
   let resolveResult: (result: AgentResult) => void = () => undefined;

@@ -275,47 +275,65 @@ export class NodeAgent {
     );
   }
 
-  /** Makes the interface's peers exactly the desired set. */
+  /**
+   * Makes the interface's peers exactly the desired set. The interface is read first; each page
+   * of the desired set is applied (its adds and fixes, one set) while the next page is asked, so
+   * provisioning and the interface work at the same time; what the interface holds beyond the
+   * desired set is removed once the last page has come.
+   */
   reconcile(): Promise<void> {
     this.reconciling ??= (async () => {
       const started = performance.now();
       try {
-        const peers: Array<{ public_key: string; allowed_ips: string[]; preshared_key?: string | null }> = [];
+        const actual = new Map((await this.host.dump()).peers.map((peer) => [peer.publicKey, peer]));
+        const desiredKeys = new Set<string>();
+        let peers = 0;
+        let added = 0;
+        let fixed = 0;
+        let applying: Promise<void> = Promise.resolve();
         let after: string | null = null;
         do {
-          const page: { peers: typeof peers; next: string | null } = await this.rpc!.request(
-            desiredPeersRpc,
-            after ? { after } : {},
-            undefined,
-            { params: { node: this.config.NODE_NAME } },
-          );
-          peers.push(...page.peers);
-          after = page.next;
-        } while (after);
-        const plan = planReconcile(
-          peers.map((p) => ({
+          const page: {
+            peers: Array<{ public_key: string; allowed_ips: string[]; preshared_key?: string | null }>;
+            next: string | null;
+          } = await this.rpc!.request(desiredPeersRpc, after ? { after } : {}, undefined, {
+            params: { node: this.config.NODE_NAME },
+          });
+          peers += page.peers.length;
+          const desired = page.peers.map((p) => ({
             publicKey: p.public_key,
             allowedIps: p.allowed_ips,
             presharedKey: p.preshared_key ?? null,
-          })),
-          (await this.host.dump()).peers,
-        );
-        const changes = [
-          ...plan.remove.map((publicKey) => ({ publicKey, remove: true })),
-          ...[...plan.add, ...plan.update].map((p) => ({
+          }));
+          for (const [index, peer] of desired.entries()) {
+            if (desiredKeys.has(peer.publicKey))
+              throw new Error(
+                `desired peer set has the same public key twice (entry ${peers - desired.length + index})`,
+              );
+            desiredKeys.add(peer.publicKey);
+          }
+          const held = desired.flatMap((peer) => actual.get(peer.publicKey) ?? []);
+          const plan = planReconcile(desired, held);
+          added += plan.add.length;
+          fixed += plan.update.length;
+          const changes = [...plan.add, ...plan.update].map((p) => ({
             publicKey: p.publicKey,
             allowedIps: p.allowedIps,
             presharedKey: p.presharedKey ?? null,
-          })),
-        ];
-        if (changes.length > 0) await this.host.setPeers(changes);
+          }));
+          // One page applying at a time, while the next is asked; a failure surfaces below.
+          await applying;
+          applying = changes.length > 0 ? this.host.setPeers(changes) : Promise.resolve();
+          applying.catch(() => undefined);
+          after = page.next;
+        } while (after);
+        await applying;
+        const remove = [...actual.keys()].filter((key) => !desiredKeys.has(key));
+        if (remove.length > 0) await this.host.setPeers(remove.map((publicKey) => ({ publicKey, remove: true })));
+        const changes = added + fixed + remove.length;
         const ms = Math.round(performance.now() - started);
-        this.lastReconcile = { peers: peers.length, changes: changes.length, ms };
-        if (changes.length > 0)
-          this.logger.info(
-            { added: plan.add.length, removed: plan.remove.length, fixed: plan.update.length, ms },
-            'peers reconciled',
-          );
+        this.lastReconcile = { peers, changes, ms };
+        if (changes > 0) this.logger.info({ added, removed: remove.length, fixed, ms }, 'peers reconciled');
       } finally {
         this.reconciling = undefined;
       }
