@@ -4,6 +4,7 @@ import { tunnelCheckUrl } from '@qw/contracts';
 import { seriousAxeViolations } from './support/axe';
 import { openPage, siteAndBrowserPerFile } from './support/browser';
 import { FakeFleetApi } from './support/fake-fleet-api';
+import { FakeOrgApi } from './support/fake-org-api';
 import { screenshot } from './support/real-stack';
 import type { Site } from './support/site';
 
@@ -118,6 +119,34 @@ describe('"Am I protected?" and leak protection (fake API)', () => {
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       await close();
+    });
+
+    it(`the business Overview says the same from the gateway's check, ${width} px`, async () => {
+      const { context, page } = await openPage(browser, { width, colorScheme: width < 600 ? 'dark' : 'light' });
+      await new FakeOrgApi('owner').install(page);
+      await page.route('**/api/connection-check', (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            protected: true,
+            server: { name: 'eu-1', city: 'Frankfurt', region: 'europe' },
+            resolvers: ['10.64.0.1', 'fd7a:5157:7769::1'],
+          }),
+        }),
+      );
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${site.url}/app/business/overview`);
+      const section = page.getByRole('region', { name: 'Am I protected?' });
+      await expect
+        .poll(() => section.innerText())
+        .toContain('Protected: this browser reaches the internet through Quietwire, via Frankfurt, Europe.');
+      await expect(section.innerText()).resolves.toContain('This check sees the server, not which of your devices');
+      await screenshot(page, `protection-business-gateway-${width}`);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
     });
 
     it(`the setup dialog says how to block traffic outside the tunnel; Linux adds the kill switch to the file, ${width} px`, async () => {
