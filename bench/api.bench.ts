@@ -4,7 +4,8 @@
  * the same bytes, measured in alternating rounds so both see the same machine:
  *  - GET /api/devices, a customer with 10 devices;
  *  - GET /api/overview, the same customer;
- *  - GET /api/orgs/{id}/devices, an organization with 1,000 devices, as its owner;
+ *  - GET /api/orgs/{id}/devices, the second page (50 devices, the default page) of an organization
+ *    with 1,000 devices, as its owner;
  *  - GET /api/admin/devices, the first page of every device, as a platform admin.
  * The gateway and the services run in this process (startStack) on their own database and NATS
  * server; devices and the node they are on are seeded with SQL into provisioning's schema. At
@@ -14,15 +15,16 @@
  * and the bare route), so the table shows both.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import Fastify from 'fastify';
+import { orgDevicePageSizes } from '@qw/contracts';
 import { sql, type Kysely } from 'kysely';
 import { freePort } from '@qw/testkit';
-import { nodeSubnets } from '@qw/wireguard';
 import { confirmEmail, startStack, type Stack } from '../services/gateway/test/support/stack.ts';
 import { customerWithPlan, deviceServices } from '../services/gateway/test/support/products.ts';
 import { ownOrganization, userIdOf } from '../services/gateway/test/support/organizations.ts';
+import { seedDevices, seedNode } from '../services/gateway/test/support/seeded-devices.ts';
 import type { Bench, BenchFigure, BenchSize } from './lib/figures.ts';
 import { listenOnLoopback } from './lib/listen.ts';
 import { spawnProcessLayout } from './lib/process-layout.ts';
@@ -67,56 +69,11 @@ const sizes = {
   tiny: { orgDevices: 100, seconds: 1, rounds: 1, warmUp: 0, processes: false },
 } satisfies Record<BenchSize, unknown>;
 
-/** A node in provisioning and `count` devices on it for `owner` (and `org`), newest last. */
-async function seedDevices(
-  db: Kysely<any>,
-  nodeId: string,
-  count: number,
-  owner: { userId: string; orgId: string | null },
-): Promise<void> {
-  await sql`insert into devices (id, user_id, org_id, name, platform, is_active, public_key, private_key_sealed, client_keys,
-                                 node_id, ipv4, ipv6, key_created_at, created_at, latest_handshake)
-    select gen_random_uuid(), ${owner.userId}::uuid, ${owner.orgId}::uuid, 'Device ' || g,
-           (array['ios','android','macos','windows','linux','router','other'])[1 + g % 7], true,
-           encode(sha256((${randomUUID()} || g)::bytea), 'base64'), null, true, n.id,
-           split_part(n.ipv4_cidr, '.', 1) || '.' || split_part(n.ipv4_cidr, '.', 2) || '.' ||
-             ((${nextAddress(nodeId)}::int + g) / 256) || '.' || ((${nextAddress(nodeId)}::int + g) % 256),
-           split_part(n.ipv6_cidr, '/', 1) || to_hex(${nextAddress(nodeId)}::int + g),
-           now(), now() - g * interval '1 second',
-           case when g % 3 = 0 then now() - interval '30 seconds' end
-      from generate_series(0, ${count - 1}::int) g, nodes n where n.id = ${nodeId}::uuid`.execute(db);
-  addressesUsed.set(nodeId, nextAddress(nodeId) + count);
-}
-const addressesUsed = new Map<string, number>();
-const nextAddress = (nodeId: string) => addressesUsed.get(nodeId) ?? 2;
-
-async function seedNode(db: Kysely<any>): Promise<string> {
-  const id = randomUUID();
-  const subnets = nodeSubnets(0);
-  await db
-    .insertInto('nodes')
-    .values({
-      id,
-      name: 'bench-api-0',
-      region: 'europe',
-      ip: '198.18.0.1',
-      endpoint: '198.18.0.1:51820',
-      public_key: `${Buffer.from(randomUUID().replace(/-/g, '')).toString('base64').slice(0, 43)}=`,
-      node_index: 0,
-      ipv4_cidr: subnets.ipv4Cidr,
-      ipv6_cidr: subnets.ipv6Cidr,
-      tags: [],
-      last_seen_at: new Date(),
-    })
-    .execute();
-  return id;
-}
-
 type Route = { name: string; path: string; token: string };
 
 export async function routesOf(stack: Stack, orgDevices: number): Promise<Route[]> {
   const provisioning = stack.services.provisioning!.db as Kysely<any>;
-  const nodeId = await seedNode(provisioning);
+  const nodeId = await seedNode(provisioning, 'bench-api-0');
   const customer = await confirmEmail(
     stack,
     'customer@bench.test',
@@ -138,8 +95,8 @@ export async function routesOf(stack: Stack, orgDevices: number): Promise<Route[
     { name: 'GET /api/devices (10 devices)', path: '/api/devices', token: customer.accessToken! },
     { name: 'GET /api/overview (10 devices)', path: '/api/overview', token: customer.accessToken! },
     {
-      name: `GET /api/orgs/{id}/devices (${orgDevices} devices)`,
-      path: `/api/orgs/${orgId}/devices`,
+      name: `GET /api/orgs/{id}/devices (a page of ${orgDevicePageSizes.default} of ${orgDevices} devices)`,
+      path: `/api/orgs/${orgId}/devices?page=2`,
       token: owner.accessToken!,
     },
     {

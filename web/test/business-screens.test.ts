@@ -170,6 +170,58 @@ describe('business screens at 390 and 1280 px (fake API)', () => {
 });
 
 describe('what the business pages do (fake API)', () => {
+  for (const width of [1280, 390]) {
+    it(`issue #24: an organization of 1,006 devices pages through them from the server, ${width} px`, async () => {
+      const { page, api, errors, close } = await open('owner', width);
+      api.addFleet(1_000);
+      await visit(page, '/app/business/devices', 'Devices');
+      // The pager is above the table and again below it.
+      const pager = page.getByRole('navigation', { name: 'Pages of devices', exact: true });
+      const lowerPager = page.getByRole('navigation', { name: 'Pages of devices, below the list', exact: true });
+      await pager.getByText('Devices 1–50 of 1,006').waitFor();
+      await lowerPager.getByText('Devices 1–50 of 1,006').waitFor();
+      await deviceName(page, 'Olivia’s laptop').waitFor();
+      await deviceName(page, 'Fleet box 43').waitFor();
+      await expect(deviceName(page, 'Fleet box 44').count()).resolves.toBe(0);
+      expect(api.requests).toContain(`GET /api/orgs/${fakeIds.acme}/devices?page=1&per_page=50`);
+      // The quotas stay the whole organization's on any page.
+      await expect(page.getByTestId('assignee-quota').innerText()).resolves.toBe('Your organization devices: 1001/5');
+
+      // Ten a page (the screenshots stay readable), then the next page and back.
+      await pager.getByLabel('Per page').selectOption('10');
+      await pager.getByText('Devices 1–10 of 1,006').waitFor();
+      await expect(pager.getByRole('button', { name: 'Previous' }).isDisabled()).resolves.toBe(true);
+      await checkScreen(page, 'business-devices-paged', width);
+      await lowerPager.getByRole('button', { name: 'Next' }).click();
+      await pager.getByText('Devices 11–20 of 1,006').waitFor();
+      await pager.getByText('Page 2 of 101').waitFor();
+      await deviceName(page, 'Fleet box 4').waitFor();
+      await deviceName(page, 'Fleet box 13').waitFor();
+      await expect(deviceName(page, 'Fleet box 3').count()).resolves.toBe(0);
+      expect(api.requests).toContain(`GET /api/orgs/${fakeIds.acme}/devices?page=2&per_page=10`);
+      await checkScreen(page, 'business-devices-paged-2', width);
+      await pager.getByRole('button', { name: 'Previous' }).click();
+      await pager.getByText('Devices 1–10 of 1,006').waitFor();
+      await deviceName(page, 'Olivia’s laptop').waitFor();
+
+      // Searched on the server: a part of the name, from the first page.
+      await page.getByRole('searchbox', { name: 'Search devices' }).fill('fleet box 99');
+      await page.getByRole('form', { name: 'Search devices' }).getByRole('button', { name: 'Search' }).click();
+      await pager.getByText('Devices 1–10 of 11').waitFor();
+      await deviceName(page, 'Fleet box 99').waitFor();
+      expect(api.requests).toContain(`GET /api/orgs/${fakeIds.acme}/devices?page=1&per_page=10&q=fleet+box+99`);
+      // By assignee (owners and admins): Mia's four.
+      await page.getByRole('searchbox', { name: 'Search devices' }).fill('');
+      await page.getByRole('form', { name: 'Search devices' }).getByRole('button', { name: 'Search' }).click();
+      await page.getByLabel('Devices of').selectOption(fakeIds.member);
+      await pager.getByText('Devices 1–4 of 4').waitFor();
+      await deviceName(page, 'Mia phone').waitFor();
+      expect(api.unexpected).toEqual([]);
+      expect(errors).toEqual([]);
+      await close();
+    }, 90_000);
+  }
+
   it('spec §5: Add needs a name, an organization, nothing in flight and fewer than 5 devices for the assignee', async () => {
     const { page, api, errors, close } = await open('owner');
     await visit(page, '/app/business/devices', 'Devices');

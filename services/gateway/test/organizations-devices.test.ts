@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { deviceCreated, deviceRemoved } from '@qw/contracts';
 import { eventually } from '@qw/testkit';
 import { Client, startStack, type Stack } from './support/stack.ts';
 import { confirmedPerson, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
+import { seedDevices, seedNode } from './support/seeded-devices.ts';
 import {
   cancelOrganizationPlan,
   changeRole,
@@ -544,5 +545,139 @@ describe('leaving an organization', () => {
     expect(
       (await people.paul.client.call('GET', '/api/devices')).data.devices.map((d: { id: string }) => d.id),
     ).toEqual(personal.map((d) => d.id));
+  });
+});
+
+describe('an organization of more than 1,200 devices, paged (issue #24)', () => {
+  type Listed = { id: string; user_id: string; created_at: string };
+  const seeded = { owner: 1_240, member: 7 };
+  const total = seeded.owner + seeded.member;
+  let orgD: string;
+  let dan: { client: Client; id: string; email: string };
+  let mo: { client: Client; id: string; email: string };
+  /** The organization's device ids as the list orders them: newest first, then by id. */
+  let ordered: string[];
+
+  beforeAll(async () => {
+    dan = await person('dan@example.com', 'business250');
+    mo = await person('mo@example.com');
+    orgD = await ownOrganization(dan.client);
+    await joinOrganization(stack, orgD, dan.client, mo);
+    await organizationEventsHandled(stack);
+    const db = provisioningDb() as Kysely<any>;
+    const nodeId = await seedNode(db, 'org-paging-node', 60);
+    await seedDevices(db, nodeId, seeded.owner, { userId: dan.id, orgId: orgD });
+    await seedDevices(db, nodeId, seeded.member, { userId: mo.id, orgId: orgD }, 'Laptop');
+    // 400 of them made in the same instant: pages must still neither skip nor repeat one.
+    await sql`update devices set created_at = now() - interval '1 hour'
+               where id in (select id from devices where org_id = ${orgD}::uuid order by name limit 400)`.execute(db);
+    ordered = (
+      await sql<{ id: string }>`select id from devices where org_id = ${orgD}::uuid
+                                 order by created_at desc, id desc`.execute(db)
+    ).rows.map((row) => row.id);
+    expect(ordered).toHaveLength(total);
+  }, 120_000);
+
+  const list = (who: Client, query: string) => who.call('GET', `/api/orgs/${orgD}/devices?${query}`);
+
+  it('every page answers, far below the bus’s 1 MB; together they are every device once, in order; the quota is the whole organization’s', async () => {
+    const seen: string[] = [];
+    for (let page = 1; page <= Math.ceil(total / 100); page++) {
+      const answer = await list(dan.client, `page=${page}&per_page=100`);
+      expect(answer.statusCode, `page ${page}`).toBe(200);
+      // The gateway's answer is provisioning's bus answer as it came: 100 devices take about a tenth of 1 MB.
+      expect(Buffer.byteLength(answer.body)).toBeLessThan(200_000);
+      expect(answer.data).toMatchObject({ total, page, per_page: 100 });
+      expect(answer.data.quota).toEqual({
+        per_assignee: 5,
+        by_assignee: { [dan.id]: seeded.owner, [mo.id]: seeded.member },
+        devices: total,
+        device_cap: 250,
+      });
+      seen.push(...answer.data.devices.map((d: Listed) => d.id));
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(ordered);
+    const past = await list(dan.client, 'page=14&per_page=100');
+    expect(past.data).toMatchObject({ devices: [], total, page: 14 });
+  });
+
+  it('answers the first 50 when not asked for a page; by person and by a part of the name', async () => {
+    const first = await dan.client.call('GET', `/api/orgs/${orgD}/devices`);
+    expect(first.data).toMatchObject({ total, page: 1, per_page: 50 });
+    expect(first.data.devices.map((d: Listed) => d.id)).toEqual(ordered.slice(0, 50));
+
+    const mos = await list(dan.client, `assignee_id=${mo.id.toUpperCase()}`);
+    expect(mos.data.total).toBe(seeded.member);
+    expect(mos.data.devices.every((d: Listed) => d.user_id === mo.id)).toBe(true);
+    expect((await list(dan.client, 'q=laptop')).data.total).toBe(seeded.member);
+    expect((await list(dan.client, 'q=Device%20123')).data.devices.map((d: { name: string }) => d.name).sort()).toEqual(
+      ['Device 123', 'Device 1230', 'Device 1231', 'Device 1232', 'Device 1233', 'Device 1234', 'Device 1235'].concat([
+        'Device 1236',
+        'Device 1237',
+        'Device 1238',
+        'Device 1239',
+      ]),
+    );
+    // `%` and `_` are the characters themselves.
+    expect((await list(dan.client, 'q=%25')).data).toMatchObject({ devices: [], total: 0 });
+    expect((await list(dan.client, 'q=Device_1')).data.total).toBe(0);
+    expect((await list(dan.client, `assignee_id=${mo.id}&q=Device`)).data.total).toBe(0);
+  });
+
+  it('a member pages through their own devices only, and finds nobody else’s', async () => {
+    const mine: string[] = [];
+    for (const page of [1, 2, 3]) {
+      const answer = await list(mo.client, `page=${page}&per_page=3`);
+      expect(answer.statusCode).toBe(200);
+      expect(answer.data).toMatchObject({ total: seeded.member, page, per_page: 3 });
+      expect(answer.data.devices).toHaveLength(page < 3 ? 3 : 1);
+      expect(answer.data.quota).toEqual({
+        per_assignee: 5,
+        by_assignee: { [mo.id]: seeded.member },
+        devices: total,
+        device_cap: 250,
+      });
+      mine.push(...answer.data.devices.map((d: Listed) => d.id));
+    }
+    const expected = (
+      await sql<{ id: string }>`select id from devices where org_id = ${orgD}::uuid and user_id = ${mo.id}::uuid
+                                 order by created_at desc, id desc`.execute(provisioningDb())
+    ).rows.map((row) => row.id);
+    expect(mine).toEqual(expected);
+    const others = await list(mo.client, `assignee_id=${dan.id}`);
+    expect(others.data).toMatchObject({ devices: [], total: 0 });
+    expect(await mo.client.call('GET', `/api/orgs/${orgD}/overview`)).toMatchObject({
+      data: { devices: seeded.member },
+    });
+  });
+
+  it('the overview counts every device of the organization, not a page', async () => {
+    const connected = (
+      await sql<{ n: number }>`select count(*)::int as n from devices
+                                where org_id = ${orgD}::uuid and latest_handshake is not null`.execute(provisioningDb())
+    ).rows[0]!.n;
+    expect(connected).toBeGreaterThan(0);
+    const overview = await dan.client.call('GET', `/api/orgs/${orgD}/overview`);
+    expect(overview.data).toEqual({ devices: total, connected, vpn_status: 'Online' });
+  });
+
+  it('refuses a bad page, size, person or search with 400 validation_failed, for anyone', async () => {
+    for (const query of [
+      'page=0',
+      'page=-1',
+      'page=two',
+      'per_page=0',
+      'per_page=101',
+      'per_page=1.5',
+      'assignee_id=not-an-id',
+      `q=${'x'.repeat(101)}`,
+    ]) {
+      for (const who of [dan.client, mo.client]) {
+        const answer = await list(who, query);
+        expect(answer.statusCode, query).toBe(400);
+        expect(answer.data.error.code, query).toBe('validation_failed');
+      }
+    }
   });
 });

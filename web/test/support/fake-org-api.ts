@@ -192,6 +192,12 @@ export class FakeOrgApi {
     }));
   }
 
+  /** `count` more of the owner's devices in Acme, older than the rest, 'Fleet box 0' the newest of them (issue #24's paging). */
+  addFleet(count: number): void {
+    for (let i = 0; i < count; i++)
+      this.devices.push(device(`Fleet box ${i}`, 'linux', ids.owner, i % 4 === 0, ids.acme));
+  }
+
   get self(): Person {
     const id = this.viewer === 'member' ? ids.member : this.viewer === 'stranger' ? ids.stranger : ids.owner;
     if (this.viewer === 'stranger')
@@ -403,11 +409,26 @@ export class FakeOrgApi {
         return json(200, { devices: list.length, connected, vpn_status: connected > 0 ? 'Online' : 'Idle' });
       }
       if (rest === 'devices' && method === 'GET') {
+        // Paged as the gateway pages it (issue #24): page, per_page (1–100, 50), assignee_id, q;
+        // the quota counts the whole organization whatever the page.
         const byAssignee: Record<string, number> = {};
         for (const p of manages ? org.people : [self]) byAssignee[p.user_id] = 0;
-        for (const d of this.visibleDevices(org)) byAssignee[d.user_id] = (byAssignee[d.user_id] ?? 0) + 1;
+        for (const d of this.devices.filter((d) => d.org_id === org.id && d.user_id in byAssignee))
+          byAssignee[d.user_id] = (byAssignee[d.user_id] ?? 0) + 1;
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const perPage = Number(url.searchParams.get('per_page') ?? 50);
+        if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1 || perPage > 100)
+          return fail(400, 'validation_failed', 'querystring/per_page must be <= 100');
+        const assignee = url.searchParams.get('assignee_id');
+        const q = url.searchParams.get('q')?.toLowerCase();
+        const found = this.visibleDevices(org).filter(
+          (d) => (!assignee || d.user_id === assignee) && (!q || d.name.toLowerCase().includes(q)),
+        );
         return json(200, {
-          devices: this.visibleDevices(org),
+          devices: found.slice((page - 1) * perPage, page * perPage),
+          total: found.length,
+          page,
+          per_page: perPage,
           quota: {
             per_assignee: 5,
             by_assignee: byAssignee,

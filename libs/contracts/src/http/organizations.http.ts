@@ -11,8 +11,8 @@ import {
   CountrySchema,
   DevicePrivacyFields,
   DeviceOverviewSchema,
-  DeviceWithStatusSchema,
-  OrgDeviceQuotaSchema,
+  OrgDevicesPageSchema,
+  OrgDevicesPagingFields,
   RegionChoiceSchema,
 } from '../provisioning/provisioning.rpc.ts';
 import { DeviceAnswerSchema } from './devices.http.ts';
@@ -60,10 +60,8 @@ export const orgOverviewRoute = defineRoute({
   response: { 200: DeviceOverviewSchema },
 });
 
-export const OrgDevicesAnswerSchema = Type.Object({
-  devices: Type.Array(DeviceWithStatusSchema),
-  quota: OrgDeviceQuotaSchema,
-});
+export const OrgDevicesQuerySchema = Type.Object(OrgDevicesPagingFields);
+export const OrgDevicesAnswerSchema = OrgDevicesPageSchema;
 
 export const orgDevicesRoute = defineRoute({
   operationId: 'orgDevices',
@@ -71,8 +69,10 @@ export const orgDevicesRoute = defineRoute({
   url: '/api/orgs/:id/devices',
   access: organizationMembers,
   tags,
-  summary: "The organization's devices with status (owners and admins: all; members: their own) and the quotas",
+  summary:
+    "The organization's devices with status (owners and admins: all; members: their own), newest first, paged (page, per_page 1 to 100, 50 by default), by person and name; the whole organization's quotas",
   params: OrgParamsSchema,
+  querystring: OrgDevicesQuerySchema,
   response: { 200: OrgDevicesAnswerSchema },
 });
 

@@ -181,10 +181,42 @@ export const OrgDeviceQuotaSchema = Type.Object({
   /** The plan's device count; null: no limit. */
   device_cap: Type.Union([Type.Integer(), Type.Null()]),
 });
+/**
+ * The organization's device list comes in pages (issue #24): an organization may hold 1,250
+ * devices (250 people, 5 each), and the whole list would pass NATS's 1 MB message limit. `page`
+ * from 1, `per_page` 1 to 100 (50 if not given), newest first; `assignee_id` keeps one person's
+ * devices, `q` those whose name holds it. The quota is always the whole organization's.
+ */
+export const orgDevicePageSizes = { default: 50, min: 1, max: 100 } as const;
+export const OrgDevicesPagingFields = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: orgDevicePageSizes.min,
+      maximum: orgDevicePageSizes.max,
+      default: orgDevicePageSizes.default,
+    }),
+  ),
+  /** Only this person's devices (for a member: their own anyway, so another's id finds none). */
+  assignee_id: Type.Optional(Uuid),
+  /** A part of the device's name (`%` and `_` taken literally); at most 100 characters. */
+  q: Type.Optional(Type.String({ maxLength: 100 })),
+};
+export const OrgDevicesPageSchema = Type.Object({
+  /** One page of the devices the caller sees, newest first. */
+  devices: Type.Array(DeviceWithStatusSchema),
+  /** The organization's quota answer, for the whole organization whatever the page. */
+  quota: OrgDeviceQuotaSchema,
+  /** Devices the caller sees with these filters, in every page. */
+  total: Type.Integer({ minimum: 0 }),
+  page: Type.Integer({ minimum: 1 }),
+  per_page: Type.Integer({ minimum: 1 }),
+});
+export type OrgDevicesPage = Static<typeof OrgDevicesPageSchema>;
 export const listOrgDevicesRpc = defineRpc(
   'provisioning.rpc.org-devices',
-  Type.Object({ org_id: Uuid }),
-  Type.Object({ devices: Type.Array(DeviceWithStatusSchema), quota: OrgDeviceQuotaSchema }),
+  Type.Object({ org_id: Uuid, ...OrgDevicesPagingFields }),
+  OrgDevicesPageSchema,
 );
 export const orgDeviceOverviewRpc = defineRpc(
   'provisioning.rpc.org-device-overview',

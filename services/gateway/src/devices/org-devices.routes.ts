@@ -25,7 +25,8 @@ function assigneeId(raw: string | undefined): string | undefined {
 
 /**
  * An organization's devices (spec §2 business Overview and Devices, §5, §7): each route is one
- * request to provisioning, made once the route table has found the caller a member (which
+ * request to provisioning (the list's page, person and search fields passed on as the route's
+ * schema checked them), made once the route table has found the caller a member (which
  * devices each member sees and may add for whom is provisioning's to decide). The devices themselves are
  * changed through /api/devices/{id} (devices.routes.ts), where the same access policy applies.
  */
@@ -38,11 +39,17 @@ export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }):
       .send(await rpc.request(orgDeviceOverviewRpc, { org_id: organizationIdOf(request.params.id) }, request.caller)),
   );
 
-  addRoute(app, orgDevicesRoute, async (request, reply) =>
-    reply
-      .header('cache-control', 'no-store')
-      .send(await rpc.request(listOrgDevicesRpc, { org_id: organizationIdOf(request.params.id) }, request.caller)),
-  );
+  addRoute(app, orgDevicesRoute, async (request, reply) => {
+    const { page, per_page, assignee_id, q } = request.query;
+    const query = {
+      org_id: organizationIdOf(request.params.id),
+      ...(page !== undefined ? { page } : {}),
+      ...(per_page !== undefined ? { per_page } : {}),
+      ...(assignee_id !== undefined ? { assignee_id: assignee_id.toLowerCase() } : {}),
+      ...(q !== undefined ? { q } : {}),
+    };
+    return reply.header('cache-control', 'no-store').send(await rpc.request(listOrgDevicesRpc, query, request.caller));
+  });
 
   addRoute(app, createOrgDeviceRoute, async (request, reply) => {
     const { caller } = request;

@@ -35,6 +35,7 @@ import { addNode, newEnrolment, retireNode } from '../nodes/node-lifecycle.servi
 import type { NodeBusUsers } from '../nodes/node-bus-users.ts';
 import type { Drains } from '../drain/drains.service.ts';
 import { addOperatorActionDetails } from './operator-actions.repository.ts';
+import { likePattern } from '../devices/devices.repository.ts';
 
 /** How long a drain's answer waits for its moves (50 devices take about a second). */
 const drainAnswerMs = 3_000;
@@ -79,11 +80,6 @@ export function pageFromNearerEnd(
   const fromEnd = total - offset - perPage;
   if (fromEnd >= offset) return { reversed: false, offset, limit: perPage };
   return { reversed: true, offset: Math.max(0, fromEnd), limit: Math.min(perPage, total - offset) };
-}
-
-/** `%`, `_` and `\` in a search are literal characters, not patterns. */
-function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

@@ -44,6 +44,11 @@ export function listedDevices(db: Db) {
     ]);
 }
 
+/** `%`, `_` and a backslash in a search are literal characters, not patterns (for `ilike`). */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export type ListedDevice = Awaited<ReturnType<ReturnType<typeof listedDevices>['execute']>>[number];
 
 /** The person's personal devices (org_id null) as the list shows them, newest first. */

@@ -13,6 +13,9 @@ import {
   type DeviceView,
   type RegionChoice,
   type DevicePrivacyInput,
+  isDeviceConnected,
+  orgDevicePageSizes,
+  type OrgDevicesPage,
 } from '@qw/contracts';
 import type { RpcClient } from '@qw/platform/bus';
 import { requireAccountInGoodStanding } from '../account-standing/account-standing.service.ts';
@@ -28,6 +31,7 @@ import {
   membersOf,
   membershipIn,
   organizationNotFound,
+  type Membership,
   projectedMembership,
   projectedRole,
   usableOrganizationPlan,
@@ -43,12 +47,22 @@ import { placeDevice } from '../placement/placement.service.ts';
 import {
   assigneesOf,
   countAssigneeDevices,
+  countListedOrganizationDevices,
   countOrganizationDevices,
   organizationDeviceCounts,
+  organizationDeviceStates,
   listedOrganizationDevices,
 } from './org-devices.repository.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
+
+/** Which page of the list, and of which devices (listOrgDevicesRpc's fields). */
+export type OrgDevicesQuery = {
+  page?: number | undefined;
+  per_page?: number | undefined;
+  assignee_id?: string | undefined;
+  q?: string | undefined;
+};
 
 export type OrgDevicesDeps = {
   db: Db;
@@ -63,41 +77,87 @@ export class OrgDevicesService {
   constructor(private readonly deps: OrgDevicesDeps) {}
 
   /**
-   * An organization's devices, newest first, with their status (spec §2, §7): owners and admins
-   * see all of them, members their own; someone outside it gets the "Organization not found." of
-   * an organization that does not exist. The quota answer: the plan's device count and the
+   * One page of an organization's devices, newest first, with their status (spec §2, §7; paged
+   * for issue #24): owners and admins see all of them, members their own; someone outside it gets
+   * the "Organization not found." of an organization that does not exist. `assignee_id` narrows
+   * to one person, `q` to names holding it. Telemetry is asked about the page's devices only. The
+   * quota answer is the whole organization's whatever the page: the plan's device count and the
    * organization's devices, and each person's count of organization devices (every member's for
    * owners and admins, the caller's own for members).
    */
-  async listOrganization(caller: Caller, orgId: string) {
+  async listOrganization(caller: Caller, orgId: string, query: OrgDevicesQuery = {}): Promise<OrgDevicesPage> {
     const userId = requireUserId(caller);
     const { db } = this.deps;
     const membership = await membershipIn(db, this.deps.rpc, orgId, userId);
     if (!membership) throw organizationNotFound();
     const everyone = seesEveryDevice(membership.role);
-    const devices = await listedOrganizationDevices(db, orgId, everyone ? null : userId);
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? orgDevicePageSizes.default;
+    const assignee = query.assignee_id?.toLowerCase() ?? null;
+    // A member sees their own devices only: asking for someone else's finds none.
+    if (!everyone && assignee !== null && assignee !== userId) {
+      return {
+        ...(await this.quotaOf(orgId, userId, membership, false)),
+        devices: [],
+        total: 0,
+        page,
+        per_page: perPage,
+      };
+    }
+    const q = query.q?.trim() || null;
+    const filter = { onlyOf: everyone ? assignee : userId, q };
+    const [devices, { quota, organizationDevices }] = await Promise.all([
+      listedOrganizationDevices(db, orgId, filter, { limit: perPage, offset: (page - 1) * perPage }),
+      this.quotaOf(orgId, userId, membership, everyone),
+    ]);
+    const total =
+      filter.onlyOf === null && filter.q === null
+        ? organizationDevices
+        : await countListedOrganizationDevices(db, orgId, filter);
+    return { devices: await withStatus(this.deps.rpc, devices), quota, total, page, per_page: perPage };
+  }
+
+  /** The organization's quota answer (organizationQuota) and its device count. */
+  private async quotaOf(orgId: string, userId: string, membership: Membership, everyone: boolean) {
+    const { db } = this.deps;
     // The caller is a member even while identity's event about it is on its way.
     const members = everyone ? [...new Set([userId, ...(await membersOf(db, orgId))])] : [userId];
     const assignees = everyone ? await assigneesOf(db, orgId) : [];
     const counts = await organizationDeviceCounts(db, [...new Set([...members, ...assignees])]);
-    const total = await countOrganizationDevices(db, orgId);
+    const organizationDevices = await countOrganizationDevices(db, orgId);
     const plan = (await this.entitledPlan(orgId)) ?? membership.plan;
     return {
-      devices: await withStatus(this.deps.rpc, devices),
+      organizationDevices,
       quota: organizationQuota({
         role: membership.role,
         callerId: userId,
         members,
         counts,
-        devices: total,
+        devices: organizationDevices,
         deviceCap: plan ? deviceCapOf(plan) : null,
       }),
     };
   }
 
-  /** The business Overview's tiles for the devices the caller sees in the organization. */
+  /**
+   * The business Overview's tiles for the devices the caller sees in the organization: counted
+   * from the device rows (`connectedNow`, the rule of every view), so telemetry is not asked and
+   * no list is built, however many devices it has.
+   */
   async organizationOverview(caller: Caller, orgId: string): Promise<DeviceOverview> {
-    return deviceOverviewOf((await this.listOrganization(caller, orgId)).devices);
+    const userId = requireUserId(caller);
+    const membership = await membershipIn(this.deps.db, this.deps.rpc, orgId, userId);
+    if (!membership) throw organizationNotFound();
+    const rows = await organizationDeviceStates(this.deps.db, orgId, seesEveryDevice(membership.role) ? null : userId);
+    const now = new Date();
+    return deviceOverviewOf(
+      rows.map((row) => ({
+        is_connected: isDeviceConnected(
+          { isActive: row.is_active, hasKey: row.public_key !== null, latestHandshake: row.latest_handshake },
+          now,
+        ),
+      })),
+    );
   }
 
   /**

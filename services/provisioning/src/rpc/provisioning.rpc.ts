@@ -91,7 +91,10 @@ export function provisioningEndpoints(deps: {
     endpoint(listDevicesRpc, async (_data, caller) => ({ devices: await devices.list(caller) })),
     endpoint(deviceOverviewRpc, (_data, caller) => devices.overview(caller)),
     endpoint(createDeviceRpc, async (data, caller) => ({ device: await devices.create(caller, data) })),
-    endpoint(listOrgDevicesRpc, (data, caller) => orgDevices.listOrganization(caller, data.org_id)),
+    endpoint(listOrgDevicesRpc, (data, caller) => {
+      const { org_id, ...query } = data;
+      return orgDevices.listOrganization(caller, org_id, query);
+    }),
     endpoint(orgDeviceOverviewRpc, (data, caller) => orgDevices.organizationOverview(caller, data.org_id)),
     endpoint(copiedMembershipRpc, async (data, caller) => ({ role: await copiedRole(db, rpc, caller, data) })),
     endpoint(createOrgDeviceRpc, async (data, caller) => ({

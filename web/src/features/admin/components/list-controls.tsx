@@ -122,9 +122,12 @@ export function Pager({
   onPerPage,
   busy = false,
   hasNext,
+  navLabel = `Pages of ${label}`,
 }: {
   /** What the rows are ('users'), naming the navigation. */
   label: string;
+  /** The navigation's name, where a list has two pagers (above and below it). */
+  navLabel?: string;
   page: { page: number; per_page: number; total: number } | undefined;
   onPage: (page: number) => void;
   onPerPage: (perPage: number) => void;
@@ -136,7 +139,7 @@ export function Pager({
   if (!page) return null;
   const { pages, from, to } = pageSummary(page);
   return (
-    <nav className="admin-pager" aria-label={`Pages of ${label}`} aria-busy={busy || undefined}>
+    <nav className="admin-pager" aria-label={navLabel} aria-busy={busy || undefined}>
       <p className="qw-small qw-muted admin-pager__summary" aria-live="polite">
         {page.total === 0
           ? `No ${label}`

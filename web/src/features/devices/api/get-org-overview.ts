@@ -2,7 +2,7 @@ import type { orgOverviewRoute, RouteAnswer } from '@qw/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { statusRefreshFor } from '../utils/status-refresh';
-import { type OrgDevicesAnswer, orgDevicesKey } from './get-org-devices';
+import { type OrgDevicesAnswer, orgDeviceListsKey, orgDevicesKey } from './get-org-devices';
 
 /** GET /api/orgs/{id}/overview → Devices, Connected and VPN Status of the organization (a member's own devices). */
 export type OrgOverview = RouteAnswer<typeof orgOverviewRoute>;
@@ -11,7 +11,7 @@ export function getOrgOverview(orgId: string): Promise<OrgOverview> {
   return api.get<OrgOverview>(`/api/orgs/${encodeURIComponent(orgId)}/overview`);
 }
 
-/** As often as the organization's device list beside it. */
+/** As often as the organization's device lists beside it (any page of them). */
 export function useOrgOverview(orgId: string | null) {
   const client = useQueryClient();
   return useQuery({
@@ -19,6 +19,10 @@ export function useOrgOverview(orgId: string | null) {
     queryFn: () => getOrgOverview(orgId ?? ''),
     enabled: orgId !== null,
     refetchInterval: () =>
-      statusRefreshFor(client.getQueryData<OrgDevicesAnswer>([...orgDevicesKey(orgId ?? ''), 'list'])?.devices),
+      statusRefreshFor(
+        client
+          .getQueriesData<OrgDevicesAnswer>({ queryKey: orgDeviceListsKey(orgId ?? '') })
+          .flatMap(([, answer]) => answer?.devices ?? []),
+      ),
   });
 }

@@ -2,16 +2,18 @@ import {
   assigneeQuotaRefusalText,
   assigneeQuotaText,
   normalizeDeviceName,
+  orgDevicePageSizes,
   type Platform,
   type RegionChoice,
 } from '@qw/contracts';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { failureMessage } from '../../../lib/api-client';
 import { Alert, Button, Card, Field, Select, type TableColumn } from '../../../ui';
 import { DeviceNameAndPlatformFields } from './device-name-platform-fields';
 import { useCreateOrgDevice } from '../api/create-org-device';
 import type { DeviceRow } from '../api/get-devices';
 import { useOrgDevices } from '../api/get-org-devices';
+import { FilterSelect, Pager, SearchForm } from '../../admin/components/list-controls';
 import { assigneeDeviceCount, canAddOrgDevice } from '../utils/org-device-rules';
 import { DeviceTable } from './devices-table';
 import { browserCountry, CountryNote, RegionFields } from './region-fields';
@@ -50,7 +52,23 @@ export type OrgDevicesPanelProps = {
  * Add button, before anyone tries (issue #26).
  */
 export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, blocked }: OrgDevicesPanelProps) {
-  const devices = useOrgDevices(orgId);
+  // The list comes in pages from the server (issue #24), newest first; by person and name.
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState<number>(orgDevicePageSizes.default);
+  const [search, setSearch] = useState('');
+  const [person, setPerson] = useState('');
+  const devices = useOrgDevices(orgId, {
+    page,
+    per_page: perPage,
+    ...(search ? { q: search } : {}),
+    ...(person ? { assignee_id: person } : {}),
+  });
+  const shown = devices.data;
+  // Removing the last devices of the last page: show the page that now is the last.
+  useEffect(() => {
+    if (shown && shown.devices.length === 0 && shown.page > 1 && shown.total > 0)
+      setPage(Math.ceil(shown.total / shown.per_page));
+  }, [shown]);
   const create = useCreateOrgDevice();
   const [name, setName] = useState('');
   const [platform, setPlatform] = useState<string>(defaultPlatform);
@@ -89,6 +107,8 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
       {
         onSuccess: ({ device }) => {
           setName('');
+          // Newest first: the new device is at the top of the first page.
+          setPage(1);
           setPrivacy(defaultPrivacyChoice);
           onAdded?.(device.name);
         },
@@ -96,6 +116,26 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
       },
     );
   }
+
+  /** Where the list stands, Previous/Next and the page size: above the table and again below it. */
+  const pager = (navLabel: string, below = false) =>
+    shown && (shown.total > 0 || search || person) ? (
+      <Pager
+        label="devices"
+        navLabel={navLabel}
+        page={shown}
+        busy={devices.isPlaceholderData}
+        onPage={(next) => {
+          setPage(next);
+          // From below the list, the next page is read from its top.
+          if (below) document.getElementById('org-devices-list')?.scrollIntoView({ block: 'start' });
+        }}
+        onPerPage={(size) => {
+          setPerPage(size);
+          setPage(1);
+        }}
+      />
+    ) : null;
 
   const assigneeColumn: TableColumn<DeviceRow> = {
     key: 'assignee',
@@ -179,6 +219,30 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
           )}
         </form>
       </Card>
+      <div className="org-devices-filters" id="org-devices-list">
+        <SearchForm
+          label="Search devices"
+          placeholder="A part of the name"
+          value={search}
+          onSearch={(q) => {
+            setSearch(q);
+            setPage(1);
+          }}
+        />
+        {assignees && (
+          <FilterSelect
+            label="Devices of"
+            allLabel="Everyone"
+            value={person}
+            options={assignees.map((a) => ({ value: a.user_id, label: a.user_id === selfId ? 'You' : a.label }))}
+            onChange={(value) => {
+              setPerson(value);
+              setPage(1);
+            }}
+          />
+        )}
+      </div>
+      {pager('Pages of devices')}
       <DeviceTable
         caption="Organization devices"
         rows={devices.data?.devices}
@@ -188,11 +252,16 @@ export function OrgDevicesPanel({ orgId, selfId, assignees, manages, onAdded, bl
           devices.error,
           'We couldn’t load the organization’s devices. We’ll try again in a moment.',
         )}
-        emptyText="No organization devices yet. Add one above, then scan its QR code in the WireGuard app."
+        emptyText={
+          search || person
+            ? 'No organization devices match this search.'
+            : 'No organization devices yet. Add one above, then scan its QR code in the WireGuard app.'
+        }
         extraColumns={assignees ? [assigneeColumn] : []}
         activateBlocked={blocked ? { describedBy: blocked.describedBy } : undefined}
         viewerLevel={(d) => (manages && d.user_id !== selfId ? 'organization' : 'person')}
       />
+      {pager('Pages of devices, below the list', true)}
     </>
   );
 }

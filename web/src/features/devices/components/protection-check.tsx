@@ -4,6 +4,7 @@ import { Alert, Button } from '../../../ui';
 import { useDevices } from '../api/get-devices';
 import { useOrgDevices } from '../api/get-org-devices';
 import { useConnectionCheck } from '../api/get-connection-check';
+import { useAuth } from '../../../lib/auth/auth-provider';
 import { useTunnelCheck } from '../api/get-tunnel-check';
 import { protection } from '../utils/protection';
 
@@ -18,7 +19,9 @@ export function ProtectionCheck({ devicesPath, orgId = null }: { devicesPath: st
   const check = useTunnelCheck(!secure);
   const gateway = useConnectionCheck();
   const personal = useDevices();
-  const organization = useOrgDevices(orgId);
+  // "One of your devices": the person's own organization devices (5 at most), one page.
+  const selfId = useAuth().user?.id;
+  const organization = useOrgDevices(orgId !== null && selfId ? orgId : null, selfId ? { assignee_id: selfId } : {});
   const devices = [...(personal.data ?? []), ...(organization.data?.devices ?? [])];
   const result = protection(
     secure ? null : check.isPending ? undefined : (check.data ?? null),

@@ -22,7 +22,8 @@ const latestShown = 5;
  */
 export function TeamSummary({ org }: { org: Organization }) {
   const detail = useOrganization(org.id);
-  const devices = useOrgDevices(org.id);
+  // Only the quota is shown here (the whole organization's, on any page): the smallest page.
+  const devices = useOrgDevices(org.id, { per_page: 1 });
   const invitations = useInvitations(org.id);
   const users = useOrgUsers(org.id);
   const activity = useAuditLog(org.id, {});
