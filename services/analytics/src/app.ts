@@ -31,3 +31,6 @@ export function analyticsService(options: AnalyticsOptions = {}): ServiceDefinit
     workers: (context) => [projectionsOf(context)],
   };
 }
+
+/** The definition of the figures this code computes (tests start a newer one to prove a rebuild). */
+export { currentDefinition } from './projection/tables.ts';

@@ -164,7 +164,18 @@ describe('ProjectionBatch: events to rows and counters', () => {
     expect(changes.counters.mrr_daily.get('2026-02-20')).toMatchObject({ expansion_cents: 400 });
     expect(changes.counters.mrr_daily.get('2026-03-31')).toMatchObject({ churn_cents: 1199, churned_customers: 1 });
     expect(changes.counters.subscriptions_daily.get('2026-03-31')).toEqual({ new_subs: 0, cancels: 1 });
-    expect(changes.subscriptions[0]).toMatchObject({ mrr_cents: 0, status: 'canceled', canceled_day: '2026-03-31' });
+    expect(changes.subscriptions[0]).toMatchObject({
+      mrr_cents: 0,
+      status: 'canceled',
+      canceled_day: '2026-03-31',
+      new_day: '2026-01-10',
+    });
+    // The same movements in the customer's own share.
+    const own = (day: string) => changes.counters.customer_mrr_daily.get(`ann|${day}`);
+    expect(own('2026-01-10')).toMatchObject({ customer_key: 'ann', new_cents: 799, new_customers: 1 });
+    expect(own('2026-02-20')).toMatchObject({ expansion_cents: 400 });
+    expect(own('2026-03-31')).toMatchObject({ churn_cents: 1199, churned_customers: 1 });
+    expect(changes.counters.customer_mrr_daily.size).toBe(changes.counters.mrr_daily.size);
   });
 
   it('an older state arriving late changes nothing', async () => {
@@ -177,6 +188,7 @@ describe('ProjectionBatch: events to rows and counters', () => {
       mrr_cents: 1199,
       counted_new: true,
       canceled_day: null,
+      new_day: '2026-03-01',
       last_effective_at: '2026-03-20T12:00:00.000Z',
     };
     const changes = await project(
@@ -199,8 +211,8 @@ describe('ProjectionBatch: events to rows and counters', () => {
     const changes = await project(
       [
         paid('i1', 'ann', '2026-02-01T08:00:00Z', 1199),
-        { kind: 'refund', invoiceId: 'i1', amountCents: 500, issuedAt: '2026-02-03T10:00:00Z' },
-        { kind: 'refund', invoiceId: 'gone', amountCents: 100, issuedAt: '2026-02-03T11:00:00Z' },
+        { kind: 'refund', refundId: 'r1', invoiceId: 'i1', amountCents: 500, issuedAt: '2026-02-03T10:00:00Z' },
+        { kind: 'refund', refundId: 'r2', invoiceId: 'gone', amountCents: 100, issuedAt: '2026-02-03T11:00:00Z' },
       ],
       memoryStore({ invoices: [invoice] }),
     );
@@ -215,12 +227,17 @@ describe('ProjectionBatch: events to rows and counters', () => {
       '2026-02-01|gaming': { month: '2026-02-01', plan_code: 'gaming', amount_cents: 0, refunded_cents: 500 },
       '2026-02-01|unknown': { month: '2026-02-01', plan_code: 'unknown', amount_cents: 0, refunded_cents: 100 },
     });
+    // Each refund kept with its invoice, so a customer's share can be told from the totals.
+    expect(changes.refunds).toEqual([
+      { refund_id: 'r1', invoice_id: 'i1', plan_code: 'gaming', amount_cents: 500, day: '2026-02-03' },
+      { refund_id: 'r2', invoice_id: 'gone', plan_code: 'unknown', amount_cents: 100, day: '2026-02-03' },
+    ]);
   });
 
   it('sign-ups and visits are counts of their day', async () => {
     const changes = await project([
-      { kind: 'signup', registeredAt: '2026-03-30T23:59:00Z' },
-      { kind: 'signup', registeredAt: '2026-03-31T00:01:00Z' },
+      { kind: 'signup', userId: 'u1', registeredAt: '2026-03-30T23:59:00Z' },
+      { kind: 'signup', userId: 'u2', registeredAt: '2026-03-31T00:01:00Z' },
       { kind: 'visits', day: '2026-03-30', path: '/', views: 6 },
       { kind: 'visits', day: '2026-03-30', path: '/', views: 4 },
     ]);
@@ -229,5 +246,9 @@ describe('ProjectionBatch: events to rows and counters', () => {
       '2026-03-31': { signups: 1, first_paid: 0 },
     });
     expect(changes.counters.web_traffic_daily.get('2026-03-30|/')).toEqual({ day: '2026-03-30', path: '/', views: 10 });
+    expect(changes.signups).toEqual([
+      { user_id: 'u1', day: '2026-03-30' },
+      { user_id: 'u2', day: '2026-03-31' },
+    ]);
   });
 });

@@ -13,7 +13,7 @@ import {
   userRegistered,
   visitsCounted,
 } from '@qw/contracts';
-import { analyticsService } from '@qw/analytics';
+import { analyticsService, currentDefinition } from '@qw/analytics';
 import { createEnvelope, type BusConnection } from '@qw/platform';
 import { eventually, launchService } from '@qw/testkit';
 import type { Static, TSchema } from 'typebox';
@@ -665,12 +665,16 @@ describe('analytics projections are rebuilt from history', () => {
     const before = await allFigures(admin);
     await stack.services.analytics!.stop();
     stack.services.analytics = await launchService(
-      analyticsService({ checkEveryMs: 200, retiredGraceMs: 500, definition: 2 }),
+      analyticsService({ checkEveryMs: 200, retiredGraceMs: 500, definition: currentDefinition + 1 }),
       { database: stack.database, bus: stack.testBus },
     );
     // While it builds, the figures still come from the live generation.
     expect(await figure(admin, `mrr?as_of=${asOf}`)).toEqual(expected.mrr);
-    await eventually(async () => (await figure(admin, 'projection')).live?.definition === 2, 30_000, 100);
+    await eventually(
+      async () => (await figure(admin, 'projection')).live?.definition === currentDefinition + 1,
+      30_000,
+      100,
+    );
     await settled(admin);
     expect(await allFigures(admin)).toEqual(before);
   });

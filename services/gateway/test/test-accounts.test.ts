@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyticsService } from '@qw/analytics';
 import { fillSubject, peersSampled, registerNodeRpc } from '@qw/contracts';
 import { type BusConnection, createEnvelope } from '@qw/platform';
 import { eventually, keepReporting } from '@qw/testkit';
@@ -10,12 +11,12 @@ import { customerWithPlan, deviceAdded, deviceServices } from './support/product
 import { organizationEventsHandled, ownOrganization, userIdOf } from './support/organizations.ts';
 
 /**
- * Issue #26, test accounts, on the real stack (identity, billing, provisioning, telemetry) with
+ * Issue #26, test accounts, on the real stack (identity, billing, provisioning, telemetry, analytics) with
  * MARK_TEST_ACCOUNTS on as `make dev` has it: accounts at reserved test domains are test accounts
  * from the start, an operator marks and unmarks others (audited), and with `exclude_test=true` every
  * console figure and list differs from the whole by exactly the test accounts' share: the Overview's
  * tiles and traffic chart, the Users, Organizations and Devices lists, the Telemetry page and the
- * Servers cards, which still reconcile with each other either way.
+ * Servers cards, which still reconcile with each other either way, and every Analytics figure.
  */
 const password = 'correct horse battery';
 const rootEmail = 'root@quietwire.test';
@@ -88,6 +89,49 @@ const traffic = (o: { traffic: Array<{ rx_bytes: number; tx_bytes: number }> }) 
   tx: sum(o.traffic, (hour) => hour.tx_bytes),
 });
 
+/** The Analytics figures a test customer adds to (this month, today), with or without them. */
+async function analyticsFigures(excludeTest: boolean) {
+  const read = async (path: string) => {
+    const answer = await root.call(
+      'GET',
+      `/api/admin/analytics/${path}${path.includes('?') ? '&' : '?'}exclude_test=${excludeTest}`,
+    );
+    expect(answer.statusCode, path).toBe(200);
+    return answer.data;
+  };
+  const [revenue, newSubs, mrr, funnel, cohorts] = await Promise.all([
+    read('revenue-window?days=30'),
+    read('new-subscriptions-window?days=30'),
+    read('mrr'),
+    read('funnel?days=30'),
+    read('cohorts?months=1'),
+  ]);
+  type Day = { signups: number; first_paid: number };
+  return {
+    revenue: revenue.amount_cents as number,
+    invoices: revenue.invoices as number,
+    newSubs: newSubs.count as number,
+    mrr: mrr.mrr_total_cents as number,
+    paying: mrr.paying_customers as number,
+    signups: (funnel.rows as Day[]).reduce((sum, day) => sum + day.signups, 0),
+    firstPaid: (funnel.rows as Day[]).reduce((sum, day) => sum + day.first_paid, 0),
+    cohort: cohorts.cohorts[0].customers as number,
+  };
+}
+
+/** Analytics with and without test accounts, once it has projected every event there is. */
+async function analyticsBothWays() {
+  await eventually(
+    async () => {
+      const status = (await root.call('GET', '/api/admin/analytics/projection')).data;
+      return status.building === null && status.live?.pending_events === 0;
+    },
+    30_000,
+    100,
+  );
+  return { whole: await analyticsFigures(false), real: await analyticsFigures(true) };
+}
+
 /** Each figure and list with and without test accounts, and the test accounts' own share of it. */
 async function bothWays() {
   const [all, real, allDevices, realDevices, whole, without, allOrgs, realOrgs] = await Promise.all([
@@ -110,7 +154,7 @@ beforeAll(async () => {
     label: 'test-accounts',
     adminEmails: [rootEmail],
     identity: { MARK_TEST_ACCOUNTS: true },
-    extra: (url, mail) => deviceServices(url, mail),
+    extra: (url, mail) => [...deviceServices(url, mail), analyticsService({ checkEveryMs: 200 })],
   });
   const node = await stack.connectNode(nodeName);
   nodeBus = node.bus;
@@ -186,6 +230,35 @@ describe('test accounts', () => {
     expect(b.without.active_devices).toBe(b.whole.active_devices);
   });
 
+  it('leaves test customers out of every Analytics figure by exactly their share', async () => {
+    // Pia (test) and Rae bought Personal, Owen's organization Business; root and Pia signed up at
+    // reserved test domains. Wait until analytics has every purchase.
+    const { whole, real } = await eventually(async () => {
+      const both = await analyticsBothWays();
+      return both.whole.paying === 3 ? both : undefined;
+    }, 30_000);
+    expect(real.paying).toBe(whole.paying - 1);
+    expect(real.invoices).toBe(whole.invoices - 1);
+    expect(real.newSubs).toBe(whole.newSubs - 1);
+    expect(real.firstPaid).toBe(whole.firstPaid - 1);
+    expect(real.cohort).toBe(whole.cohort - 1);
+    // Two test sign-ups (root and Pia); Pia's plan is Personal, as Rae's: the same money.
+    expect(real.signups).toBe(whole.signups - 2);
+    expect(whole.revenue - real.revenue).toBeGreaterThan(0);
+    expect(whole.mrr - real.mrr).toBe(whole.revenue - real.revenue);
+    // Asked again, the same: the test accounts are asked of identity, never guessed.
+    expect(await analyticsFigures(true)).toEqual(real);
+    // A flag that is not one is refused, changing nothing.
+    expect(status(await root.call('GET', '/api/admin/analytics/mrr?exclude_test=maybe'))).toEqual({
+      status: 400,
+      code: 'validation_failed',
+    });
+    expect(status(await rae.call('GET', '/api/admin/analytics/mrr?exclude_test=true'))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+  });
+
   it('lets an operator mark and unmark an account, audited; an organization of test members is left out', async () => {
     // Refused, changing nothing: a customer, nobody, a malformed id, a body that is not a flag.
     expect(status(await rae.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: true }))).toEqual({
@@ -207,6 +280,7 @@ describe('test accounts', () => {
       code: 'validation_failed',
     });
     const before = await bothWays();
+    const analyticsBefore = await analyticsBothWays();
     expect(before.testIds.has(owenId)).toBe(false);
 
     const marked = await root.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: true });
@@ -226,11 +300,28 @@ describe('test accounts', () => {
     expect(after.realOrgs).toBe(before.realOrgs - 1);
     expect(after.allOrgs).toBe(before.allOrgs);
     expect(after.whole).toMatchObject({ users: before.whole.users, devices: before.whole.devices });
+    // Analytics asks again at once: Owen's sign-up and his (now test) organization's purchase are
+    // left out, with nothing replayed; the whole is as it was.
+    const analyticsAfter = await analyticsBothWays();
+    expect(analyticsAfter.whole).toEqual(analyticsBefore.whole);
+    expect(analyticsAfter.real).toMatchObject({
+      paying: analyticsBefore.real.paying - 1,
+      invoices: analyticsBefore.real.invoices - 1,
+      newSubs: analyticsBefore.real.newSubs - 1,
+      firstPaid: analyticsBefore.real.firstPaid - 1,
+      cohort: analyticsBefore.real.cohort - 1,
+      signups: analyticsBefore.real.signups - 1,
+    });
+    expect(analyticsAfter.real.revenue).toBeLessThan(analyticsBefore.real.revenue);
+    expect(analyticsBefore.real.mrr - analyticsAfter.real.mrr).toBe(
+      analyticsBefore.real.revenue - analyticsAfter.real.revenue,
+    );
 
     expect((await root.call('POST', `/api/admin/users/${owenId}/test-account`, { is_test: false })).statusCode).toBe(
       200,
     );
     const back = await bothWays();
+    expect(await analyticsBothWays()).toEqual(analyticsBefore);
     expect(back.without).toMatchObject({
       users: before.without.users,
       organizations: before.without.organizations,

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TObject, Type } from 'typebox';
 import {
   arpuRpc,
   cancelsWindowRpc,
@@ -17,9 +17,21 @@ import {
 } from '../analytics/analytics.rpc.ts';
 import { countedPagePaths } from '../analytics/analytics.ts';
 import type { RpcContract } from '../rpc.ts';
+import { ExcludeTestSchema } from './admin.http.ts';
 import { defineRoute, NoContentSchema } from './route.ts';
 
 const tags = ['analytics'];
+
+/**
+ * The query of an Analytics read: the RPC's request, with `exclude_test=true` (issue #26) where the
+ * RPC takes the customers to leave out (the gateway asks identity for them).
+ */
+function readQuery<C extends RpcContract>(rpc: C): C['request'] {
+  const request = rpc.request as unknown as TObject;
+  if (!('exclude_customers' in request.properties)) return rpc.request;
+  const { exclude_customers: _left, ...rest } = request.properties;
+  return Type.Object({ ...rest, exclude_test: ExcludeTestSchema }) as unknown as C['request'];
+}
 
 /** A read of the Analytics page: GET, admins only, its query the RPC's request. */
 function analyticsRead<C extends RpcContract>(operationId: string, path: string, summary: string, rpc: C) {
@@ -30,7 +42,7 @@ function analyticsRead<C extends RpcContract>(operationId: string, path: string,
     access: 'admin',
     tags,
     summary,
-    querystring: rpc.request as C['request'],
+    querystring: readQuery(rpc),
     response: { 200: rpc.response as C['response'] },
   });
 }

@@ -36,11 +36,13 @@ export const adminFindUsersRpc = defineRpc(
 );
 /**
  * Test accounts ever are few (operators' and developers' own): their ids, at most `testAccountsMax`
- * (`truncated` past it), so provisioning and telemetry leave their devices out of a figure.
+ * (`truncated` past it), so provisioning and telemetry leave their devices out of a figure; and
+ * the test organizations' (members all test accounts), at most as many, so the gateway can have
+ * analytics leave out every test customer.
  */
 export const testAccountsMax = 1_000;
 export const adminTestUserIdsRpc = defineRpc(
   'identity.rpc.admin-test-user-ids',
   Type.Object({}),
-  Type.Object({ user_ids: Type.Array(Uuid), truncated: Type.Boolean() }),
+  Type.Object({ user_ids: Type.Array(Uuid), org_ids: Type.Array(Uuid), truncated: Type.Boolean() }),
 );

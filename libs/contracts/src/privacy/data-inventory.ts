@@ -538,6 +538,10 @@ export const inventoryTables: readonly InventoryTable[] = [
     ['cohort_cells', 'Retention by sign-up month.'],
     ['funnel_daily', 'Sign-ups and purchases per day.'],
     ['web_traffic_daily', 'Page visits per day and page (counts only).'],
+    // Issue #26: each customer's share, so test accounts can be left out of the figures when asked.
+    ['refunds', 'Refunds as the figures count them (their payment, amount and day).'],
+    ['customer_mrr_daily', "Each customer's recurring revenue changes per day (a customer key, no person's details)."],
+    ['signups', "Each sign-up's account id and day (no address or name)."],
   ].map(
     ([table, purpose]): InventoryTable => ({
       service: 'analytics',

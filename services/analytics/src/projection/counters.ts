@@ -17,6 +17,8 @@ export type Counters = {
   revenue_monthly_plan: Map<string, { month: string; plan_code: string; amount_cents: number; refunded_cents: number }>;
   subscriptions_daily: Map<string, { new_subs: number; cancels: number }>;
   mrr_daily: Map<string, MrrCounter>;
+  /** mrr_daily per customer, keyed `customer|day` (definition 2). */
+  customer_mrr_daily: Map<string, MrrCounter & { customer_key: string; day: string }>;
   cohort_cells: Map<string, { cohort_month: string; month_offset: number; customers: number }>;
   funnel_daily: Map<string, { signups: number; first_paid: number }>;
   web_traffic_daily: Map<string, { day: string; path: string; views: number }>;
@@ -28,6 +30,7 @@ export function emptyCounters(): Counters {
     revenue_monthly_plan: new Map(),
     subscriptions_daily: new Map(),
     mrr_daily: new Map(),
+    customer_mrr_daily: new Map(),
     cohort_cells: new Map(),
     funnel_daily: new Map(),
     web_traffic_daily: new Map(),
@@ -70,27 +73,40 @@ export function addSubscriptionsDaily(counters: Counters, day: string, add: { ne
   bump(counters.subscriptions_daily, day, () => ({ new_subs: 0, cancels: 0 }), add);
 }
 
-/** An MRR movement on `day`; new, reactivated and churned ones also move the paying customers. */
-export function addMrrMovement(counters: Counters, day: string, kind: MrrMovementKind, cents: number): void {
+const noMovement = (): MrrCounter => ({
+  new_cents: 0,
+  expansion_cents: 0,
+  contraction_cents: 0,
+  churn_cents: 0,
+  reactivation_cents: 0,
+  new_customers: 0,
+  reactivated_customers: 0,
+  churned_customers: 0,
+});
+
+/**
+ * A customer's MRR movement on `day`; new, reactivated and churned ones also move the paying
+ * customers. Counted in the day's totals and in the customer's own share of them.
+ */
+export function addMrrMovement(
+  counters: Counters,
+  day: string,
+  kind: MrrMovementKind,
+  cents: number,
+  customerKey: string,
+): void {
+  const add: Partial<MrrCounter> = {
+    [`${kind}_cents`]: cents,
+    ...(kind === 'new' ? { new_customers: 1 } : {}),
+    ...(kind === 'reactivation' ? { reactivated_customers: 1 } : {}),
+    ...(kind === 'churn' ? { churned_customers: 1 } : {}),
+  };
+  bump(counters.mrr_daily, day, noMovement, add);
   bump(
-    counters.mrr_daily,
-    day,
-    () => ({
-      new_cents: 0,
-      expansion_cents: 0,
-      contraction_cents: 0,
-      churn_cents: 0,
-      reactivation_cents: 0,
-      new_customers: 0,
-      reactivated_customers: 0,
-      churned_customers: 0,
-    }),
-    {
-      [`${kind}_cents`]: cents,
-      ...(kind === 'new' ? { new_customers: 1 } : {}),
-      ...(kind === 'reactivation' ? { reactivated_customers: 1 } : {}),
-      ...(kind === 'churn' ? { churned_customers: 1 } : {}),
-    },
+    counters.customer_mrr_daily,
+    `${customerKey}|${day}`,
+    () => ({ customer_key: customerKey, day, ...noMovement() }),
+    add,
   );
 }
 

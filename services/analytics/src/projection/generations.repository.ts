@@ -11,6 +11,15 @@ export async function findLiveGeneration(db: Db): Promise<number | undefined> {
   return live?.generation;
 }
 
+/** The live generation with the definition it was built by. */
+export async function findLive(db: Db): Promise<{ generation: number; definition: number } | undefined> {
+  return db
+    .selectFrom('generations')
+    .select(['generation', 'definition'])
+    .where('status', '=', 'live')
+    .executeTakeFirst();
+}
+
 export async function listActiveGenerations(db: Db): Promise<GenerationRow[]> {
   return db
     .selectFrom('generations')

@@ -86,6 +86,10 @@ export class Projections implements Worker {
       } else if (live.definition < this.definition && !building) {
         await this.createGeneration(tx, 'building');
       }
+      // The tables this code writes, in the generations it goes on projecting while a rebuild
+      // catches up (an older definition's lack some; idempotent).
+      for (const generation of current)
+        await createGenerationTables(tx as unknown as Kysely<unknown>, generation.generation);
     });
     for (const generation of await this.activeGenerations(this.options.db)) await this.startConsumers(generation);
     this.stopTask = startPeriodicTask(
@@ -102,10 +106,14 @@ export class Projections implements Worker {
     this.consumers.clear();
   }
 
-  /** The generation the figures are read from. */
-  /** The live generation as `db` sees it (a replica's snapshot names only tables it already has). */
+  /** The generation the figures are read from, as `db` sees it (a replica's snapshot names only tables it already has). */
   async liveGeneration(db: Kysely<AnalyticsDatabase> = this.options.db): Promise<number> {
-    const live = await repo.findLiveGeneration(db);
+    return (await this.live(db)).generation;
+  }
+
+  /** The live generation and the definition it was built by. */
+  async live(db: Kysely<AnalyticsDatabase> = this.options.db): Promise<{ generation: number; definition: number }> {
+    const live = await repo.findLive(db);
     if (live === undefined) throw new AppError('unavailable', 'The figures are not ready yet. Try again in a moment.');
     return live;
   }

@@ -20,7 +20,7 @@ import type {
 } from './rows.ts';
 
 /**
- * One batch of the analytics projection (definition 1), on rows held in memory. It reads the rows
+ * One batch of the analytics projection (definition 2), on rows held in memory. It reads the rows
  * it needs through a `ProjectionStore`, applies events in stream order, and hands back what
  * changed: rows to write and counters to add. What a payment does to a cohort is decided in
  * cohort-rules.ts, what an MRR change is by contracts' `mrrMovement`.
@@ -39,6 +39,8 @@ export class ProjectionBatch {
   private readonly dirtyCustomers = new Set<string>();
   private readonly dirtyInvoices = new Set<string>();
   private readonly newMonths: Array<{ customer_key: string; month: string }> = [];
+  private readonly refunds = new Map<string, BatchChanges['refunds'][number]>();
+  private readonly signups = new Map<string, BatchChanges['signups'][number]>();
   private readonly counters = emptyCounters();
 
   constructor(private readonly store: ProjectionStore) {}
@@ -87,9 +89,12 @@ export class ProjectionBatch {
         return this.applyInvoice(event);
       case 'refund':
         return this.applyRefund(event);
-      case 'signup':
-        addFunnel(this.counters, utcDay(event.registeredAt), { signups: 1 });
+      case 'signup': {
+        const day = utcDay(event.registeredAt);
+        addFunnel(this.counters, day, { signups: 1 });
+        this.signups.set(event.userId, { user_id: event.userId, day });
         return;
+      }
       case 'visits':
         addVisits(this.counters, event.day, event.path, event.views);
         return;
@@ -104,6 +109,8 @@ export class ProjectionBatch {
       customers: pick(this.customersByKey, this.dirtyCustomers),
       invoices: pick(this.invoicesById, this.dirtyInvoices),
       customerMonths: this.newMonths,
+      refunds: [...this.refunds.values()],
+      signups: [...this.signups.values()],
       counters: this.counters,
     };
   }
@@ -123,6 +130,7 @@ export class ProjectionBatch {
       mrr_cents: 0,
       counted_new: false,
       canceled_day: null,
+      new_day: null,
       last_effective_at: null,
     };
     this.subs.set(sub.subscription_id, sub);
@@ -143,7 +151,8 @@ export class ProjectionBatch {
     if (!sub.counted_new && contribution > 0) {
       sub.counted_new = true;
       movementAt = state.startedAt ?? at;
-      addSubscriptionsDaily(this.counters, utcDay(movementAt), { new_subs: 1 });
+      sub.new_day = utcDay(movementAt);
+      addSubscriptionsDaily(this.counters, sub.new_day, { new_subs: 1 });
     }
     if (event.canceledAt && sub.canceled_day === null && sub.counted_new) {
       sub.canceled_day = utcDay(event.canceledAt);
@@ -155,7 +164,13 @@ export class ProjectionBatch {
       const after = before - sub.mrr_cents + contribution;
       const movement = mrrMovement(before, after, customer.ever_subscribed);
       if (movement)
-        addMrrMovement(this.counters, utcDay(event.canceledAt ?? movementAt), movement.kind, movement.cents);
+        addMrrMovement(
+          this.counters,
+          utcDay(event.canceledAt ?? movementAt),
+          movement.kind,
+          movement.cents,
+          customerKey,
+        );
       customer.mrr_cents = after;
       if (after > 0) customer.ever_subscribed = true;
       this.dirtyCustomers.add(customerKey);
@@ -197,6 +212,13 @@ export class ProjectionBatch {
     await this.loadInvoices([event.invoiceId]);
     const plan = this.invoicesById.get(event.invoiceId)?.plan_code ?? 'unknown';
     addRevenueMonthly(this.counters, utcMonth(event.issuedAt), plan, { refunded_cents: event.amountCents });
+    this.refunds.set(event.refundId, {
+      refund_id: event.refundId,
+      invoice_id: event.invoiceId,
+      plan_code: plan,
+      amount_cents: event.amountCents,
+      day,
+    });
   }
 
   /** The invoices paid before the subscription had an owner (a purchase claimed after paying). */

@@ -2,7 +2,7 @@ import type { Counters } from './counters.ts';
 import type { GenerationTables } from './tables.ts';
 
 /**
- * The rows and events of the analytics projection (definition 1): what one batch reads through a
+ * The rows and events of the analytics projection (definition 2): what one batch reads through a
  * `ProjectionStore`, the events it applies, and what it hands back to be written.
  */
 
@@ -43,8 +43,8 @@ export type ProjectionEvent =
       amountCents: number;
       paidAt: string;
     }
-  | { kind: 'refund'; invoiceId: string; amountCents: number; issuedAt: string }
-  | { kind: 'signup'; registeredAt: string }
+  | { kind: 'refund'; refundId: string; invoiceId: string; amountCents: number; issuedAt: string }
+  | { kind: 'signup'; userId: string; registeredAt: string }
   | { kind: 'visits'; day: string; path: string; views: number };
 
 export interface ProjectionStore {
@@ -62,5 +62,7 @@ export type BatchChanges = {
   customers: CustomerRow[];
   invoices: InvoiceRow[];
   customerMonths: Array<{ customer_key: string; month: string }>;
+  refunds: Array<GenerationTables['refunds']>;
+  signups: Array<GenerationTables['signups']>;
   counters: Counters;
 };

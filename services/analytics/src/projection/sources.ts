@@ -63,10 +63,18 @@ export function toProjectionEvent(event: ReceivedEvent<unknown>): ProjectionEven
     }
     case refundIssued.subject: {
       const data = event.data as Data<typeof refundIssued>;
-      return { kind: 'refund', invoiceId: data.invoiceId, amountCents: data.amountCents, issuedAt: data.issuedAt };
+      return {
+        kind: 'refund',
+        refundId: data.refundId,
+        invoiceId: data.invoiceId,
+        amountCents: data.amountCents,
+        issuedAt: data.issuedAt,
+      };
     }
-    case userRegistered.subject:
-      return { kind: 'signup', registeredAt: (event.data as Data<typeof userRegistered>).registeredAt };
+    case userRegistered.subject: {
+      const data = event.data as Data<typeof userRegistered>;
+      return { kind: 'signup', userId: data.userId, registeredAt: data.registeredAt };
+    }
     case visitsCounted.subject: {
       const data = event.data as Data<typeof visitsCounted>;
       return { kind: 'visits', day: data.day, path: data.path, views: data.views };

@@ -17,7 +17,7 @@ export class PostgresProjectionStore implements ProjectionStore {
     if (ids.length === 0) return [];
     const { rows } = await sql<SubscriptionRow>`
       select subscription_id, customer_key, plan_code, monthly_cents, status, mrr_cents, counted_new,
-             canceled_day::text as canceled_day,
+             canceled_day::text as canceled_day, new_day::text as new_day,
              to_char(last_effective_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_effective_at
       from ${this.t('subscriptions')} where subscription_id = any(${ids}::uuid[])`.execute(this.tx);
     return rows;
@@ -106,6 +106,9 @@ export async function writeChanges(tx: Kysely<unknown>, generation: number, chan
     ['cohort_cells', ['cohort_month', 'month_offset'], [...counters.cohort_cells.values()], 'add'],
     ['funnel_daily', ['day'], [...counters.funnel_daily].map(([day, row]) => ({ day, ...row })), 'add'],
     ['web_traffic_daily', ['day', 'path'], [...counters.web_traffic_daily.values()], 'add'],
+    ['refunds', ['refund_id'], changes.refunds, 'set'],
+    ['signups', ['user_id'], changes.signups, 'set'],
+    ['customer_mrr_daily', ['customer_key', 'day'], [...counters.customer_mrr_daily.values()], 'add'],
   ];
   for (const [table, key, rows, mode] of statements) {
     for (const part of chunks(rows)) {

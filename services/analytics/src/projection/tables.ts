@@ -6,7 +6,15 @@ import { sql, type Kysely } from 'kysely';
  * rebuilds a projection of the new definition from the streams' history beside the live one and
  * switches to it once it has caught up.
  */
-export const currentDefinition = 1;
+export const currentDefinition = 2;
+
+/**
+ * Definition 2 (issue #26) keeps what each customer adds to the figures: refunds by id (their
+ * invoice names the customer), each customer's MRR movements per day, each subscription's day
+ * counted as new, and each sign-up's person. A figure without some customers is then the totals
+ * minus their share, read when asked, so marking a test account needs nothing replayed.
+ */
+export const customerShareDefinition = 2;
 
 /**
  * Each generation of the projection has its own tables in analytics' schema, named
@@ -29,6 +37,9 @@ export const generationTableNames: ReadonlyArray<keyof GenerationTables> = [
   'cohort_cells',
   'funnel_daily',
   'web_traffic_daily',
+  'refunds',
+  'customer_mrr_daily',
+  'signups',
 ];
 
 /** The tables of one generation (definition 1), as kysely sees them. Days and months are `date`. */
@@ -42,6 +53,8 @@ export type GenerationTables = {
     mrr_cents: number;
     counted_new: boolean;
     canceled_day: string | null;
+    /** The day it counted as a new subscription (definition 2). */
+    new_day: string | null;
     /** The newest state applied (ISO time); an older state arriving late changes nothing. */
     last_effective_at: string | null;
   };
@@ -79,6 +92,12 @@ export type GenerationTables = {
   cohort_cells: { cohort_month: string; month_offset: number; customers: number };
   funnel_daily: { day: string; signups: number; first_paid: number };
   web_traffic_daily: { day: string; path: string; views: number };
+  /** Each refund issued: its customer is its invoice's, its plan the one counted when issued. */
+  refunds: { refund_id: string; invoice_id: string; plan_code: string; amount_cents: number; day: string };
+  /** mrr_daily per customer (every MRR movement is a customer's). */
+  customer_mrr_daily: { customer_key: string; day: string } & Omit<GenerationTables['mrr_daily'], 'day'>;
+  /** Each sign-up's person and day (funnel_daily's signups, per person). */
+  signups: { user_id: string; day: string };
 };
 
 /** Creates a generation's tables (idempotent: a crash half-way is finished on restart). */
@@ -152,6 +171,33 @@ export async function createGenerationTables(db: Kysely<unknown>, generation: nu
       path text not null,
       views bigint not null default 0,
       primary key (day, path))`,
+    // Definition 2: each customer's share (a generation of definition 1 gets them empty on a start
+    // of this code; its figures are never read without test customers).
+    sql`alter table ${table('subscriptions')} add column if not exists new_day date`,
+    sql`create index if not exists ${sql.id(`g${generation}_subscriptions_customer`)} on ${table('subscriptions')} (customer_key)`,
+    sql`create index if not exists ${sql.id(`g${generation}_invoices_customer`)} on ${table('invoices')} (customer_key)`,
+    sql`create table if not exists ${table('refunds')} (
+      refund_id uuid primary key,
+      invoice_id uuid not null,
+      plan_code text not null,
+      amount_cents integer not null,
+      day date not null)`,
+    sql`create index if not exists ${sql.id(`g${generation}_refunds_invoice`)} on ${table('refunds')} (invoice_id)`,
+    sql`create table if not exists ${table('customer_mrr_daily')} (
+      customer_key uuid not null,
+      day date not null,
+      new_cents bigint not null default 0,
+      expansion_cents bigint not null default 0,
+      contraction_cents bigint not null default 0,
+      churn_cents bigint not null default 0,
+      reactivation_cents bigint not null default 0,
+      new_customers integer not null default 0,
+      reactivated_customers integer not null default 0,
+      churned_customers integer not null default 0,
+      primary key (customer_key, day))`,
+    sql`create table if not exists ${table('signups')} (
+      user_id uuid primary key,
+      day date not null)`,
   ];
   for (const statement of statements) await statement.execute(db);
 }

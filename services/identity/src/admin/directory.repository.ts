@@ -51,6 +51,32 @@ export async function findTestUserIds(db: Db, limit: number): Promise<string[]> 
   return rows.map((row) => row.id);
 }
 
+/**
+ * The ids of test organizations (members all test accounts), at most `limit + 1`. Only
+ * organizations with a test member are looked at (the partial index holds the few test accounts).
+ */
+export async function findTestOrganizationIds(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('organizations as o')
+    .select('o.id')
+    .where((eb) =>
+      eb(
+        'o.id',
+        'in',
+        eb
+          .selectFrom('org_members as tm')
+          .innerJoin('users as tu', 'tu.id', 'tm.user_id')
+          .select('tm.org_id')
+          .where('tu.is_test', '=', true),
+      ),
+    )
+    .where((eb) => isTestOrganization(eb))
+    .orderBy('o.id')
+    .limit(limit + 1)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** People's addresses and names, and organizations' names, by id (unknown ids are left out). */
 export async function findDirectoryEntries(db: Db, userIds: readonly string[], orgIds: readonly string[]) {
   const [users, organizations] = await Promise.all([

@@ -12,6 +12,7 @@ import type { IdentityDatabase } from '../database.ts';
 import {
   countPeople,
   findDirectoryEntries,
+  findTestOrganizationIds,
   findTestUserIds,
   findUserIdsByEmail,
 } from '../admin/directory.repository.ts';
@@ -29,8 +30,15 @@ export function directoryEndpoints(db: Kysely<IdentityDatabase>): RpcEndpoint[] 
     }),
     endpoint(adminTestUserIdsRpc, async (_data, caller) => {
       requireAdmin(caller);
-      const ids = await findTestUserIds(db, testAccountsMax);
-      return { user_ids: ids.slice(0, testAccountsMax), truncated: ids.length > testAccountsMax };
+      const [ids, orgIds] = await Promise.all([
+        findTestUserIds(db, testAccountsMax),
+        findTestOrganizationIds(db, testAccountsMax),
+      ]);
+      return {
+        user_ids: ids.slice(0, testAccountsMax),
+        org_ids: orgIds.slice(0, testAccountsMax),
+        truncated: ids.length > testAccountsMax || orgIds.length > testAccountsMax,
+      };
     }),
     endpoint(adminDirectoryRpc, async (data, caller) => {
       requireAdmin(caller);
