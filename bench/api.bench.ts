@@ -144,9 +144,14 @@ export async function runApiBench(size: BenchSize): Promise<BenchFigure[]> {
     await bare.listen({ host: '127.0.0.1', port: barePort });
 
     const figures: BenchFigure[] = [];
-    const measure = async (apiUrl: string, layoutName: string, layoutNote: string) => {
+    /**
+     * Each route's figures in one layout. `failed`: what to do with a route that answered other
+     * than 2xx under load; 'throw' fails the bench, 'report' prints it and leaves the route out of
+     * this layout's figures (the second layout's figures are worth having when one route fails).
+     */
+    const measure = async (apiUrl: string, layoutName: string, layoutNote: string, failed: 'throw' | 'report') => {
       for (const [index, route] of routes.entries()) {
-        const measured = await medianOfRounds(o.rounds, o.warmUp, async () => {
+        const measuredOrError = await medianOfRounds(o.rounds, o.warmUp, async () => {
           const plain = await load(`http://127.0.0.1:${barePort}/bare/${index}`, {
             connections,
             seconds: o.seconds,
@@ -165,7 +170,13 @@ export async function runApiBench(size: BenchSize): Promise<BenchFigure[]> {
             p99: api.p99Ms,
             errors: api.errors,
           };
+        }).catch((error: Error) => {
+          if (failed === 'throw') throw error;
+          console.error(`api bench${layoutName}: ${route.name} left out: ${error.message}`);
+          return undefined;
         });
+        if (!measuredOrError) continue;
+        const measured = measuredOrError;
         const note = `${layoutNote}; ${bodies.get(route.path)!.bytes} bytes per answer; ${connections} connections, median of ${o.rounds} round(s) of ${o.seconds} s after ${o.warmUp} warm-up round(s), alternating with the bare route${measured.errors > 0 ? `; ${measured.errors} requests (median per round) timed out or failed and are not in p99` : ''}`;
         figures.push(
           {
@@ -187,7 +198,7 @@ export async function runApiBench(size: BenchSize): Promise<BenchFigure[]> {
         );
       }
     };
-    await measure(baseUrl, '', 'the gateway and every service in the bench process (one thread)');
+    await measure(baseUrl, '', 'the gateway and every service in the bench process (one thread)', 'throw');
     if (o.processes) {
       layout = await spawnProcessLayout(stack, {
         names: ['identity', 'billing', 'provisioning', 'telemetry'],
@@ -199,6 +210,7 @@ export async function runApiBench(size: BenchSize): Promise<BenchFigure[]> {
         layout.baseUrl,
         ' [own processes]',
         'the gateway and each service in its own process, as in production (two cores shared with autocannon and the bare route)',
+        'report',
       );
     }
     return figures;
