@@ -141,18 +141,10 @@ export class FleetAdmin {
     if (input.connected === true) filtered = filtered.where(connectedNow);
     if (input.connected === false) filtered = filtered.where(sql<boolean>`not coalesce(${connectedNow}, false)`);
     const column = sort === 'name' ? 'devices.name' : 'devices.created_at';
-    // The node's name comes with the page (one query fewer per page, issue #24).
     const pageOf = (order: 'asc' | 'desc', offset: number, limit: number) =>
-      filtered
-        .leftJoin('nodes', 'nodes.id', 'devices.node_id')
-        .selectAll('devices')
-        .select('nodes.name as node_name')
-        .orderBy(column, order)
-        .orderBy('devices.id', order)
-        .limit(limit)
-        .offset(offset);
+      filtered.selectAll('devices').orderBy(column, order).orderBy('devices.id', order).limit(limit).offset(offset);
     const offset = (page - 1) * perPage;
-    let devices: Array<Device & { node_name: string | null }>;
+    let devices: Device[];
     let total: number;
     if (offset < deepPage) {
       const [rows, count] = await Promise.all([
@@ -179,25 +171,15 @@ export class FleetAdmin {
     };
   }
 
-  /**
-   * Devices as the console shows them: owner, organization, node and their latest handshake. A
-   * row read with its node's name (`node_name`, the list's page) needs no query for the nodes.
-   */
-  async views(caller: Caller, devices: Array<Device & { node_name?: string | null }>): Promise<AdminDevice[]> {
+  /** Devices as the console shows them: owner, organization, node and their latest handshake. */
+  async views(caller: Caller, devices: Device[]): Promise<AdminDevice[]> {
     if (devices.length === 0) return [];
     const { db, rpc } = this.deps;
-    const named = devices.every((d) => d.node_name !== undefined);
     const [nodeOf, directory] = await Promise.all([
-      named
-        ? new Map<string, Pick<Node, 'id' | 'name'>>(
-            devices.flatMap((d) =>
-              d.node_id && d.node_name !== null ? [[d.node_id, { id: d.node_id, name: d.node_name! }]] : [],
-            ),
-          )
-        : nodesById(
-            db,
-            devices.map((d) => d.node_id),
-          ),
+      nodesById(
+        db,
+        devices.map((d) => d.node_id),
+      ),
       rpc.request(
         adminDirectoryRpc,
         {
