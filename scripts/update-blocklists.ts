@@ -254,9 +254,9 @@ function readme(sources: Source[], lists: Record<BlockingCategory, string[]>, ch
     '- **@adguard/dnr-rulesets**, **@gorhill/ubo-core** (npm): GPL-3.0 filter rules in adblock',
     '  syntax for browsers; EasyList and EasyPrivacy from Debian cover the same ground under a',
     '  licence we can meet for data files.',
-    "- **Adult and gambling lists**: none is published on npm or in Debian. Debian's e2guardian and",
-    '  squidguard ship empty example lists; the npm packages whose names suggest one are unrelated',
-    '  code.',
+    "- **Adult and gambling lists**: none found on npm or in Debian. Debian's e2guardian ships empty",
+    '  site lists and squidguard none; the npm packages whose names suggest one are unrelated code.',
+    '  The device page says so in a hint under the boxes ("only the best-known sites").',
     '',
   ].join('\n');
 }

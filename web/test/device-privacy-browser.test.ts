@@ -58,6 +58,12 @@ describe('tunnel privacy per device (fake API)', () => {
       await summary.click();
       for (const label of ['Ads', 'Trackers', 'Malware', 'Adult content', 'Gambling'])
         expect(await form.getByRole('checkbox', { name: label, exact: true }).isChecked()).toBe(false);
+      // The two small hand-made lists (data/blocklists/README.md) promise no more than they hold.
+      const blockingGroup = form.getByRole('group', { name: 'Block' });
+      const hintId = await blockingGroup.getAttribute('aria-describedby');
+      expect(await page.locator(`[id="${hintId}"]`).innerText()).toBe(
+        'Adult content and gambling block only the best-known sites.',
+      );
       await form.getByRole('checkbox', { name: 'Ads', exact: true }).check();
       await form.getByRole('checkbox', { name: 'Trackers', exact: true }).check();
       await form.getByLabel('Send through the tunnel').selectOption('except_local');

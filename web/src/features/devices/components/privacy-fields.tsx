@@ -4,7 +4,8 @@ import { isSplitTunnelPreset, type PrivacyChoice, splitTunnelOptions, withCatego
 
 /**
  * Issue #25: a device's tunnel privacy. Content blocking: five categories, each on or off (the
- * node's resolver answers blocked names with nothing). Split tunnel: all traffic, all but local
+ * node's resolver answers blocked names with nothing); a hint says the adult and gambling lists
+ * are small hand-made ones (data/blocklists/README.md), so the boxes promise no more than that. Split tunnel: all traffic, all but local
  * networks, or only listed routes (typed one per line). The add forms and each device's details
  * use these fields; `label` names the device for screen readers where several are on a page.
  */
@@ -28,7 +29,11 @@ export function PrivacyFields({
   const suffix = label ? <span className="qw-visually-hidden"> {label}</span> : null;
   return (
     <div className="devices-privacy">
-      <fieldset className="devices-privacy__blocking" disabled={disabled}>
+      <fieldset
+        className="devices-privacy__blocking"
+        disabled={disabled}
+        aria-describedby={`${idPrefix}-blocking-hint`}
+      >
         <legend className="qw-field__label">Block{suffix}</legend>
         <div className="devices-privacy__toggles">
           {blockingCategories.map((category) => (
@@ -44,6 +49,10 @@ export function PrivacyFields({
             </label>
           ))}
         </div>
+        {/* The lists behind each box (data/blocklists/README.md): the last two are small, say so. */}
+        <p className="qw-field__hint" id={`${idPrefix}-blocking-hint`}>
+          Adult content and gambling block only the best-known sites.
+        </p>
       </fieldset>
       <Field id={`${idPrefix}-split`} label={<>Send through the tunnel{suffix}</>} className="devices-privacy__split">
         <Select
