@@ -24,8 +24,9 @@ import {
  * Issue #26 in Chromium against the real services: an operator marks a person as a test account on
  * their page, and the console-wide "Hide test accounts" switch (remembered in the browser) takes
  * exactly that person off the Overview's Users tile and the Users list, their device off the
- * Telemetry page and their peer off the Servers card's counts (counted apart, labelled); at 1280
- * and 390 px, with no sideways scrolling and no serious axe violations.
+ * Telemetry page, their peer off the Servers card's counts (counted apart, labelled) and their
+ * sign-up, first payment and MRR off the Analytics page (its visits, anonymous, stay whole and it says so); at
+ * 1280 and 390 px, with no sideways scrolling and no serious axe violations.
  */
 let stack: Stack;
 let browser: Browser;
@@ -34,6 +35,7 @@ let testerId: string;
 const nodeName = 'eu-testacc-1';
 const deviceName = 'Tester laptop';
 
+const visitsNote = 'Visits include test accounts: page views are counted without knowing who made them.';
 const toggle = (page: Page) => page.getByRole('checkbox', { name: 'Hide test accounts' });
 const noSidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -50,7 +52,7 @@ async function usersShown(page: Page, expected: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  stack = await startWebStack('webtestacc', { devices: true });
+  stack = await startWebStack('webtestacc', { devices: true, analytics: true });
   browser = await launchBrowser();
   await verifiedAccountViaApi(stack, adminEmail);
   await registerTestNode(stack, nodeName);
@@ -95,6 +97,9 @@ beforeAll(async () => {
     msgID: envelope.id,
   });
   await eventually(async () => (await rows('device_latest_telemetry')) === 1, 15_000, 100);
+  // A public page's view, for the funnel's visits (anonymous: nobody's share).
+  const visit = await apiCall(stack, 'POST', '/api/visits', { path: '/' });
+  if (visit.status !== 204) throw new Error(`visit: ${visit.status}`);
 }, 120_000);
 
 afterAll(async () => {
@@ -192,6 +197,34 @@ describe('test accounts in the console', () => {
         .poll(() => card.locator('.admin-metric', { hasText: 'Peers placed' }).locator('dd').innerText())
         .toBe('1');
       expect(await card.getByText('Test accounts').count()).toBe(0);
+      expect(admin.errors).toEqual([]);
+      await admin.close();
+    });
+  }
+
+  for (const width of [1280, 390]) {
+    it(`leaves the test customer out of the Analytics figures, and says the visits still include them (${width} px)`, async () => {
+      const admin = await newPage(browser, { width });
+      await signInThroughPage(admin.page, stack.publicUrl, adminEmail);
+      await admin.page.goto(`${stack.publicUrl}/admin/analytics`);
+      await admin.page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
+      expect(await toggle(admin.page).isChecked()).toBe(false);
+      // The operator and the tester signed up today, the tester bought Personal; one visit to /
+      // (counted within seconds).
+      const funnel = admin.page.getByRole('region', { name: 'Funnel', exact: true });
+      const mrr = admin.page.getByRole('group', { name: 'MRR', exact: true });
+      await funnel.getByText(/In 60 days: 1 visits, 2 sign-ups, 1 first payments\./).waitFor({ timeout: 20_000 });
+      await expect.poll(() => mrr.innerText()).toMatch(/\b1 paying customer/);
+      expect(await funnel.getByText(visitsNote).count()).toBe(0);
+      await toggle(admin.page).check();
+      await funnel.getByText(/In 60 days: 1 visits, 1 sign-ups, 0 first payments\./).waitFor();
+      await expect.poll(() => mrr.innerText()).toMatch(/\$0\.00[\s\S]*\b0 paying customers/);
+      await funnel.getByText(visitsNote).waitFor();
+      expect(await noSidewaysScroll(admin.page)).toBeLessThanOrEqual(0);
+      expect(await seriousAxeViolations(admin.page)).toEqual([]);
+      await screenshot(admin.page, 'admin-test-accounts-analytics');
+      await toggle(admin.page).uncheck();
+      await funnel.getByText(/In 60 days: 1 visits, 2 sign-ups/).waitFor();
       expect(admin.errors).toEqual([]);
       await admin.close();
     });

@@ -1,5 +1,6 @@
 import { dailyChartDays, funnelVisitsNote } from '@qw/contracts';
 import { Alert, Chart, ChartPanel, Table, type TableColumn } from '../../../ui';
+import { useHideTestAccounts } from '../../admin/hide-test-accounts';
 import { type Funnel, useFunnel } from '../api/get-funnel';
 import { funnelOption } from '../chart-options';
 import { useChartPalette } from '../chart-palette';
@@ -32,12 +33,18 @@ const pathColumns: readonly TableColumn<PathRow>[] = [
   { key: 'views', header: 'Visits', cell: (row) => formatCount(row.views), type: 'number' },
 ];
 
+/** Issue #26: visits are counted per page and day with nobody's id, so they cannot leave test accounts out. */
+export const visitsIncludeTestText =
+  'Visits include test accounts: page views are counted without knowing who made them. Sign-ups and first payments leave them out.';
+
 /**
  * Spec §3 funnel_last_60d: visits (from web_traffic_daily), sign-ups and first payments per day.
- * Until the web traffic table has a row, the spec's note says where visits will come from.
+ * Until the web traffic table has a row, the spec's note says where visits will come from. While
+ * test accounts are hidden, a note says the visits still include them.
  */
 export function FunnelPanel() {
   const query = useFunnel(dailyChartDays);
+  const hideTest = useHideTestAccounts();
   const palette = useChartPalette();
   const label = `Last ${dailyChartDays} days`;
   return (
@@ -48,7 +55,11 @@ export function FunnelPanel() {
       query={query}
       isEmpty={funnelIsEmpty}
       note={(data) =>
-        data.has_visits ? null : (
+        data.has_visits ? (
+          hideTest ? (
+            <p className="analytics-note">{visitsIncludeTestText}</p>
+          ) : null
+        ) : (
           <Alert tone="info" announce={false}>
             {funnelVisitsNote}
           </Alert>
