@@ -100,7 +100,6 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
       identity.adminResendVerificationRpc,
       identity.adminPersonSuspensionRpc,
       identity.adminPersonTestMarkRpc,
-      identity.adminRecordRefundRpc,
       identity.removeAdminEmailRpc,
       identity.adminPeopleCountsRpc,
       // Analytics' figures without the test customers (issue #26): their ids, sent with the read.
@@ -238,6 +237,8 @@ export const busAccess: Record<BusPrincipal, BusAccess> = {
         'identity.mail-subscription-updated',
         'identity.mail-subscription-canceled',
         'identity.mail-refund-issued',
+        // The operators' audit of a refund an operator asked for (issue #26).
+        'identity.audit-refund-issued',
       ],
       provisioning: [
         'identity.audit-device-created',

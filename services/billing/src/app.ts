@@ -108,8 +108,8 @@ export function billingService(settings: BillingSettings): ServiceDefinition<Bil
           return personBilling(context.db, data.user_id);
         }),
         endpoint(adminRefundLatestRpc, (data, caller) => {
-          requireAdmin(caller);
-          return refundLatestPayment(context.db, refunds, data.user_id);
+          const operatorId = requireAdmin(caller);
+          return refundLatestPayment(context.db, refunds, data.user_id, operatorId);
         }),
       ];
     },

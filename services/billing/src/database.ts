@@ -108,6 +108,8 @@ export interface RefundsTable {
   attempts: Generated<number>;
   issued_at: NullableTimestamp;
   created_at: Timestamp;
+  /** The operator who asked for it (issue #26), null for the customer's own; its event says so. */
+  refunded_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface WebhookEventsTable {
   id: string;

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@qw/testkit';
+import { sql } from 'kysely';
+import { adminRefundLatestRpc, refundIssued } from '@qw/contracts';
+import { identityService } from '@qw/identity';
+import { callerTokenSigner, RpcClient } from '@qw/platform';
+import { eventually, launchService, testCallerKeys } from '@qw/testkit';
 import { Client, confirmEmail, signUp, startStack, type Stack } from './support/stack.ts';
 import { customerWithPlan, deviceAdded, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
@@ -239,11 +243,18 @@ describe('refunding the latest payment', () => {
     });
     const person = (await page(piaId)).data;
     expect(person.plan).toBeNull();
-    expect(person.operator_actions[0]).toMatchObject({
+    // The audit line comes from billing's refund event (identity's consumer), a moment later.
+    const audited = await eventually(async () => {
+      const actions = (await page(piaId)).data.operator_actions as Array<{ kind: string }>;
+      return actions[0]?.kind === 'user.refunded' ? actions : undefined;
+    }, 15_000);
+    expect(audited[0]).toMatchObject({
       kind: 'user.refunded',
       target: 'pia@example.com',
+      actor_email: rootEmail,
       details: { user_id: piaId, amount_cents: invoice.amount_cents, plan: 'personal' },
     });
+    expect(audited.filter((a) => a.kind === 'user.refunded')).toHaveLength(1);
     // The refund mail goes to the person as for any refund.
     await eventually(
       () =>
@@ -259,6 +270,82 @@ describe('refunding the latest payment', () => {
     );
     const again = await root.call('POST', `/api/admin/users/${piaId}/refund-latest`);
     expect(status(again)).toEqual({ status: 409, code: 'conflict' });
+  });
+});
+
+describe('the refund audit is lossless', () => {
+  it('records the audit line once identity is back when it was down at refund time, and never twice', async () => {
+    const rex = await confirmEmail(
+      stack,
+      'rex@example.com',
+      password,
+      await customerWithPlan(stack, 'rex@example.com'),
+    );
+    const rexId = await userIdOf(rex);
+    const rootId = await userIdOf(root);
+    const refundsOf = () =>
+      sql<{ id: string; refunded_by: string | null }>`select id, refunded_by from refunds where user_id = ${rexId}`
+        .execute(stack.services.billing!.db)
+        .then((result) => result.rows);
+    const auditLines = () =>
+      sql<{ n: number }>`select count(*)::int as n from admin_audit
+                          where kind = 'user.refunded' and details->>'user_id' = ${rexId}`
+        .execute(stack.services.identity!.db)
+        .then((result) => result.rows[0]!.n);
+
+    // Identity is down: the operator's refund (billing's RPC, as the gateway asks it) still goes through.
+    await stack.services.identity!.stop();
+    const sign = callerTokenSigner(testCallerKeys.privateKey);
+    const operator = sign({ userId: rootId, isAdmin: true, emailVerified: true, accountType: 'personal' });
+    const refund = await new RpcClient(stack.bus).request(adminRefundLatestRpc, { user_id: rexId }, operator);
+    expect(refund.plan).toBe('personal');
+    const [recorded] = await refundsOf();
+    expect(recorded).toMatchObject({ refunded_by: rootId });
+
+    // Identity comes back: its durable consumer reads the refund event and writes the line.
+    stack.services.identity = await launchService(
+      identityService({
+        PUBLIC_URL: stack.publicUrl,
+        SUPPORT_EMAIL: 'support@quietwire.test',
+        ADMIN_EMAILS: rootEmail,
+        MAIL_URL: stack.smtp.url,
+        MAIL_FROM: 'Quietwire <no-reply@quietwire.test>',
+        MAIL_DIR: 'var/mail-test',
+        NODE_ENV: 'test',
+      }),
+      { database: stack.database, bus: stack.testBus },
+    );
+    await eventually(async () => (await auditLines()) === 1, 20_000, 100);
+    const person = await eventually(async () => {
+      const answer = await page(rexId);
+      return answer.statusCode === 200 ? answer.data : undefined;
+    }, 15_000);
+    expect(person.operator_actions.filter((a: { kind: string }) => a.kind === 'user.refunded')).toMatchObject([
+      {
+        kind: 'user.refunded',
+        actor_email: rootEmail,
+        target: 'rex@example.com',
+        details: { user_id: rexId, refund_id: recorded!.id, amount_cents: refund.refunded_cents, plan: 'personal' },
+      },
+    ]);
+
+    // The same event delivered again, and the same refund published again as a new event: no second line.
+    const admin = await stack.connectAdmin();
+    // The refund's event as billing published it: the latest on its subject.
+    const subject = admin.ns.subject(refundIssued.subject);
+    const stored = await admin.jsm.streams.getMessage(admin.ns.stream('billing'), { last_by_subj: subject });
+    const envelope = stored!.json<{ id: string; data: { refundId: string } }>();
+    expect(envelope.data.refundId).toBe(recorded!.id);
+    await admin.js.publish(subject, JSON.stringify(envelope), { msgID: `${envelope.id}-again` });
+    const copy = { ...envelope, id: randomUUID() };
+    const last = await admin.js.publish(subject, JSON.stringify(copy), { msgID: copy.id });
+    // Both handled (acknowledged) by identity's consumer.
+    const durable = admin.ns.durable('identity.audit-refund-issued');
+    await eventually(async () => {
+      const info = await admin.jsm.consumers.info(admin.ns.stream('billing'), durable);
+      return info.ack_floor.stream_seq >= last.seq;
+    }, 15_000);
+    expect(await auditLines()).toBe(1);
   });
 });
 

@@ -22,6 +22,7 @@ import { purchaseClaimedConsumer } from './consumers/purchase-claimed.consumer.t
 import { subscriptionConsumers } from './consumers/subscription-changed.consumer.ts';
 import { deviceAuditConsumers } from './consumers/device-audit.consumer.ts';
 import { billingMailConsumers } from './consumers/billing-mail.consumer.ts';
+import { refundAuditConsumer } from './consumers/refund-audit.consumer.ts';
 import { billingMailRenderers } from './mail/billing-mail.ts';
 import { organizationEndpoints } from './rpc/organizations.rpc.ts';
 import { directoryEndpoints } from './rpc/directory.rpc.ts';
@@ -136,6 +137,7 @@ export function identityService(
       purchaseClaimedConsumer,
       ...subscriptionConsumers,
       ...deviceAuditConsumers,
+      refundAuditConsumer,
       ...billingMailConsumers.map((spec) => ({ ...spec, afterCommit: () => void sendQueuedMail(context) })),
     ],
     // No timer of its own: the queue is woken after each commit, once at start, and by the minute

@@ -145,6 +145,11 @@ export const refundIssued = defineEvent(
     currency: Type.Optional(Type.String()),
     planCode: Type.Optional(Type.String()),
     invoiceNumber: Type.Optional(Type.Integer({ minimum: 1 })),
+    /**
+     * The operator who asked for this refund (issue #26; absent: the customer's own). Identity
+     * writes the operators' audit line (`user.refunded`) from it, once per refund.
+     */
+    refundedBy: Type.Optional(Uuid),
   }),
 );
 

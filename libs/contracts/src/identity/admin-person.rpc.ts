@@ -27,20 +27,6 @@ export const adminResendVerificationRpc = defineRpc(
   Type.Object({ user_id: Uuid }),
   ResendVerificationAnswerSchema,
 );
-/**
- * A refund billing gave at an operator's request goes into the operators' audit (identity's); the
- * gateway records it once billing has answered.
- */
-export const adminRecordRefundRpc = defineRpc(
-  'identity.rpc.admin-person-record-refund',
-  Type.Object({
-    user_id: Uuid,
-    refunded_cents: Type.Integer({ minimum: 0 }),
-    currency: Type.String({ maxLength: 8 }),
-    plan: Type.String({ maxLength: 64 }),
-  }),
-  Type.Object({}),
-);
 /** An operator suspends a person's account with a reason (`suspended: true`) or lifts it; audited. */
 export const adminPersonSuspensionRpc = defineRpc(
   'identity.rpc.admin-person-suspension',

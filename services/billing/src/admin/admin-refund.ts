@@ -18,13 +18,17 @@ const refusals: Record<Extract<RecordedMoneyBack, { refundId: null }>['reason'],
 /**
  * An operator refunds a person's payment within the money-back window (issue #26), by the same
  * path as a cancel in the portal within 7 days: the first payment of their own plan in full, once
- * per customer, the plan ended at once, the refund recorded in this transaction and issued after
- * it (its mail goes as for any refund). Anything else is 409 with the reason, nothing changed.
+ * per customer, the plan ended at once, the refund recorded in this transaction with the operator
+ * who asked (`refunded_by`) and issued after it (its mail goes as for any refund). Its
+ * `billing.refund.issued` event names the operator, and identity writes the operators' audit line
+ * from it: nothing between the refund and its audit can be lost. Anything else is 409 with the
+ * reason, nothing changed.
  */
 export async function refundLatestPayment(
   db: Db,
   refunds: RefundsService,
   userId: string,
+  operatorId: string,
 ): Promise<{ refunded_cents: number; currency: string; plan: string }> {
   const outcome = await db.transaction().execute(async (tx) => {
     const sub = await tx
@@ -39,7 +43,7 @@ export async function refundLatestPayment(
       .executeTakeFirst();
     if (!sub) throw new AppError('conflict', 'Nothing to refund: this person has no plan of their own running.');
     const now = await clockNow(tx, sub.test_clock_id);
-    const moneyBack = await refunds.recordMoneyBack(tx, sub, now, { cancelAtProvider: true });
+    const moneyBack = await refunds.recordMoneyBack(tx, sub, now, { cancelAtProvider: true, refundedBy: operatorId });
     if (moneyBack.refundId === null) throw new AppError('conflict', refusals[moneyBack.reason]);
     await applySubscriptionState(tx, sub, {
       status: 'canceled',

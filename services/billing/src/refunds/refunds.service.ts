@@ -38,7 +38,7 @@ export class RefundsService {
     tx: Db,
     sub: Subscription,
     now: Date,
-    options: { cancelAtProvider: boolean },
+    options: { cancelAtProvider: boolean; refundedBy?: string | undefined },
   ): Promise<RecordedMoneyBack> {
     const first = await firstPaidInvoice(tx, sub.id);
     const email = await paidEmailOf(tx, sub);
@@ -63,6 +63,7 @@ export class RefundsService {
         amount_cents: first.amount_cents,
         status: 'pending',
         cancel_at_provider: options.cancelAtProvider,
+        refunded_by: options.refundedBy ?? null,
       })
       .onConflict((oc) => oc.column('invoice_id').doNothing())
       .returning('id')
@@ -124,6 +125,7 @@ export class RefundsService {
           orgId: sub?.org_id ?? null,
           amountCents: done.amount_cents,
           issuedAt: issuedAt.toISOString(),
+          ...(done.refunded_by ? { refundedBy: done.refunded_by } : {}),
           ...(invoice
             ? { currency: invoice.currency, planCode: invoice.plan_code, invoiceNumber: Number(invoice.number) }
             : {}),

@@ -5,7 +5,6 @@ import {
   adminPersonDevicesRpc,
   adminPersonRoute,
   adminPersonRpc,
-  adminRecordRefundRpc,
   adminRefundLatestRpc,
   adminResendVerificationRpc,
   adminPersonSuspensionRpc,
@@ -76,14 +75,14 @@ export function registerAdminPersonRoutes(app: HttpApp, deps: { rpc: RpcClient }
     rpc.request(adminResendVerificationRpc, { user_id: personId(request.params.id) }, request.caller),
   );
 
-  // Billing refunds (or refuses, 409, changing nothing); the operators' audit (identity's) records it after.
+  // Billing refunds (or refuses, 409, changing nothing) and records which operator asked, with the
+  // refund; identity writes the operators' audit line from billing's refund event, so no second
+  // call here can fail after the money went back.
   addRoute(app, refundPersonLatestRoute, async (request) => {
     const { caller } = request;
     const userId = personId(request.params.id);
     // Nobody with this id: 404 before billing is asked.
     await rpc.request(adminPersonRpc, { user_id: userId }, caller);
-    const refund = await rpc.request(adminRefundLatestRpc, { user_id: userId }, caller);
-    await rpc.request(adminRecordRefundRpc, { user_id: userId, ...refund }, caller);
-    return refund;
+    return rpc.request(adminRefundLatestRpc, { user_id: userId }, caller);
   });
 }

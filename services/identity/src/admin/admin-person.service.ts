@@ -113,28 +113,6 @@ export class AdminPersonService {
     });
   }
 
-  /** The operators' audit of a money-back refund billing gave at an operator's request. */
-  async recordRefund(
-    caller: Caller,
-    refund: { user_id: string; refunded_cents: number; currency: string; plan: string },
-  ): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      const operator = await requireOperator(tx, caller);
-      const person = await accounts.findUserById(tx, refund.user_id);
-      if (!person) throw personNotFound();
-      await insertAdminAudit(tx, operator, {
-        kind: 'user.refunded',
-        target: person.email,
-        details: {
-          user_id: refund.user_id,
-          amount_cents: refund.refunded_cents,
-          currency: refund.currency,
-          plan: refund.plan,
-        },
-      });
-    });
-  }
-
   /**
    * The verification mail again (identity's own, with a new link; earlier links stop working), for
    * an address not yet confirmed. No rate limit of the person's own applies: an operator asks.

@@ -3,7 +3,6 @@ import {
   adminPersonRpc,
   adminPersonSuspensionRpc,
   adminPersonTestMarkRpc,
-  adminRecordRefundRpc,
   adminResendVerificationRpc,
 } from '@qw/contracts';
 import { endpoint, type RpcEndpoint } from '@qw/platform/bus';
@@ -19,9 +18,5 @@ export function adminPersonEndpoints(people: AdminPersonService): RpcEndpoint[] 
       people.setSuspension(caller, data.user_id, data.suspended, data.reason),
     ),
     endpoint(adminPersonTestMarkRpc, (data, caller) => people.setTestAccount(caller, data.user_id, data.is_test)),
-    endpoint(adminRecordRefundRpc, async (data, caller) => {
-      await people.recordRefund(caller, data);
-      return {};
-    }),
   ];
 }
