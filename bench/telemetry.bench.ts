@@ -334,12 +334,29 @@ function messagesOf(fleet: Fleet, from: number, to: number, subjectOf: (node: st
   });
 }
 
+/**
+ * A request to NATS again when it timed out: on the shared machine at a load of 25–30 a request
+ * (a publish's acknowledgement, a consumer's info) sometimes waits longer than the client's 5 s,
+ * which failed whole runs. Only for requests that may be repeated: reads, and publishes with a
+ * message id (the stream keeps one copy).
+ */
+async function again<T>(request: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      if (attempt >= attempts || (error as Error).name !== 'TimeoutError') throw error;
+    }
+  }
+}
+
 /** Every node publishes its messages in order, all nodes at once; answers when the server stored all. */
 async function publishAll(connections: BusConnection[], messages: Message[][]): Promise<void> {
   await Promise.all(
     messages.map(async (ofNode, n) => {
       const bus = connections[n % connections.length]!;
-      for (const message of ofNode) await bus.js.publish(message.subject, message.body, { msgID: message.id });
+      for (const message of ofNode)
+        await again(() => bus.js.publish(message.subject, message.body, { msgID: message.id }));
     }),
   );
 }
@@ -347,14 +364,14 @@ async function publishAll(connections: BusConnection[], messages: Message[][]): 
 /** Waits until a durable consumer has nothing pending or unacknowledged past `lastSeq`. */
 async function drained(bus: BusConnection, stream: string, durable: string, lastSeq: number): Promise<void> {
   for (;;) {
-    const info = await bus.jsm.consumers.info(stream, durable);
+    const info = await again(() => bus.jsm.consumers.info(stream, durable));
     if (info.ack_floor.stream_seq >= lastSeq && info.num_pending === 0 && info.num_ack_pending === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
 async function lastSequence(bus: BusConnection, stream: string): Promise<number> {
-  return (await bus.jsm.streams.info(stream)).state.last_seq;
+  return (await again(() => bus.jsm.streams.info(stream))).state.last_seq;
 }
 
 /** The baseline: the same messages through a bare stream, consumed, parsed and acknowledged here. */

@@ -245,30 +245,46 @@ export async function recordPeerSamples(
         hourTxBytes: row.hour_tx_bytes ?? 0,
       });
   const folded = foldSamples(before, resolved);
-  await writeFolded(tx, folded);
+  await writeFolded(tx, folded, new Set(before.keys()));
   return folded.counted;
 }
 
+/** Latest rows as one `unnest` of arrays, one per column. */
+function latestRows(rows: LatestRow[]) {
+  return sql`unnest(${rows.map((row) => row.deviceId)}::uuid[], ${rows.map((row) => row.nodeId)}::uuid[],
+                  ${rows.map((row) => iso(row.ts))}::timestamptz[], ${rows.map((row) => row.rxBytes)}::bigint[],
+                  ${rows.map((row) => row.txBytes)}::bigint[],
+                  ${rows.map((row) => (row.latestHandshake === null ? null : iso(row.latestHandshake)))}::timestamptz[],
+                  ${rows.map((row) => row.endpoint)}::text[], ${rows.map((row) => row.latencyMs)}::real[],
+                  ${rows.map((row) => iso(row.hour))}::timestamptz[], ${rows.map((row) => row.hourRxBytes)}::bigint[],
+                  ${rows.map((row) => row.hourTxBytes)}::bigint[])`;
+}
+
 /**
- * The folded batch in four statements at most: latest rows (with each device's hour under way),
- * the device hours that ended, service hours, the outbox.
+ * The folded batch in five statements at most: latest rows (with each device's hour under way;
+ * `had`: the devices that had a stored row), the device hours that ended, service hours, the outbox.
  */
-async function writeFolded(tx: Db, folded: FoldedSamples): Promise<void> {
+async function writeFolded(tx: Db, folded: FoldedSamples, had: ReadonlySet<string>): Promise<void> {
+  // Devices with a stored row (nearly all, after their first sample) are updated in place: an
+  // update joined to the arrays costs Postgres less than an insert that finds its conflict. The
+  // others (a first sample) are inserted, and one that appeared meanwhile is overwritten.
   const latest = [...folded.latest].sort(byDevice);
-  if (latest.length > 0)
+  const stored = latest.filter((row) => had.has(row.deviceId));
+  const first = latest.filter((row) => !had.has(row.deviceId));
+  if (stored.length > 0)
+    await sql`
+      update device_latest_telemetry l set
+        node_id = s.n, ts = s.t, rx_bytes = s.rx, tx_bytes = s.txb, latest_handshake = s.h, endpoint = s.e,
+        latency_ms = s.lat, hour = s.hr, hour_rx_bytes = s.hrx, hour_tx_bytes = s.htx
+      from ${latestRows(stored)} as s(d, n, t, rx, txb, h, e, lat, hr, hrx, htx)
+      where l.device_id = s.d`.execute(tx);
+  if (first.length > 0)
     await sql`
       insert into device_latest_telemetry
         (device_id, node_id, ts, rx_bytes, tx_bytes, latest_handshake, endpoint, latency_ms, rx_packets, tx_packets,
          hour, hour_rx_bytes, hour_tx_bytes)
-      select d, n, t, rx, txb, h, e, l, null, null, hr, hrx, htx
-      from unnest(${latest.map((row) => row.deviceId)}::uuid[], ${latest.map((row) => row.nodeId)}::uuid[],
-                  ${latest.map((row) => iso(row.ts))}::timestamptz[], ${latest.map((row) => row.rxBytes)}::bigint[],
-                  ${latest.map((row) => row.txBytes)}::bigint[],
-                  ${latest.map((row) => (row.latestHandshake === null ? null : iso(row.latestHandshake)))}::timestamptz[],
-                  ${latest.map((row) => row.endpoint)}::text[], ${latest.map((row) => row.latencyMs)}::real[],
-                  ${latest.map((row) => iso(row.hour))}::timestamptz[], ${latest.map((row) => row.hourRxBytes)}::bigint[],
-                  ${latest.map((row) => row.hourTxBytes)}::bigint[])
-        as s(d, n, t, rx, txb, h, e, l, hr, hrx, htx)
+      select d, n, t, rx, txb, h, e, lat, null, null, hr, hrx, htx
+      from ${latestRows(first)} as s(d, n, t, rx, txb, h, e, lat, hr, hrx, htx)
       on conflict (device_id) do update set
         node_id = excluded.node_id, ts = excluded.ts, rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes,
         latest_handshake = excluded.latest_handshake, endpoint = excluded.endpoint, latency_ms = excluded.latency_ms,
