@@ -74,6 +74,12 @@ done
 # The node's own resolver (the agent runs it on the tunnel addresses; NODE_RESOLVER=off goes without).
 [ -x /usr/sbin/unbound ] ||
   echo "node-install: unbound is missing (apt-get install unbound dns-root-data): devices on this server get no DNS answers until it is there" >&2
+# The agent turns on forwarding and NATs its devices out (NODE_FORWARDING=on, the default): it needs
+# iptables and ip6tables; with NODE_FORWARDING=off in the env file the host's own firewall must do it.
+for tool in iptables ip6tables sysctl; do
+  command -v "$tool" >/dev/null ||
+    echo "node-install: $tool is missing (apt-get install iptables procps): devices reach this server but not the internet until it is there" >&2
+done
 node_bin="${node_bin:-$(command -v node || true)}"
 if [ -z "$node_bin" ] || [ ! -x "$node_bin" ]; then
   fail "node is missing (Node.js 20 or later runs the agent)"

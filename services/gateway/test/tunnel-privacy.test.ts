@@ -183,32 +183,24 @@ describe.skipIf(problem !== null)('tunnel privacy on real WireGuard', () => {
     const clientUnderlay = lab.nodeUnderlay.replace(/\.1$/, '.2');
     let gateway: Server | undefined;
     try {
-      // The node's uplink: forwarding on, its peers' tunnel addresses NATed out of its egress address,
-      // as a node host does towards the internet. Traffic from its underlay (the client's own
-      // network, outside the tunnel) is routed as it is, as the client's provider would.
+      // The node's uplink, as a node host has towards the internet; forwarding and NAT of its peers'
+      // tunnel addresses out of it are the agent's own (NODE_FORWARDING, default on), nothing here.
+      // Traffic from its underlay (the client's own network, outside the tunnel) is routed as it is,
+      // as the client's provider would.
       await run('ip', ['link', 'add', hostDev, 'type', 'veth', 'peer', 'name', nodeDev]);
       await run('ip', ['link', 'set', nodeDev, 'netns', lab.nodeNs]);
       await run('ip', ['address', 'add', `${uplink.gateway}/30`, 'dev', hostDev]);
       await run('ip', ['link', 'set', hostDev, 'up']);
       await lab.exec(lab.nodeNs, ['ip', 'address', 'add', `${uplink.egress}/30`, 'dev', nodeDev]);
       await lab.exec(lab.nodeNs, ['ip', 'link', 'set', nodeDev, 'up']);
-      await lab.exec(lab.nodeNs, ['sysctl', '-qw', 'net.ipv4.ip_forward=1']);
-      await lab.exec(lab.nodeNs, [
-        'iptables',
-        '-t',
-        'nat',
-        '-A',
-        'POSTROUTING',
-        '-s',
-        '10.64.0.0/10',
-        '-o',
-        nodeDev,
-        '-j',
-        'MASQUERADE',
-      ]);
       await run('ip', ['route', 'replace', `${clientUnderlay}/32`, 'via', uplink.egress, 'dev', hostDev]);
       // The gateway app of the stack, answering on the uplink as a public listener would.
-      gateway = createServer((request, response) => stack.app.routing(request, response));
+      // Where each request came from, as the gateway's socket saw it.
+      const sources: string[] = [];
+      gateway = createServer((request, response) => {
+        sources.push(request.socket.remoteAddress ?? '');
+        stack.app.routing(request, response);
+      });
       await new Promise<void>((resolve) => gateway!.listen(0, uplink.gateway, resolve));
       const checkUrl = `http://${uplink.gateway}:${(gateway.address() as AddressInfo).port}/api/connection-check`;
 
@@ -224,6 +216,38 @@ describe.skipIf(problem !== null)('tunnel privacy on real WireGuard', () => {
         resolvers: ['10.64.0.1', 'fd7a:5157:7769::1'],
       });
       expect(through?.headers['cache-control']).toBe('no-store');
+      // NATed by the node: the "internet" sees the node's egress address, never the device's tunnel address.
+      expect(sources.at(-1)).toBe(uplink.egress);
+
+      // The agent's rules, once each however often it starts (checked before inserted).
+      const masquerades = async () =>
+        (await lab.exec(lab.nodeNs, ['iptables', '-t', 'nat', '-S', 'POSTROUTING'])).match(/MASQUERADE/g)?.length ?? 0;
+      const isolation = new RegExp(`-A FORWARD -i ${lab.nodeIface} -o ${lab.nodeIface} -j DROP`, 'g');
+      const isolations = async () =>
+        (await lab.exec(lab.nodeNs, ['iptables', '-S', 'FORWARD'])).match(isolation)?.length ?? 0;
+      expect(await masquerades()).toBe(1);
+      expect(await isolations()).toBe(1);
+      expect(await lab.exec(lab.nodeNs, ['ip6tables', '-t', 'nat', '-S', 'POSTROUTING'])).toMatch(
+        /-s fd[0-9a-f:]+\/\d+ ! -o \S+ -j MASQUERADE/,
+      );
+      await node.restartAgent({});
+      expect(await masquerades()).toBe(1);
+      expect(await isolations()).toBe(1);
+
+      // NODE_FORWARDING=off (the operator's firewall does it): on a host without such rules, the
+      // agent adds none and the client's traffic goes no further than the node.
+      await node.stopAgent();
+      await lab.exec(lab.nodeNs, ['iptables', '-t', 'nat', '-F', 'POSTROUTING']);
+      await lab.exec(lab.nodeNs, ['iptables', '-F', 'FORWARD']);
+      await lab.exec(lab.nodeNs, ['sysctl', '-qw', 'net.ipv4.ip_forward=0']);
+      await node.restartAgent({ NODE_FORWARDING: 'off' });
+      expect(await eventually(() => node.ping(), 15_000, 100)).toBe(true);
+      expect(await fetchFromClient(checkUrl)).toBeNull();
+      expect(await masquerades()).toBe(0);
+      // Back on: through again, the gateway sees the node's egress address (protected) as before.
+      await node.restartAgent({ NODE_FORWARDING: 'on' });
+      const again = await eventually(async () => (await fetchFromClient(checkUrl)) ?? undefined, 15_000, 200);
+      expect(JSON.parse(again.body)).toMatchObject({ protected: true });
 
       // The same client with the gateway's address routed around the tunnel, over its own network.
       await lab.exec(lab.clientNs, ['ip', 'route', 'replace', `${uplink.gateway}/32`, 'via', lab.nodeUnderlay]);

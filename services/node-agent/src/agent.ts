@@ -37,6 +37,7 @@ import type { NodeResolver } from './resolver/node-resolver.ts';
 import { withPresharedKey } from './preshared-keys.ts';
 import { serveTunnelCheck } from './tunnel-check.ts';
 import { WgHost } from './wg-host.ts';
+import { enableForwarding, prefixedExec } from './forwarding.ts';
 
 /**
  * One per WireGuard server: registers the node, applies each provisioning event to the interface
@@ -131,6 +132,17 @@ export class NodeAgent {
     this.nodeId = addressing.node_id;
     await this.report().catch((error: unknown) => logger.warn({ err: error }, 'node report failed'));
     await this.assignAddresses(addressing.node_ipv4, addressing.ipv4_cidr, addressing.node_ipv6, addressing.ipv6_cidr);
+    if (config.NODE_FORWARDING === 'on')
+      await enableForwarding(
+        prefixedExec(config.WG_COMMAND_PREFIX),
+        {
+          iface: config.WG_INTERFACE,
+          ipv4Cidr: addressing.ipv4_cidr,
+          ipv6Cidr: addressing.ipv6_cidr,
+          egressInterface: config.NODE_EGRESS_INTERFACE,
+        },
+        logger,
+      );
     await startNodeResolver(this.resolver, this.host, path.resolve(config.NODE_RESOLVER_DIR), addressing, logger);
     this.tunnelCheck = await serveTunnelCheck(this.host, config, addressing, logger);
     // Catch up first (the agent may have been offline while devices changed), then follow events.

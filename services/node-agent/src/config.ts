@@ -29,6 +29,17 @@ export const NodeAgentConfigSchema = Type.Object({
     default: '',
     description: 'runs wg and ip through this, e.g. "ip netns exec qw-node"',
   }),
+  NODE_FORWARDING: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description:
+      "on: the agent turns on IPv4/IPv6 forwarding and installs NAT and client isolation for the tunnel (iptables/ip6tables); off: the operator's firewall does it",
+  }),
+  NODE_EGRESS_INTERFACE: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_=+.-]{1,15}$',
+      description: 'the interface tunnel traffic is NATed out of; default: every interface but the tunnel',
+    }),
+  ),
   WG_CONTROL: Type.Union([Type.Literal('auto'), Type.Literal('uapi'), Type.Literal('wg')], {
     default: 'auto',
     description:

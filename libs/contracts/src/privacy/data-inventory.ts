@@ -608,6 +608,9 @@ export const inventoryLogFields: readonly InventoryLogField[] = [
   { field: 'node', holds: "a server's name" },
   { field: 'added', holds: 'how many peers a reconcile added' },
   { field: 'removed', holds: 'how many peers a reconcile removed' },
+  { field: 'rulesAdded', holds: 'how many forwarding/NAT rules the node agent added at start' },
+  { field: 'egressInterface', holds: 'the network interface a node NATs its tunnel out of (NODE_EGRESS_INTERFACE)' },
+  { field: 'step', holds: 'which setup step failed (sysctl, iptables, ip6tables)' },
   { field: 'fixed', holds: 'how many peers a reconcile fixed' },
   {
     field: 'unbound',

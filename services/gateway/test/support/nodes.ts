@@ -96,7 +96,7 @@ export class LabNode {
     readonly lab: WireGuardLab,
     private readonly keyDir: string,
     private readonly name: string,
-    private readonly settings: Record<string, string>,
+    private settings: Record<string, string>,
     private readonly logger: Logger | undefined,
   ) {}
 
@@ -131,6 +131,13 @@ export class LabNode {
   async startAgent(): Promise<NodeAgent> {
     this.running = await startLabAgent(this.stack, this.lab, this.keyDir, this.name, this.settings, this.logger);
     return this.running;
+  }
+
+  /** Stops the agent and starts it again with `changes` over its settings (same key, lab and stack). */
+  async restartAgent(changes: Record<string, string>): Promise<NodeAgent> {
+    await this.stopAgent();
+    this.settings = { ...this.settings, ...changes };
+    return this.startAgent();
   }
 
   /** Stops the agent and starts it again joined to `stack`, with the node key and lab it had. */
