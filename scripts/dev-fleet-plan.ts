@@ -2,7 +2,9 @@
  * The fleet `make dev` runs (issue #23), as data: three WireGuard nodes, one per region, each in
  * its own network namespace, and two demo clients in namespaces of their own. Every namespace
  * hangs on one bridge of this machine by a veth pair, so the host reaches each node's underlay
- * address and the clients reach the nodes without routing (nothing is forwarded, nothing NATed).
+ * address and the clients reach the nodes without routing. Each node also has an uplink to a second
+ * bridge, "the world": a namespace of its own standing in for the internet (never the real one),
+ * which a demo client reaches only through its tunnel, NATed out of its node's uplink by the agent.
  * scripts/dev-fleet.ts makes what this plan says; nothing here touches the machine.
  */
 import type { RegionId } from '@qw/contracts';
@@ -28,6 +30,10 @@ export type DevFleetNode = {
   listenPort: number;
   endpoint: string;
   keyFile: string;
+  /** Its uplink towards "the world": the veth end on the world bridge, the one inside, its address there. */
+  uplinkHostVeth: string;
+  uplinkVeth: string;
+  uplink: string;
 };
 
 export type DevFleetClient = {
@@ -49,6 +55,8 @@ export type DevFleetPlan = {
   prefixLength: number;
   nodes: DevFleetNode[];
   clients: DevFleetClient[];
+  /** The stand-in internet: a bridge only the nodes' uplinks and its namespace are on (the host has no address there). */
+  world: { bridge: string; namespace: string; hostVeth: string; innerVeth: string; address: string; subnet: string };
 };
 
 /**
@@ -56,8 +64,13 @@ export type DevFleetPlan = {
  * touches a running `make dev`'s fleet. The subnet is a private /24 nothing else here uses (the
  * tests' labs take 10.231.x.0/24, tunnels 10.64.0.0/10).
  */
-export type DevFleetNames = { prefix: string; wgPrefix: string; subnet: string };
-export const devFleetNames: DevFleetNames = { prefix: 'qwdev', wgPrefix: 'wg', subnet: '10.213.0' };
+export type DevFleetNames = { prefix: string; wgPrefix: string; subnet: string; worldSubnet: string };
+export const devFleetNames: DevFleetNames = {
+  prefix: 'qwdev',
+  wgPrefix: 'wg',
+  subnet: '10.213.0',
+  worldSubnet: '10.214.0',
+};
 const listenPort = 51820;
 
 const nodes: Array<Pick<DevFleetNode, 'name' | 'region' | 'city' | 'tags' | 'capacity'> & { short: string }> = [
@@ -73,9 +86,17 @@ const clients: Array<Pick<DevFleetClient, 'name' | 'device' | 'region'>> = [
 
 /** What `make dev` builds; the same every time, so a second run finds (and replaces) the first run's. */
 export function devFleetPlan(names: DevFleetNames = devFleetNames): DevFleetPlan {
-  const { prefix, wgPrefix, subnet } = names;
+  const { prefix, wgPrefix, subnet, worldSubnet } = names;
   return {
     bridge: `${prefix}0`,
+    world: {
+      bridge: `${prefix}1`,
+      namespace: `${prefix}-net`,
+      hostVeth: `${prefix}-net`,
+      innerVeth: 'eth0',
+      address: `${worldSubnet}.2`,
+      subnet: `${worldSubnet}.0/24`,
+    },
     hostAddress: `${subnet}.1`,
     prefixLength: 24,
     nodes: nodes.map(({ short, ...node }, i) => {
@@ -90,6 +111,9 @@ export function devFleetPlan(names: DevFleetNames = devFleetNames): DevFleetPlan
         listenPort,
         endpoint: `${underlay}:${listenPort}`,
         keyFile: `var/dev-fleet/${node.name}.key`,
+        uplinkHostVeth: `${prefix}u${short}`,
+        uplinkVeth: 'eth1',
+        uplink: `${worldSubnet}.${11 + i}`,
       };
     }),
     clients: clients.map((client, i) => ({
@@ -112,6 +136,9 @@ export function devNodeAgentEnv(node: DevFleetNode): Record<string, string> {
     NODE_CAPACITY: String(node.capacity),
     NODE_TAGS: node.tags.join(','),
     NODE_IP: node.underlay,
+    // Its devices' traffic leaves by its uplink to "the world", NATed by the agent (NODE_FORWARDING on).
+    NODE_EGRESS: node.uplink,
+    NODE_EGRESS_INTERFACE: node.uplinkVeth,
     NODE_SSH_USER: 'root',
     WG_INTERFACE: node.iface,
     WG_ENDPOINT: node.endpoint,

@@ -55,7 +55,7 @@ export function removeDevFleet(plan: DevFleetPlan = devFleetPlan()): void {
       .split('\n')
       .map((line) => line.split(' ')[0]),
   );
-  for (const ns of namespacesOf(plan)) {
+  for (const ns of [...namespacesOf(plan), plan.world.namespace]) {
     if (!existing.has(ns)) continue;
     let pids: string[] = [];
     quietly(() => {
@@ -66,7 +66,10 @@ export function removeDevFleet(plan: DevFleetPlan = devFleetPlan()): void {
   }
   for (const veth of [...plan.nodes, ...plan.clients].map((n) => n.hostVeth))
     quietly(() => ip(['link', 'delete', veth]));
+  for (const veth of [plan.world.hostVeth, ...plan.nodes.map((n) => n.uplinkHostVeth)])
+    quietly(() => ip(['link', 'delete', veth]));
   quietly(() => ip(['link', 'delete', plan.bridge]));
+  quietly(() => ip(['link', 'delete', plan.world.bridge]));
 }
 
 function addNamespace(
@@ -101,8 +104,35 @@ export function prepareDevFleet(env: NodeJS.ProcessEnv, plan: DevFleetPlan = dev
     ip(['link', 'add', plan.bridge, 'type', 'bridge']);
     ip(['address', 'add', `${plan.hostAddress}/${plan.prefixLength}`, 'dev', plan.bridge]);
     ip(['link', 'set', plan.bridge, 'up']);
+    // "The world": its own bridge (no host address on it: the host is not reachable from there) and namespace.
+    const { world } = plan;
+    ip(['link', 'add', world.bridge, 'type', 'bridge']);
+    ip(['link', 'set', world.bridge, 'up']);
+    ip(['netns', 'add', world.namespace]);
+    ip(['link', 'add', world.hostVeth, 'type', 'veth', 'peer', 'name', world.innerVeth, 'netns', world.namespace]);
+    ip(['link', 'set', world.hostVeth, 'master', world.bridge, 'up']);
+    ip(['-n', world.namespace, 'address', 'add', `${world.address}/24`, 'dev', world.innerVeth]);
+    ip(['-n', world.namespace, 'link', 'set', world.innerVeth, 'up']);
+    ip(['-n', world.namespace, 'link', 'set', 'lo', 'up']);
     for (const node of plan.nodes) {
       addNamespace(plan, node);
+      // Its uplink, with its default route through the world (the agent NATs its devices out of it).
+      ip([
+        'link',
+        'add',
+        node.uplinkHostVeth,
+        'type',
+        'veth',
+        'peer',
+        'name',
+        node.uplinkVeth,
+        'netns',
+        node.namespace,
+      ]);
+      ip(['link', 'set', node.uplinkHostVeth, 'master', world.bridge, 'up']);
+      ip(['-n', node.namespace, 'address', 'add', `${node.uplink}/24`, 'dev', node.uplinkVeth]);
+      ip(['-n', node.namespace, 'link', 'set', node.uplinkVeth, 'up']);
+      ip(['-n', node.namespace, 'route', 'add', 'default', 'via', world.address, 'dev', node.uplinkVeth]);
       // wireguard-go daemonizes; it lives inside the namespace until its interface is deleted.
       ip(['netns', 'exec', node.namespace, 'wireguard-go', node.iface]);
     }
@@ -121,10 +151,11 @@ export function prepareDevFleet(env: NodeJS.ProcessEnv, plan: DevFleetPlan = dev
 export type DemoClient = { client: DevFleetClient; target: string };
 
 /**
- * Brings a demo client's interface up with a device's config and a route to its node's subnet
- * only: the machine's own traffic never enters the tunnel.
+ * Brings a demo client's interface up with a device's config and routes to its node's subnet and
+ * to "the world" (reached only through the tunnel and its node): the machine's own traffic never
+ * enters the tunnel.
  */
-export function connectDemoClient(client: DevFleetClient, config: string): DemoClient {
+export function connectDemoClient(client: DevFleetClient, config: string, world?: string): DemoClient {
   const parsed = parseClientConfig(config);
   const ipv4 = parsed.addresses.find((address) => !address.includes(':'));
   if (!ipv4) throw new Error(`the config of ${client.device} has no IPv4 address`);
@@ -143,6 +174,7 @@ export function connectDemoClient(client: DevFleetClient, config: string): DemoC
   inside(['ip', 'address', 'add', ipv4.includes('/') ? ipv4 : `${ipv4}/32`, 'dev', client.iface]);
   inside(['ip', 'link', 'set', 'up', 'dev', client.iface]);
   inside(['ip', 'route', 'replace', target.route, 'dev', client.iface]);
+  if (world) inside(['ip', 'route', 'replace', world, 'dev', client.iface]);
   return { client, target: target.address };
 }
 

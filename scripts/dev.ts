@@ -176,7 +176,7 @@ async function startDemoClients(): Promise<void> {
         adminEmail: demoAdminEmail,
         plan,
       });
-      const clients = plan.clients.map((client, i) => connectDemoClient(client, configs[i]!.config));
+      const clients = plan.clients.map((client, i) => connectDemoClient(client, configs[i]!.config, plan.world.subnet));
       stopDemoTraffic = startDemoTraffic(clients);
       for (const [i, { client, target }] of clients.entries())
         console.log(

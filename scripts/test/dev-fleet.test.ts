@@ -9,6 +9,7 @@ import { eventually, wireguardLabProblem } from '@qw/testkit';
 import { generateKeyPair, renderClientConfig } from '@qw/wireguard';
 import { connectDemoClient, prepareDevFleet, removeDevFleet, startDemoTraffic } from '../dev-fleet.ts';
 import { devFleetPlan } from '../dev-fleet-plan.ts';
+import { enableForwarding, prefixedExec } from '../../services/node-agent/src/forwarding.ts';
 
 const run = promisify(execFile);
 
@@ -23,6 +24,7 @@ const plan = devFleetPlan({
   prefix: `qt${id}`,
   wgPrefix: `w${id}`,
   subnet: `10.232.${1 + (Number.parseInt(id, 16) % 250)}`,
+  worldSubnet: `10.234.${1 + (Number.parseInt(id, 16) % 250)}`,
 });
 const problem = await wireguardLabProblem();
 const [europe, asia] = [plan.nodes[1]!, plan.nodes[2]!];
@@ -103,7 +105,9 @@ describe.skipIf(problem)("make dev's fleet network", () => {
       allowedIps: ['0.0.0.0/0', '::/0'],
       persistentKeepalive: 25,
     });
-    const client = connectDemoClient(plan.clients[0]!, config);
+    // Before the client has a route into the tunnel for it, "the world" is out of its reach.
+    expect(await reaches(plan.clients[0]!.namespace, plan.world.address)).toBe(false);
+    const client = connectDemoClient(plan.clients[0]!, config, plan.world.subnet);
     expect(client.target).toBe('10.65.0.1');
     // Only the node's subnet goes through the tunnel; the other node stays reachable on the underlay.
     expect(await inside(client.client.namespace, ['ip', 'route', 'show', 'dev', client.client.iface])).toContain(
@@ -119,6 +123,24 @@ describe.skipIf(problem)("make dev's fleet network", () => {
     } finally {
       stop();
     }
+    // The world beyond the node: nothing gets there until the node forwards and NATs (the agent's
+    // own module, as the agent runs it with NODE_FORWARDING on); the world has no route back to the
+    // tunnel network, so an answer proves the node's uplink address was the source.
+    expect(await reaches(client.client.namespace, plan.world.address)).toBe(false);
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const forwarding = await enableForwarding(
+      prefixedExec(`ip netns exec ${europe.namespace}`),
+      {
+        iface: europe.iface,
+        ipv4Cidr: '10.65.0.0/16',
+        ipv6Cidr: 'fd7a:5157:7769::/48',
+        egressInterface: europe.uplinkVeth,
+      },
+      quiet,
+    );
+    expect(forwarding.ipv4).toBe(true);
+    expect(await reaches(client.client.namespace, plan.world.address)).toBe(true);
+    expect(await inside(plan.world.namespace, ['ip', 'route'])).not.toContain('10.65.');
     const handshake = (await inside(europe.namespace, ['wg', 'show', europe.iface, 'latest-handshakes'])).split(
       '\t',
     )[1];
@@ -129,8 +151,16 @@ describe.skipIf(problem)("make dev's fleet network", () => {
     removeDevFleet(plan);
     const namespaces = (await run('ip', ['netns', 'list'])).stdout;
     for (const member of [...plan.nodes, ...plan.clients]) expect(namespaces).not.toContain(member.namespace);
+    expect(namespaces).not.toContain(plan.world.namespace);
     const links = (await run('ip', ['-br', 'link'])).stdout;
-    for (const name of [plan.bridge, ...plan.nodes.map((n) => n.hostVeth), ...plan.clients.map((c) => c.hostVeth)])
+    for (const name of [
+      plan.bridge,
+      plan.world.bridge,
+      plan.world.hostVeth,
+      ...plan.nodes.map((n) => n.hostVeth),
+      ...plan.nodes.map((n) => n.uplinkHostVeth),
+      ...plan.clients.map((c) => c.hostVeth),
+    ])
       expect(links).not.toContain(name);
     await eventually(() => wireguardGoOf(ifaces).length === 0, 5000);
   });
