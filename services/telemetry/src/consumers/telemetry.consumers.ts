@@ -21,10 +21,10 @@ import { handshakeChangesConsumer } from '../samples/handshake-changes.ts';
 type Db = Kysely<TelemetryDatabase>;
 
 /**
- * Peer-sample messages handled in one transaction at most: 20,000 peer samples from nodes of 1,000
+ * Peer-sample messages handled in one transaction at most: 100,000 peer samples from nodes of 1,000
  * peers, written with a handful of statements; bench/telemetry.bench.ts measures it.
  */
-const peerSampleBatch = 20;
+const peerSampleBatch = 100;
 
 /** One durable consumer per subject (NATS 2.9 takes one filter subject per consumer). */
 export const telemetryConsumers = [
@@ -49,7 +49,7 @@ export const telemetryConsumers = [
   }),
   consumer('telemetry.keys-revoked', keysRevoked, (tx: Db, e) => forgetDevice(tx, e.data.deviceId)),
   // The samples that arrived together in one transaction with a fixed number of statements; at
-  // most 20 messages (20,000 peer samples from nodes of 1,000 peers) at a time.
+  // most 100 messages (100,000 peer samples from nodes of 1,000 peers) at a time.
   batchConsumer(
     'telemetry.peers-sampled',
     peersSampled,
