@@ -106,7 +106,7 @@ export class NodeAgent {
     });
     this.rpc = new RpcClient(this.bus, 10_000);
     const publicKey = await this.configureInterface();
-    logger.info({ path: await this.host.path() }, 'peers applied through uapi (the interface socket) or wg');
+    logger.info({ control: await this.host.path() }, 'peers applied through uapi (the interface socket) or wg');
     const node = { params: { node: config.NODE_NAME } };
     const addressing = await this.untilAnswered(() =>
       this.rpc!.request(
