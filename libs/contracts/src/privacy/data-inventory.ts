@@ -527,8 +527,14 @@ export const inventoryTables: readonly InventoryTable[] = [
     retention: 'Kept.',
   },
   ...[
-    ['subscriptions', "Subscriptions as the figures count them (the paying account's or organization's id as the customer key; no name, address or e-mail)."],
-    ['customers', "Customers as the figures count them (the paying account's or organization's id; no name, address or e-mail)."],
+    [
+      'subscriptions',
+      "Subscriptions as the figures count them (the paying account's or organization's id as the customer key; no name, address or e-mail).",
+    ],
+    [
+      'customers',
+      "Customers as the figures count them (the paying account's or organization's id; no name, address or e-mail).",
+    ],
     ['invoices', 'Payments as the figures count them.'],
     ['customer_months', 'Customers per month.'],
     ['revenue_daily', 'Revenue per day.'],
@@ -608,7 +614,7 @@ export const inventoryLogFields: readonly InventoryLogField[] = [
   { field: 'node', holds: "a server's name" },
   { field: 'added', holds: 'how many peers a reconcile added' },
   { field: 'removed', holds: 'how many peers a reconcile removed' },
-  { field: 'control', holds: "how a node agent drives WireGuard: its control socket (uapi) or the wg command" },
+  { field: 'control', holds: 'how a node agent drives WireGuard: its control socket (uapi) or the wg command' },
   { field: 'rulesAdded', holds: 'how many forwarding/NAT rules the node agent added at start' },
   { field: 'egressInterface', holds: 'the network interface a node NATs its tunnel out of (NODE_EGRESS_INTERFACE)' },
   { field: 'step', holds: 'which setup step failed (sysctl, iptables, ip6tables)' },
