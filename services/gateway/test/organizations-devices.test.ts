@@ -7,6 +7,7 @@ import { Client, startStack, type Stack } from './support/stack.ts';
 import { confirmedPerson, deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
 import { seedDevices, seedNode } from './support/seeded-devices.ts';
+import type { ProvisioningDatabase } from '../../provisioning/src/database.ts';
 import {
   cancelOrganizationPlan,
   changeRole,
@@ -564,7 +565,7 @@ describe('an organization of more than 1,200 devices, paged (issue #24)', () => 
     orgD = await ownOrganization(dan.client);
     await joinOrganization(stack, orgD, dan.client, mo);
     await organizationEventsHandled(stack);
-    const db = provisioningDb() as Kysely<any>;
+    const db = provisioningDb() as Kysely<ProvisioningDatabase>;
     const nodeId = await seedNode(db, 'org-paging-node', 60);
     await seedDevices(db, nodeId, seeded.owner, { userId: dan.id, orgId: orgD });
     await seedDevices(db, nodeId, seeded.member, { userId: mo.id, orgId: orgD }, 'Laptop');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { nodeSubnets } from '@qw/wireguard';
+import type { ProvisioningDatabase } from '../../../provisioning/src/database.ts';
 
 /**
  * Many devices at once, written with SQL into provisioning's schema (the benchmarks' and the
@@ -12,7 +13,7 @@ const addressesUsed = new Map<string, number>();
 const nextAddress = (nodeId: string) => addressesUsed.get(nodeId) ?? 2;
 
 /** A node in provisioning that reported just now; `index` its subnets' (keep it clear of registered ones). */
-export async function seedNode(db: Kysely<any>, name: string, index = 0): Promise<string> {
+export async function seedNode(db: Kysely<ProvisioningDatabase>, name: string, index = 0): Promise<string> {
   const id = randomUUID();
   const subnets = nodeSubnets(index);
   await db
@@ -39,7 +40,7 @@ export async function seedNode(db: Kysely<any>, name: string, index = 0): Promis
  * seconds ago, so 'Device 0' is the newest.
  */
 export async function seedDevices(
-  db: Kysely<any>,
+  db: Kysely<ProvisioningDatabase>,
   nodeId: string,
   count: number,
   owner: { userId: string; orgId: string | null },
