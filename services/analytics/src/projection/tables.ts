@@ -100,6 +100,16 @@ export type GenerationTables = {
   signups: { user_id: string; day: string };
 };
 
+/** The MRR movement counters of a day, the fleet's (mrr_daily) and each customer's (customer_mrr_daily). */
+const mrrMovementColumns = sql.raw(`new_cents bigint not null default 0,
+      expansion_cents bigint not null default 0,
+      contraction_cents bigint not null default 0,
+      churn_cents bigint not null default 0,
+      reactivation_cents bigint not null default 0,
+      new_customers integer not null default 0,
+      reactivated_customers integer not null default 0,
+      churned_customers integer not null default 0`);
+
 /** Creates a generation's tables (idempotent: a crash half-way is finished on restart). */
 export async function createGenerationTables(db: Kysely<unknown>, generation: number): Promise<void> {
   const table = (name: keyof GenerationTables) => sql.id(generationTable(generation, name));
@@ -149,14 +159,7 @@ export async function createGenerationTables(db: Kysely<unknown>, generation: nu
       cancels integer not null default 0)`,
     sql`create table if not exists ${table('mrr_daily')} (
       day date primary key,
-      new_cents bigint not null default 0,
-      expansion_cents bigint not null default 0,
-      contraction_cents bigint not null default 0,
-      churn_cents bigint not null default 0,
-      reactivation_cents bigint not null default 0,
-      new_customers integer not null default 0,
-      reactivated_customers integer not null default 0,
-      churned_customers integer not null default 0)`,
+      ${mrrMovementColumns})`,
     sql`create table if not exists ${table('cohort_cells')} (
       cohort_month date not null,
       month_offset integer not null,
@@ -186,14 +189,7 @@ export async function createGenerationTables(db: Kysely<unknown>, generation: nu
     sql`create table if not exists ${table('customer_mrr_daily')} (
       customer_key uuid not null,
       day date not null,
-      new_cents bigint not null default 0,
-      expansion_cents bigint not null default 0,
-      contraction_cents bigint not null default 0,
-      churn_cents bigint not null default 0,
-      reactivation_cents bigint not null default 0,
-      new_customers integer not null default 0,
-      reactivated_customers integer not null default 0,
-      churned_customers integer not null default 0,
+      ${mrrMovementColumns},
       primary key (customer_key, day))`,
     sql`create table if not exists ${table('signups')} (
       user_id uuid primary key,
