@@ -2,6 +2,7 @@ import { connectionCheckRoute, egressServersRpc, type ConnectionCheckAnswer, typ
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { canonicalAddress } from '@qw/wireguard';
 import { addRoute } from '../http/add-route.ts';
+import { sharedAnswer } from '../http/shared-answer.ts';
 
 /** How long one list of the servers' egress addresses answers every check. */
 export const egressListCacheSeconds = 5;
@@ -31,18 +32,7 @@ export function connectionCheck(source: string, servers: readonly EgressServer[]
  * requester's own, so nothing may keep it (no-store).
  */
 export function registerConnectionCheckRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
-  let cached: { until: number; answer: Promise<{ servers: EgressServer[] }> } | undefined;
-  const servers = () => {
-    const now = Date.now();
-    if (cached && cached.until > now) return cached.answer;
-    const asked = deps.rpc.request(egressServersRpc, {});
-    const entry = { until: now + egressListCacheSeconds * 1000, answer: asked };
-    cached = entry;
-    asked.catch(() => {
-      if (cached === entry) cached = undefined;
-    });
-    return asked;
-  };
+  const servers = sharedAnswer(egressListCacheSeconds, () => deps.rpc.request(egressServersRpc, {}));
 
   addRoute(app, connectionCheckRoute, async (request, reply) => {
     const { servers: list } = await servers();
