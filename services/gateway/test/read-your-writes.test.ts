@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownerOf } from '@qw/contracts';
-import { IdempotentConsumer, type ConsumerSpec, type RunningService } from '@qw/platform';
 import { Client, confirmEmail, signUpConfirmed, startStack, type Stack } from './support/stack.ts';
 import { deviceServices } from './support/products.ts';
 import { registerTestNode } from './support/nodes.ts';
+import { consumerHolds } from './support/held-consumers.ts';
 import {
   cancelOrganizationPlan,
   changeRole,
@@ -34,43 +33,7 @@ let stack: Stack;
 const password = 'correct horse battery';
 let address = 1;
 const nextAddress = () => `198.18.7.${address++}`;
-/** Consumers started again by `hold`'s release, stopped before the stack. */
-const restarted: Array<IdempotentConsumer<any>> = [];
-
-/**
- * Stops the service's consumers of `specs` (their events wait in the stream); the answer starts them
- * again, so the held events are handled then.
- */
-async function hold(service: RunningService<any>, specs: ConsumerSpec[]): Promise<() => Promise<void>> {
-  const durables = new Set(specs.map((spec) => service.bus.ns.durable(spec.name)));
-  const running = service.consumers.filter((c) => durables.has(c.durableName));
-  if (running.length !== specs.length) throw new Error(`hold: ${running.length} of ${specs.length} consumers running`);
-  for (const consumer of running) await consumer.stop();
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    for (const spec of specs) {
-      const consumer = new IdempotentConsumer({
-        ...spec,
-        stream: service.bus.ns.stream(ownerOf(spec.contract)),
-        db: service.db,
-        bus: service.bus,
-        logger: service.logger,
-      });
-      await consumer.start();
-      restarted.push(consumer);
-      const index = service.consumers.findIndex((c) => c.durableName === consumer.durableName);
-      service.consumers[index] = consumer;
-    }
-  };
-}
-
-/** `hold` for the 300 ms after the change, where the owner's answer itself waits for the dependent. */
-async function holdBriefly(service: RunningService<any>, specs: ConsumerSpec[]): Promise<{ releasing: Promise<void> }> {
-  const release = await hold(service, specs);
-  return { releasing: new Promise((resolve) => setTimeout(resolve, 300)).then(release) };
-}
+const { hold, holdBriefly, stopAll: stopRestartedConsumers } = consumerHolds();
 
 const identity = () => stack.services.identity!;
 const provisioning = () => stack.services.provisioning!;
@@ -126,7 +89,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const consumer of restarted) await consumer.stop();
+  await stopRestartedConsumers();
   await stack?.stop();
 });
 

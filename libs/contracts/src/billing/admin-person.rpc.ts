@@ -10,9 +10,12 @@ export const adminPersonBillingRpc = defineRpc(
   Type.Object({ user_id: Uuid }),
   AdminPersonBillingSchema,
 );
-/** The money-back refund of the person's own plan, as a portal cancel within 7 days gives it (platform admins only). */
+/**
+ * The money-back refund of the person's own plan, as a portal cancel within 7 days gives it (platform
+ * admins only). The answer names the refund, so the gateway can wait for identity's audit line of it.
+ */
 export const adminRefundLatestRpc = defineRpc(
   'billing.rpc.admin-refund-latest',
   Type.Object({ user_id: Uuid }),
-  RefundLatestAnswerSchema,
+  Type.Object({ ...RefundLatestAnswerSchema.properties, refund_id: Uuid }),
 );

@@ -29,7 +29,7 @@ export async function refundLatestPayment(
   refunds: RefundsService,
   userId: string,
   operatorId: string,
-): Promise<{ refunded_cents: number; currency: string; plan: string }> {
+): Promise<{ refunded_cents: number; currency: string; plan: string; refund_id: string }> {
   const outcome = await db.transaction().execute(async (tx) => {
     const sub = await tx
       .selectFrom('subscriptions')
@@ -66,5 +66,10 @@ export async function refundLatestPayment(
     };
   });
   await refunds.issue(outcome.refundId);
-  return { refunded_cents: outcome.cents, currency: outcome.currency, plan: outcome.plan };
+  return {
+    refunded_cents: outcome.cents,
+    currency: outcome.currency,
+    plan: outcome.plan,
+    refund_id: outcome.refundId,
+  };
 }

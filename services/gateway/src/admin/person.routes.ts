@@ -18,6 +18,7 @@ import {
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
+import { askUntil } from '../http/ask-until.ts';
 import { isUuid } from '../http/ids.ts';
 
 /** A malformed id names nobody: the same 404 as an id nobody has. */
@@ -77,12 +78,21 @@ export function registerAdminPersonRoutes(app: HttpApp, deps: { rpc: RpcClient }
 
   // Billing refunds (or refuses, 409, changing nothing) and records which operator asked, with the
   // refund; identity writes the operators' audit line from billing's refund event, so no second
-  // call here can fail after the money went back.
+  // call here can fail after the money went back. The answer then waits (read-your-writes, as for
+  // an organization's purchase) until identity shows that line, so the page the operator reads
+  // next lists it; a line still on its way after the wait comes with the next read.
   addRoute(app, refundPersonLatestRoute, async (request) => {
     const { caller } = request;
     const userId = personId(request.params.id);
     // Nobody with this id: 404 before billing is asked.
     await rpc.request(adminPersonRpc, { user_id: userId }, caller);
-    return rpc.request(adminRefundLatestRpc, { user_id: userId }, caller);
+    const { refund_id: refundId, ...refunded } = await rpc.request(adminRefundLatestRpc, { user_id: userId }, caller);
+    await askUntil(async () => {
+      const person = await rpc.request(adminPersonRpc, { user_id: userId }, caller);
+      return person.operator_actions.some(
+        (action) => action.kind === 'user.refunded' && action.details.refund_id === refundId,
+      );
+    }).catch(() => false);
+    return refunded;
   });
 }
