@@ -65,7 +65,16 @@ describe.skipIf(problem !== null)('devices on real WireGuard', () => {
       250,
     );
     expect(overview.data).toEqual({ devices: 1, connected: 1, vpn_status: 'Online' });
-    const listed = await owner.call('GET', '/api/devices');
+    // Connected comes from the node's handshake watch (within a second), the bytes from its next
+    // peer sample: the list shows both once that sample has landed.
+    const listed = await eventually(
+      async () => {
+        const answer = await owner.call('GET', '/api/devices');
+        return answer.data.devices[0]?.rx_bytes > 0 ? answer : undefined;
+      },
+      30_000,
+      250,
+    );
     expect(listed.data.devices[0]).toMatchObject({ id: device.id, is_connected: true });
     expect(listed.data.devices[0].rx_bytes).toBeGreaterThan(0);
 
