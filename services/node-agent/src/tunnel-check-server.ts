@@ -67,7 +67,13 @@ for (const [index, server] of servers.entries()) {
     if (listening === 1) process.stdout.write('listening\n');
   });
 }
-process.on('SIGTERM', () => {
+function stop(): void {
   for (const server of servers) server.close();
   process.exit(0);
-});
+}
+process.on('SIGTERM', stop);
+// The agent holds the other end of stdin and never writes to it: its end closes when the agent
+// exits, however it exits, and the check goes with it.
+process.stdin.on('end', stop);
+process.stdin.on('error', stop);
+process.stdin.resume();

@@ -76,7 +76,9 @@ export function ulaPrefixOf(ipv6Cidr: string): string {
 
 /**
  * Runs the check's server through the same command prefix as `wg` and `ip` (so it listens where the
- * interface is, in a namespace too), as a child process the agent stops with itself.
+ * interface is, in a namespace too), as a child process the agent stops with itself. Its stdin is a
+ * pipe the agent never writes to: when the agent dies without stopping it (killed outright, a crash),
+ * the pipe closes and the server ends too, instead of holding the check's port for the next agent.
  */
 export async function startTunnelCheck(
   prefix: string,
@@ -88,7 +90,7 @@ export async function startTunnelCheck(
   const [file, ...args] = [...words, process.execPath, '--import', 'tsx', server];
   const child: ChildProcess = spawn(file!, args, {
     env: { ...process.env, QW_TUNNEL_CHECK: JSON.stringify(settings) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

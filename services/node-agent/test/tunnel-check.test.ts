@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { eventually, freePort } from '@qw/testkit';
 import { tunnelCheckIpv4 } from '@qw/contracts';
 import { tunnelCheckAddresses } from '@qw/wireguard';
 import { corsHeaders, tunnelCheckAnswer, ulaPrefixOf } from '../src/tunnel-check.ts';
@@ -60,3 +64,37 @@ describe('the check addresses', () => {
     expect(() => ulaPrefixOf('10.64.0.0/16')).toThrow();
   });
 });
+
+describe('the check server', () => {
+  it('ends with its agent, even one killed outright, leaving the port free for the next', async () => {
+    const port = await freePort();
+    const parent = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./support/tunnel-check-parent.ts', import.meta.url)), String(port)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    await new Promise<void>((resolve, reject) => {
+      parent.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('started') && resolve());
+      parent.once('exit', (code) => reject(new Error(`the stand-in agent exited (${code})`)));
+    });
+    // It listens while its agent lives.
+    expect(await accepts(port)).toBe(true);
+    parent.kill('SIGKILL');
+    await eventually(async () => !(await accepts(port)), 15_000, 100);
+    expect(await accepts(port)).toBe(false);
+  }, 30_000);
+});
+
+/** Whether something accepts a TCP connection on 127.0.0.1:`port`. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
