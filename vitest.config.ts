@@ -18,7 +18,10 @@ const shared = {
 
 export default defineConfig({
   test: {
-    maxWorkers: 3,
+    // Two files at a time on the two cores: with three, each file's stack (five services, NATS,
+    // Postgres, often Chromium or WireGuard) waited long enough on a slow machine for its own RPCs to
+    // time out (sign-up answering 504 after 5 s, a 40-minute run).
+    maxWorkers: 2,
     reporters: ['default'],
     projects: [
       {
