@@ -18,7 +18,15 @@ import { connectDatabase, migrateToLatest, sql } from '@qw/platform/db';
 import { createTestDatabase } from '@qw/testkit';
 import { recordPeerSamples } from '../services/telemetry/src/samples/peer-samples.ts';
 import type { TelemetryDatabase } from '../services/telemetry/src/database.ts';
-import { checkIngest, expectedIngest, fleetSizes, readIngest, sampleOf, simulatedFleet } from './telemetry.bench.ts';
+import {
+  checkIngest,
+  expectedIngest,
+  fleetSizes,
+  readIngest,
+  sampleOf,
+  seedProjection,
+  simulatedFleet,
+} from './telemetry.bench.ts';
 
 const periods = Number(process.argv[2] ?? 4);
 const size = { ...fleetSizes.full, warmUpPeriods: 0, rounds: 1, periodsPerRound: periods };
@@ -29,16 +37,8 @@ try {
   await migrateToLatest(db, 'telemetry', new URL('../services/telemetry/migrations/', import.meta.url).pathname);
   await admin.connect();
   const fleet = simulatedFleet(size, Date.now() - (periods * 10 + 60) * 1000);
-  await admin.query('insert into telemetry.nodes (id, name) select * from unnest($1::uuid[], $2::text[])', [
-    fleet.nodes.map((node) => node.nodeId),
-    fleet.nodes.map((node) => node.name),
-  ]);
-  const keys = fleet.nodes.flatMap((node) => node.peers.map((peer) => ({ ...peer, nodeId: node.nodeId })));
-  await admin.query(
-    `insert into telemetry.device_keys (public_key, device_id, user_id, org_id, node_id)
-     select k, d, d, null, n from unnest($1::text[], $2::uuid[], $3::uuid[]) as t(k, d, n)`,
-    [keys.map((key) => key.publicKey), keys.map((key) => key.deviceId), keys.map((key) => key.nodeId)],
-  );
+  // Telemetry's copy of provisioning's nodes and keys, seeded as the bench seeds it.
+  await seedProjection(admin, fleet);
   await admin.query('analyze');
   // The messages as they come off the wire, built before anything is timed.
   const encoder = new TextEncoder();

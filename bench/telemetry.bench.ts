@@ -301,7 +301,7 @@ export async function readIngest(client: pg.Client): Promise<ActualIngest> {
 }
 
 /** Telemetry's copy of provisioning's nodes and keys, written as its consumers would write them. */
-async function seedProjection(client: pg.Client, fleet: Fleet): Promise<void> {
+export async function seedProjection(client: pg.Client, fleet: Fleet): Promise<void> {
   await client.query('insert into telemetry.nodes (id, name) select * from unnest($1::uuid[], $2::text[])', [
     fleet.nodes.map((node) => node.nodeId),
     fleet.nodes.map((node) => node.name),
