@@ -28,8 +28,9 @@ describe('contact form against the real backend', () => {
     );
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     expect((await answer).status()).toBe(201);
-    await expect(page.getByRole('status').filter({ hasText: 'Thanks' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByLabel('Message', { exact: true }).inputValue()).resolves.toBe('');
+    // The page shows the answer on its next render, a moment after the response arrives.
+    await page.getByRole('status').filter({ hasText: 'Thanks' }).waitFor();
+    await expect.poll(() => page.getByLabel('Message', { exact: true }).inputValue()).toBe('');
     const mail = await stack.smtp.waitFor((m) => (m.text ?? '').includes(text));
     expect((mail.to as { text: string }).text).toContain('support@quietwire.test');
     const stored = await sql<{
