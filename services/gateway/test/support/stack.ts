@@ -82,12 +82,14 @@ export async function startStack(options: {
   const port = options.listen ? await freePort() : undefined;
   const publicUrl = port ? `http://127.0.0.1:${port}` : 'http://localhost:8080';
   const webDist = options.listen ? mkdtempSync(join(tmpdir(), 'qw-web-dist-')) : undefined;
-  if (webDist) await withWebBuild((dist) => cpSync(dist, webDist, { recursive: true }));
-  const database =
-    options.database ??
-    (await createTestDatabase(options.label, options.server, { migrated: true, asyncCommit: true }));
-  const testBus = options.testBus ?? (await startTestBus());
-  const smtp = await startSmtpCapture();
+  // The database, the bus, the mail capture and the web app's copy do not depend on each other:
+  // made at the same time, each file's stack starts a few hundred milliseconds sooner.
+  const [database, testBus, smtp] = await Promise.all([
+    options.database ?? createTestDatabase(options.label, options.server, { migrated: true, asyncCommit: true }),
+    options.testBus ?? startTestBus(),
+    startSmtpCapture(),
+    webDist ? withWebBuild((dist) => cpSync(dist, webDist, { recursive: true })) : undefined,
+  ]);
   const services: Record<string, RunningService<any>> = {};
   services.identity = await launchService(
     identityService({
