@@ -78,8 +78,8 @@ describe('every public page', () => {
       }
     });
 
-    // One test per width: each is a page load and a full-page PNG of a long page, the heaviest
-    // work in this file; both in one 30 s test ran out of time on a loaded CI machine.
+    // One test per width, each a page load and a full-page PNG of a long page: both in one 30 s
+    // test ran out of time once on a loaded CI machine (about 2 s here; the cause was not found).
     for (const width of [360, 1280]) {
       it(`${path}: ${width === 360 ? 'readable at 360 px (no sideways page scroll) and ' : ''}screenshot at ${width}`, async () => {
         mkdirSync(screenshotDir, { recursive: true });
