@@ -349,4 +349,23 @@ describe.skipIf(problem !== null)('enrolling a server from the console, then ret
       rpc.request(registerNodeRpc, registration, undefined, { params: { node: name } }),
     ).rejects.toMatchObject({ code: 'forbidden' });
   }, 30_000);
+
+  it('stopped while retired (its bus refused), the agent ends its resolver before it exits', async () => {
+    // The install runs the agent from the repository, so its resolver lives in the repository's var/.
+    const unboundPid = Number(readFileSync(path.join(repoRoot, 'var/resolver/unbound.pid'), 'utf8').trim());
+    const isRunning = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(isRunning(unboundPid)).toBe(true);
+    const pid = agentPid()!;
+    process.kill(pid, 'SIGTERM');
+    // The agent's own limit on a stop is 10 s, after which it exits anyway.
+    await eventually(() => !isRunning(pid), 15_000, 50);
+    expect(isRunning(unboundPid)).toBe(false);
+  }, 30_000);
 });

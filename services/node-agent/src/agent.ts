@@ -171,13 +171,16 @@ export class NodeAgent {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
+    // The processes the agent started (its resolver, its check server) end first: they need
+    // nothing from the bus, and a bus that cannot close (a retired node's refused credentials)
+    // would otherwise keep them running past the process's forced exit, orphaned.
+    await this.resolver.stop();
+    await this.tunnelCheck?.stop();
     await this.messages?.close().catch(() => undefined);
     await this.reading?.catch(() => undefined);
     await this.reconciling?.catch(() => undefined);
     await this.bus?.close();
     await this.watching?.catch(() => undefined);
-    await this.resolver.stop();
-    await this.tunnelCheck?.stop();
   }
 
   /**
