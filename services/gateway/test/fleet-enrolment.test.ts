@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -351,21 +351,39 @@ describe.skipIf(problem !== null)('enrolling a server from the console, then ret
   }, 30_000);
 
   it('stopped while retired (its bus refused), the agent ends its resolver before it exits', async () => {
-    // The install runs the agent from the repository, so its resolver lives in the repository's var/.
-    const unboundPid = Number(readFileSync(path.join(repoRoot, 'var/resolver/unbound.pid'), 'utf8').trim());
-    const isRunning = (pid: number) => {
+    // The agent's own unbound: its child process (found by parent, as other tests' agents may run
+    // one from the same folder).
+    const pid = agentPid()!;
+    const unboundChildren = () =>
+      readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .map((entry) => {
+          const stat = (() => {
+            try {
+              return readFileSync(`/proc/${entry}/stat`, 'utf8');
+            } catch {
+              return '';
+            }
+          })();
+          const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+          return stat.includes('(unbound)') && parent === pid ? Number(entry) : undefined;
+        })
+        .filter((child) => child !== undefined);
+    const isRunning = (candidate: number) => {
       try {
-        process.kill(pid, 0);
+        process.kill(candidate, 0);
         return true;
       } catch {
         return false;
       }
     };
-    expect(isRunning(unboundPid)).toBe(true);
-    const pid = agentPid()!;
+    const children = await eventually(() => {
+      const found = unboundChildren();
+      return found.length > 0 ? found : undefined;
+    }, 5_000);
     process.kill(pid, 'SIGTERM');
     // The agent's own limit on a stop is 10 s, after which it exits anyway.
     await eventually(() => !isRunning(pid), 15_000, 50);
-    expect(isRunning(unboundPid)).toBe(false);
+    expect(children.filter(isRunning)).toEqual([]);
   }, 30_000);
 });

@@ -271,4 +271,20 @@ describe.skipIf(!existsSync(unbound))('the generated config in a real unbound', 
       leftover.kill('SIGKILL');
     }
   });
+
+  it('turned off (NODE_RESOLVER=off), leaves the pid file of another agent sharing its folder alone', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'qw-resolver-off-'));
+    try {
+      await writeFile(path.join(folder, 'unbound.pid'), '4242\n');
+      const off = new NodeResolver(
+        { binary: 'off', directory: folder, blocklistDir: shippedBlocklistDir, upstream: [], prefix: [] },
+        createLogger({ service: 'node-agent', level: 'silent' }),
+      );
+      await off.start([]);
+      await off.stop();
+      expect(readFileSync(path.join(folder, 'unbound.pid'), 'utf8')).toBe('4242\n');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
 });

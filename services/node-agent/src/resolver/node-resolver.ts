@@ -187,7 +187,9 @@ export class NodeResolver {
     this.stopped = true;
     clearTimeout(this.restartTimer);
     await this.stopChild();
-    await rm(this.pidFile, { force: true });
+    // Only an agent that runs a resolver owns the pid file: one with it off (NODE_RESOLVER=off)
+    // leaves alone what another agent sharing the folder wrote there.
+    if (this.enabled) await rm(this.pidFile, { force: true });
   }
 
   /** Ends unbound (TERM, then KILL after 5 s) and waits until it is gone, so its port is free. */
