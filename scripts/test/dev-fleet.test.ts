@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { eventually, wireguardLabProblem } from '@qw/testkit';
+import { eventually, findProcesses, wireguardLabProblem } from '@qw/testkit';
 import { generateKeyPair, renderClientConfig } from '@qw/wireguard';
 import { connectDemoClient, prepareDevFleet, removeDevFleet, startDemoTraffic } from '../dev-fleet.ts';
 import { devFleetPlan } from '../dev-fleet-plan.ts';
@@ -36,18 +36,8 @@ const reaches = (ns: string | null, address: string) =>
     () => false,
   );
 /** The pids of wireguard-go processes driving one of the plan's interfaces. */
-function wireguardGoOf(ifaces: string[]): string[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return argv[0]?.endsWith('wireguard-go') && ifaces.includes(argv[1] ?? '');
-      } catch {
-        return false;
-      }
-    });
-}
+const wireguardGoOf = (ifaces: string[]): number[] =>
+  findProcesses(({ argv }) => (argv[0] ?? '').endsWith('wireguard-go') && ifaces.includes(argv[1] ?? ''));
 const ifaces = [...plan.nodes, ...plan.clients].map((member) => member.iface);
 
 afterAll(() => {

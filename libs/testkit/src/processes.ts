@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -39,6 +40,40 @@ export function spawnTsProcess(
       return child.exitCode;
     },
   };
+}
+
+/** A process of this machine as /proc shows it: its id, its parent's, its command line. */
+export type ProcessEntry = { pid: number; parent: number; argv: string[] };
+
+/**
+ * The ids of this machine's processes that `match` picks (processes a test's code started
+ * indirectly: wireguard-go, an agent's unbound). One that ends while /proc is read is left out.
+ */
+export function findProcesses(match: (entry: ProcessEntry) => boolean): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // After the command name in parentheses: the state, then the parent's id.
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (match({ pid: Number(name), parent, argv })) found.push(Number(name));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+/** Whether a process with this id exists (signal 0 asks without sending anything). */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Sends `signal` to a child that is still running and waits until it has exited. */

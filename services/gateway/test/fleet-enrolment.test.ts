@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,8 @@ import {
   captureLogs,
   createWireGuardLab,
   eventually,
+  findProcesses,
+  processExists,
   freePort,
   startTestBus,
   wireguardLabProblem,
@@ -354,36 +356,13 @@ describe.skipIf(problem !== null)('enrolling a server from the console, then ret
     // The agent's own unbound: its child process (found by parent, as other tests' agents may run
     // one from the same folder).
     const pid = agentPid()!;
-    const unboundChildren = () =>
-      readdirSync('/proc')
-        .filter((entry) => /^\d+$/.test(entry))
-        .map((entry) => {
-          const stat = (() => {
-            try {
-              return readFileSync(`/proc/${entry}/stat`, 'utf8');
-            } catch {
-              return '';
-            }
-          })();
-          const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-          return stat.includes('(unbound)') && parent === pid ? Number(entry) : undefined;
-        })
-        .filter((child) => child !== undefined);
-    const isRunning = (candidate: number) => {
-      try {
-        process.kill(candidate, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     const children = await eventually(() => {
-      const found = unboundChildren();
+      const found = findProcesses(({ parent, argv }) => parent === pid && (argv[0] ?? '').endsWith('unbound'));
       return found.length > 0 ? found : undefined;
     }, 5_000);
     process.kill(pid, 'SIGTERM');
     // The agent's own limit on a stop is 10 s, after which it exits anyway.
-    await eventually(() => !isRunning(pid), 15_000, 50);
-    expect(children.filter(isRunning)).toEqual([]);
+    await eventually(() => !processExists(pid), 15_000, 50);
+    expect(children.filter(processExists)).toEqual([]);
   }, 30_000);
 });
