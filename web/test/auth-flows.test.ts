@@ -413,7 +413,7 @@ describe('automatic redirect and guards (spec §2)', () => {
       const { page, errors, close } = await signedInPage(email);
       for (const path of paths) {
         await page.goto(url(path));
-        // On a busy machine a load and the session's restore take more than the poll's default 5 s.
+        // On a busy machine a load and the session's restore can take more than the polls' usual 10 s.
         await expect.poll(() => pathOf(page), { message: path, timeout: 15_000 }).toBe('/app/personal/overview');
       }
       expect(errors).toEqual([]);
