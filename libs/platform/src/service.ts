@@ -8,7 +8,13 @@ import { platformTables, type PlatformTables } from './db/platform-tables.ts';
 import { connectBus, type BusConnection } from './bus/connection.ts';
 import { ensureDeadLetterStream, ensureStream } from './bus/streams.ts';
 import { OutboxRelay } from './bus/outbox.ts';
-import { IdempotentConsumer, pruneInbox, type BatchHandler, type EventHandler } from './bus/consumer.ts';
+import {
+  type ConsumerOptions,
+  IdempotentConsumer,
+  pruneInbox,
+  type BatchHandler,
+  type EventHandler,
+} from './bus/consumer.ts';
 import { RpcClient, endpoint, refuseEveryCallerToken, serveRpc, type RpcEndpoint } from './bus/rpc.ts';
 import { callerTokenVerifier } from './bus/caller-tokens.ts';
 import { startMetricsSampler, type ServiceGauge } from './bus/sampled-metrics.ts';
@@ -70,6 +76,8 @@ export type ConsumerSpec<DB = any> = {
   afterCommit?: () => void;
   /** Messages taken into one transaction at most (default 200): fewer for large events. */
   batchSize?: number;
+  /** A delivery batch in several transactions at once, by key (see `ConsumerOptions.split`). */
+  split?: ConsumerOptions<TSchema>['split'];
 } & ({ handler: EventHandler<any, DB>; handleMany?: never } | { handleMany: BatchHandler<any, DB>; handler?: never });
 
 /** Ties a consumer's handler to its contract's payload type and its service's tables. */
@@ -90,7 +98,7 @@ export function batchConsumer<S extends TSchema, DB>(
   name: string,
   contract: EventContract<S>,
   handleMany: BatchHandler<S, DB>,
-  options: { batchSize?: number } = {},
+  options: { batchSize?: number; split?: ConsumerOptions<TSchema>['split'] } = {},
 ): ConsumerSpec<DB> {
   return {
     name,

@@ -15,6 +15,7 @@ import {
 import { v7 as uuidv7 } from 'uuid';
 import {
   addToOutbox,
+  bucketOf,
   IdempotentConsumer,
   connectDatabase,
   createEnvelope,
@@ -348,6 +349,59 @@ describe('batch consumer', () => {
     expect(String(line.reason)).toMatch(/handler failed 3 times/);
     expect(await batchEffects(good)).toHaveLength(4);
     expect(await batchEffects([poison.thingId])).toHaveLength(0);
+  });
+
+  it('split by key: the parts in transactions at the same time, each key in one part and in order', async () => {
+    // Two names that land in different parts (the part is a hash of the key).
+    const names = ['north', 'south', 'east', 'west', 'up', 'down'];
+    const left = names[0]!;
+    const right = names.find((name) => bucketOf(name, 2) !== bucketOf(left, 2))!;
+    const things = [1, 2, 3, 4].flatMap((i) => [`${left} ${i}`, `${right} ${i}`]);
+    // Committed before the consumer starts, so they are waiting for it together.
+    const ours = new Set((await commitTogether(things)).map((thing) => thing.thingId));
+    const calls: Array<{ names: string[]; tx: string }> = [];
+    let running = 0;
+    let overlaps = 0;
+    const split = new IdempotentConsumer({
+      name: 'sink-batch.split',
+      stream: batchSink.bus.ns.stream('probe'),
+      contract: thingCreated,
+      db: batchSink.db,
+      bus: batchSink.bus,
+      logger: batchLogs.logger,
+      split: { count: 2, key: (event) => String((event.data as { name: string }).name.split(' ')[0]) },
+      handleMany: async (tx, events) => {
+        const mine = events.filter((event) => ours.has(event.data.thingId));
+        if (mine.length === 0) return;
+        const txid = (await sql<{ id: string }>`select txid_current()::text as id`.execute(tx)).rows[0]!.id;
+        calls.push({ names: mine.map((event) => event.data.name), tx: txid });
+        // Held a moment: a part that finds the other one running meanwhile ran at the same time.
+        running += 1;
+        await eventually(() => running === 2, 2_000, 20).then(
+          () => {
+            overlaps += 1;
+          },
+          () => undefined,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running -= 1;
+      },
+    });
+    await split.start();
+    try {
+      await eventually(() => calls.flatMap((call) => call.names).length === things.length, 15_000);
+      await eventually(() => consumerSettled(batchSink.bus, 'probe', 'sink-batch.split'));
+    } finally {
+      await split.stop();
+    }
+    // Never both keys in one transaction; each key's events in stream order.
+    for (const call of calls) expect(new Set(call.names.map((name) => name.split(' ')[0])).size).toBe(1);
+    for (const key of [left, right])
+      expect(calls.flatMap((call) => call.names).filter((name) => name.startsWith(`${key} `))).toEqual(
+        [1, 2, 3, 4].map((i) => `${key} ${i}`),
+      );
+    expect(overlaps).toBeGreaterThanOrEqual(2);
+    expect(new Set(calls.map((call) => call.tx)).size).toBe(calls.length);
   });
 
   it('has one effect when the same event arrives three times in one batch', async () => {

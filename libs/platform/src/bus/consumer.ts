@@ -59,7 +59,21 @@ export type ConsumerOptions<S extends TSchema> = {
    * after a rollback): to wake work that reads what the handler wrote, such as a mail queue.
    */
   afterCommit?: (() => void) | undefined;
+  /**
+   * A delivery batch split into `count` transactions run at once, each event going by its key
+   * (`key(event)`: events of one key stay in one transaction, in stream order), so the service's
+   * work on one part overlaps Postgres's on another. Only for handlers whose parts touch disjoint
+   * rows (telemetry's samples, split by node).
+   */
+  split?: { count: number; key: (event: ReceivedEvent<unknown>) => string } | undefined;
 };
+
+/** A string's bucket among `count` (FNV-1a): the same key always lands in the same one. */
+export function bucketOf(key: string, count: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % count;
+}
 
 /** The redelivery delay after the n-th failed delivery: 250 ms doubling, capped at 30 s. */
 export function redeliveryDelayMs(deliveryCount: number): number {
@@ -253,7 +267,19 @@ export class IdempotentConsumer<S extends TSchema> {
       else await this.deadLetter(msg, `invalid event: ${decoded.problems.join('; ')}`, decoded.eventId);
     }
     if (valid.length === 0) return;
+    const { split } = this.options;
+    if (!split || split.count < 2 || valid.length < 2) return this.settle(valid);
+    const parts: Array<typeof valid> = Array.from({ length: split.count }, () => []);
+    for (const event of valid) parts[bucketOf(split.key(event.envelope), split.count)]!.push(event);
+    // Every part settles before the next batch starts, even when one fails: a key's next events
+    // never overtake its events still in a transaction.
+    const settled = await Promise.allSettled(parts.filter((part) => part.length > 0).map((part) => this.settle(part)));
+    for (const result of settled) if (result.status === 'rejected') throw result.reason;
+  }
 
+  /** Handles decoded events in one transaction (one at a time if that fails), then acks or naks each. */
+  private async settle(valid: Array<{ msg: JsMsg; envelope: ReceivedEvent<unknown> }>): Promise<void> {
+    const { logger } = this.options;
     let outcomes: Map<JsMsg, Outcome>;
     try {
       outcomes = await this.handleTogether(valid);

@@ -26,6 +26,7 @@ export {
   pruneInbox,
   redeliveryDelayMs,
   uuidV7Floor,
+  bucketOf,
   type BatchHandler,
   type ReceivedEvent,
   type ConsumerOptions,

@@ -59,7 +59,9 @@ export const telemetryConsumers = [
         events.map((e) => ({ node: e.params.node, sample: e.data })),
       );
     },
-    { batchSize: peerSampleBatch },
+    // Two transactions at once, each with its own nodes (a node's samples stay in one, in order):
+    // the replica prepares one part while Postgres writes the other.
+    { batchSize: peerSampleBatch, split: { count: 2, key: (event) => event.params.node ?? '' } },
   ),
   consumer('telemetry.host-sampled', hostSampled, (tx: Db, e) => recordHostSample(tx, e.params.node, e.data)),
   // Peers that have just connected, within a second: "connected" without waiting for a sample.
