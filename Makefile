@@ -3,13 +3,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install infra packages web dev seed-demo test e2e bench up up-cluster lint format typecheck clean
+.PHONY: help install infra packages web dev seed-demo test e2e bench up up-cluster lint format typecheck clean screenshots
 
 help:
 	@echo "make dev    install, set up the database, build the web app and run everything at http://localhost:8080"
 	@echo "make seed-demo  two years of demo customers in the running \`make dev\` product (for the Analytics page)"
 	@echo "make test   install and run every test (unit, integration, end-to-end, browser)"
 	@echo "make e2e    only the end-to-end and browser tests"
+	@echo "make screenshots  the browser tests, photographing every screen into test-results/screenshots"
 	@echo "make bench  benchmarks, one table of figures beside their baselines (NAME=<name> runs one, SIZE=tiny in seconds)"
 	@echo "make up     the same product under Docker Compose (needs a Docker engine)"
 	@echo "make up-cluster  the same with three NATS servers and two replicas of every service"
@@ -55,6 +56,10 @@ test: install infra packages web lint
 
 e2e: install infra packages web
 	npx vitest run services/gateway/test web/test
+
+# The browser tests, each photographing the screens it checks into test-results/screenshots.
+screenshots: install infra packages web
+	QW_SCREENSHOTS=1 npx vitest run web/test
 
 bench: install infra
 	BENCH_SIZE=$(or $(SIZE),$(BENCH_SIZE),full) npx tsx bench/run.ts $(NAME)

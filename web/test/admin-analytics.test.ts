@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { funnelVisitsNote, revenueWindows, windowLabel } from '@qw/contracts';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -16,6 +15,7 @@ import {
 } from './support/fake-analytics-api';
 import { screenshotDir } from './support/paths';
 import type { Site } from './support/site';
+import { photograph } from './support/photos';
 
 /**
  * The admin Analytics page against a fake of the analytics API (the contract's shapes, checked on
@@ -64,9 +64,8 @@ async function sidewaysOverflow(page: Page): Promise<number> {
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(screenshotDir, { recursive: true });
   const width = page.viewportSize()?.width ?? 1280;
-  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+  await photograph(page, join(screenshotDir, `${name}-${width}.png`), { fullPage: true });
 }
 
 const chartPanels = [

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { type FakeAdminApi, idOf, installFakeAdminApi } from './support/fake-adm
 import { type FakeSession, installFakeSession } from './support/fake-analytics-api';
 import { repoRoot } from './support/paths';
 import type { Site } from './support/site';
+import { photograph } from './support/photos';
 
 /**
  * The operator console (issue #13, spec §2 Admin area) against a fake of the admin API
@@ -56,11 +56,10 @@ async function sidewaysOverflow(page: Page): Promise<number> {
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(screensDir, { recursive: true });
   const width = page.viewportSize()?.width ?? 1280;
-  await page.screenshot({ path: join(screensDir, `${name}-${width}.png`), fullPage: true });
+  await photograph(page, join(screensDir, `${name}-${width}.png`), { fullPage: true });
   // The first screen as a phone shows it, for a look at the top without scaling a long page down.
-  if (width < 640) await page.screenshot({ path: join(screensDir, `${name}-${width}-top.png`) });
+  if (width < 640) await photograph(page, join(screensDir, `${name}-${width}-top.png`));
 }
 
 describe('admin console: Overview', () => {
@@ -586,7 +585,7 @@ async function settled(page: Page): Promise<void> {
   await expect.poll(() => page.locator('main .qw-skeleton').count(), { timeout: 10_000 }).toBe(0);
 }
 
-describe('admin console: phones and screenshots', () => {
+describe('admin console: phones and laptops', () => {
   it('at 390 px: every tab visible, tables as cards with every column and action, no sideways scrolling', async () => {
     for (const { path, heading, name } of pages) {
       const opened = await openConsole(path, heading, 390);
@@ -638,7 +637,7 @@ describe('admin console: phones and screenshots', () => {
     }
   }, 120_000);
 
-  it('at 1280 px: the same pages, screenshots and no serious accessibility problems', async () => {
+  it('at 1280 px: the same pages, no serious accessibility problems', async () => {
     for (const { path, heading, name } of pages) {
       const opened = await openConsole(path, heading, 1280);
       const { page } = opened;

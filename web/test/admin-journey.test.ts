@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import {
   verifiedAccountViaApi,
   type Stack,
 } from './support/real-stack';
+import { photograph } from './support/photos';
 
 /**
  * Issue #13 in Chromium against the real services (identity, billing, provisioning, telemetry,
@@ -63,9 +63,8 @@ const tileValue = (page: Page, label: string) =>
     .locator('.qw-stat-tile__value');
 
 async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(screensDir, { recursive: true });
   const width = page.viewportSize()?.width ?? 1280;
-  await page.screenshot({ path: join(screensDir, `real-${name}-${width}.png`), fullPage: true });
+  await photograph(page, join(screensDir, `real-${name}-${width}.png`), { fullPage: true });
 }
 
 describe('the operator console on the real stack', () => {
@@ -131,7 +130,7 @@ describe('the operator console on the real stack', () => {
   ] as const;
 
   for (const width of [1280, 390]) {
-    it(`every console page at ${width} px: all tabs on screen, no sideways scrolling, a screenshot`, async () => {
+    it(`every console page at ${width} px: all tabs on screen, no sideways scrolling`, async () => {
       const admin = await newPage(browser, { width });
       await signInThroughPage(admin.page, stack.publicUrl, adminEmail);
       for (const { path, heading, name } of pages) {

@@ -16,6 +16,7 @@ import {
   startWebStack,
   verifiedAccountViaApi,
 } from './support/real-stack';
+import { photograph } from './support/photos';
 
 /**
  * The Servers page and /servers against the real gateway and provisioning (issue #23): an operator
@@ -208,7 +209,7 @@ describe('Servers page against the real backend', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await expect(seriousAxeViolations(page)).resolves.toEqual([]);
-      await card.screenshot({ path: `${screenshotDir}/admin-server-history-${width}.png` });
+      await photograph(card, `${screenshotDir}/admin-server-history-${width}.png`);
       await card.getByRole('button', { name: 'Hide last 24 hours' }).click();
       await expect(card.getByRole('region', { name: `${name}: last 24 hours` }).count()).resolves.toBe(0);
       expect(errors).toEqual([]);

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { type AdminServer, type FakeAdminApi, idOf, installFakeAdminApi } from '
 import { type FakeSession, installFakeSession } from './support/fake-analytics-api';
 import { screenshotDir } from './support/paths';
 import type { Site } from './support/site';
+import { photograph } from './support/photos';
 
 /**
  * The console's Servers page for the fleet (issue #23) against the fake admin API: adding a server
@@ -59,9 +59,8 @@ async function sidewaysOverflow(page: Page): Promise<number> {
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(screenshotDir, { recursive: true });
   const width = page.viewportSize()?.width ?? 1280;
-  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+  await photograph(page, join(screenshotDir, `${name}-${width}.png`), { fullPage: true });
 }
 
 /** Everything the page keeps where a later visitor of this browser could find it. */

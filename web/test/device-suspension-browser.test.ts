@@ -10,6 +10,7 @@ import {
 } from '../../services/gateway/test/support/organizations.ts';
 import { launchBrowser, openPage } from './support/browser.ts';
 import { signInThroughPage } from './support/real-stack.ts';
+import { photograph } from './support/photos';
 
 /**
  * Issue #20 in Chromium on the real services: a device an operator or an organization's admin
@@ -103,7 +104,7 @@ describe('who suspended a device, on its row', () => {
       // Its person's own suspension: the row as before, and Activate works.
       await expect(row(page, 'Own phone').getByTestId('suspension-note').count()).resolves.toBe(0);
       expect(await activateOf(page, 'Own phone')).toEqual({ disabled: false, title: null, description: null });
-      await page.screenshot({ path: `${shots}/A-personal-operator-${width}.png`, fullPage: true });
+      await photograph(page, `${shots}/A-personal-operator-${width}.png`, { fullPage: true });
       await context.close();
     }
   }, 60_000);
@@ -128,7 +129,7 @@ describe('who suspended a device, on its row', () => {
         title: "Suspended by your organization's admin",
         description: "Suspended by your organization's admin",
       });
-      await page.screenshot({ path: `${shots}/A-business-member-${width}.png`, fullPage: true });
+      await photograph(page, `${shots}/A-business-member-${width}.png`, { fullPage: true });
       await context.close();
     }
 
@@ -140,7 +141,7 @@ describe('who suspended a device, on its row', () => {
       .poll(() => row(page, 'Max desktop').getByTestId('suspension-note').allInnerTexts(), { timeout: 10_000 })
       .toEqual(["Suspended by your organization's admin"]);
     expect((await activateOf(page, 'Max desktop')).disabled).toBe(false);
-    await page.screenshot({ path: `${shots}/A-business-owner-1280.png`, fullPage: true });
+    await photograph(page, `${shots}/A-business-owner-1280.png`, { fullPage: true });
     await row(page, 'Max desktop').getByRole('button', { name: 'Activate' }).click();
     await row(page, 'Max desktop').getByRole('button', { name: 'Suspend' }).waitFor();
     await context.close();

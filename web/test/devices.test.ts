@@ -7,6 +7,7 @@ import { startStack, type Stack } from '../../services/gateway/test/support/stac
 import { customerWithPlan, deviceServices, verifyEmail } from '../../services/gateway/test/support/products.ts';
 import { registerTestNode } from '../../services/gateway/test/support/nodes.ts';
 import { alertTexts, launchBrowser, openPage } from './support/browser.ts';
+import { photograph } from './support/photos';
 
 let stack: Stack;
 let browser: Browser;
@@ -69,7 +70,7 @@ describe('personal devices in the browser', () => {
     // Issue #26: the status reads Active or Suspended (the spec's Active column said Yes or No).
     await expect.poll(() => row(page, 'Work laptop').innerText()).toMatch(/Linux\s+Active\s+Not connected/);
 
-    await page.screenshot({ path: 'test-results/screenshots/personal-devices-1280.png', fullPage: true });
+    await photograph(page, 'test-results/screenshots/personal-devices-1280.png', { fullPage: true });
     // Rename in place: saved on blur after trimming; an empty name is ignored.
     const name = page.getByLabel('Name of Work laptop');
     await name.fill('  Travel laptop ');
@@ -120,7 +121,7 @@ describe('personal devices in the browser', () => {
     await qr.waitFor();
     await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
     await expect(page.getByText('Copy the .conf file to /etc/wireguard/.').isVisible()).resolves.toBe(true);
-    await page.screenshot({ path: 'test-results/screenshots/personal-device-qr-1280.png' });
+    await photograph(page, 'test-results/screenshots/personal-device-qr-1280.png');
     await page.getByRole('button', { name: 'Close' }).click();
 
     // Online as soon as the node reports a fresh handshake, without reloading the page.

@@ -3,7 +3,6 @@
  * by the gateway's web serving (services/gateway/src/web-app.ts) as HTML readable before any
  * script runs; the app then hydrates on that markup without replacing it.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatUsd, plans } from '@qw/contracts';
 import type { Browser, Page } from 'playwright-core';
@@ -12,6 +11,7 @@ import { launchBrowser } from './support/browser';
 import { startGatewaySite } from './support/gateway-site';
 import { screenshotDir } from './support/paths';
 import type { Site } from './support/site';
+import { photograph } from './support/photos';
 
 const pages = [
   {
@@ -139,8 +139,7 @@ describe('prerendered public pages, as plain HTTP', () => {
 });
 
 describe('prerendered public pages in Chromium', () => {
-  it('read with JavaScript disabled at 1280 and 390 px: heading, prices, styles; screenshots', async () => {
-    mkdirSync(screenshotDir, { recursive: true });
+  it('read with JavaScript disabled at 1280 and 390 px: heading, prices, styles', async () => {
     for (const width of [1280, 390]) {
       const context = await browser.newContext({
         javaScriptEnabled: false,
@@ -162,7 +161,7 @@ describe('prerendered public pages in Chromium', () => {
             const prices = await tab.locator('.co-plan__amount').allInnerTexts();
             expect(prices).toEqual(plans.map((plan) => formatUsd(plan.priceCents)));
           }
-          await tab.screenshot({ path: join(screenshotDir, `prerendered-nojs-${page.name}-${width}.png`) });
+          await photograph(tab, join(screenshotDir, `prerendered-nojs-${page.name}-${width}.png`));
         }
       } finally {
         await context.close();

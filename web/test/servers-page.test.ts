@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { openPage, siteAndBrowserPerFile } from './support/browser';
 import { demoPublicServers, installFakePublicServers } from './support/fake-public-servers';
 import { screenshotDir } from './support/paths';
 import type { Site } from './support/site';
+import { photograph } from './support/photos';
 
 /**
  * The public /servers page (issue #23) against a fake GET /api/servers checked against its
@@ -44,9 +44,8 @@ function citiesOf(page: Page, region: string) {
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(screenshotDir, { recursive: true });
   const width = page.viewportSize()?.width ?? 1280;
-  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+  await photograph(page, join(screenshotDir, `${name}-${width}.png`), { fullPage: true });
 }
 
 describe('/servers (issue #23)', () => {

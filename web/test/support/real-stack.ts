@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { analyticsService } from '@qw/analytics';
@@ -7,6 +6,7 @@ import { deviceServices } from '../../../services/gateway/test/support/products.
 import { startStack, type Stack } from '../../../services/gateway/test/support/stack.ts';
 import { openPage, type PageOptions } from './browser';
 import { screenshotDir } from './paths';
+import { photograph } from './photos';
 
 export type { Stack };
 
@@ -196,7 +196,6 @@ export function pathOf(page: Page): string {
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(screenshotDir, { recursive: true });
   const width = page.viewportSize()?.width ?? 1280;
-  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+  await photograph(page, join(screenshotDir, `${name}-${width}.png`), { fullPage: true });
 }
