@@ -8,15 +8,28 @@ export { chromiumPath, launchBrowser } from './chromium';
 
 export type PageOptions = { width?: number; height?: number; colorScheme?: 'light' | 'dark' };
 
-/** A page in its own context (own cookies and storage), sized like a phone (360) or a laptop (1280). */
+/**
+ * A page in a context of its own (own cookies and storage), sized like a phone (360) or a laptop
+ * (1280). Closing the context hands the page back for the file's next `openPage` instead (see
+ * `recycle`): a new page costs Chromium about a third of a second of CPU and a new renderer, more
+ * than most tests' own work in it. QW_PAGE_POOL=0 closes every context for real.
+ */
 export async function openPage(
   browser: Browser,
   options: PageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const width = options.width ?? 1280;
+  const viewport = { width, height: options.height ?? (width < 600 ? 740 : 800) };
+  const colorScheme = options.colorScheme ?? 'light';
+  const spare = idlePages.get(browser)?.pop();
+  if (spare) {
+    await spare.page.setViewportSize(viewport);
+    await spare.page.emulateMedia({ media: null, colorScheme, reducedMotion: 'reduce', forcedColors: null });
+    return spare;
+  }
   const context = await browser.newContext({
-    viewport: { width, height: options.height ?? (width < 600 ? 740 : 800) },
-    colorScheme: options.colorScheme ?? 'light',
+    viewport,
+    colorScheme,
     reducedMotion: 'reduce',
     // Lets the tests inject axe-core even where the site sends a Content-Security-Policy.
     bypassCSP: true,
@@ -28,7 +41,105 @@ export async function openPage(
     (route) => route.abort('addressunreachable'),
   );
   const page = await context.newPage();
+  if (process.env.QW_PAGE_POOL !== '0') recyclable(browser, context, page);
   return { context, page };
+}
+
+/** Pages handed back, per connection to the browser (a file's), waiting for the next `openPage`. */
+const idlePages = new WeakMap<Browser, Array<{ context: BrowserContext; page: Page }>>();
+
+/**
+ * What a test may change in a context or page that cannot be undone, or not cheaply: a page or
+ * context using any of these is closed for real when the test is done with it.
+ */
+const lastingOnContext = [
+  'addInitScript',
+  'exposeBinding',
+  'exposeFunction',
+  'setExtraHTTPHeaders',
+  'setOffline',
+  'grantPermissions',
+  'setGeolocation',
+  'setHTTPCredentials',
+  'route',
+  'routeFromHAR',
+  'routeWebSocket',
+  'setDefaultTimeout',
+  'setDefaultNavigationTimeout',
+  'newPage',
+] as const;
+const lastingOnPage = [
+  'addInitScript',
+  'exposeBinding',
+  'exposeFunction',
+  'setExtraHTTPHeaders',
+  'setDefaultTimeout',
+  'setDefaultNavigationTimeout',
+  'routeFromHAR',
+  'routeWebSocket',
+] as const;
+
+/**
+ * Makes `context.close()` hand the page back when the test left nothing behind that outlives a
+ * reset: its routes, listeners, cookies, permissions and the storage of the one site it visited
+ * are cleared and the page goes to about:blank (no script of the site left running). Anything in
+ * `lastingOn…`, the page's clock, a second page or a second site, and the context closes for real.
+ */
+function recyclable(browser: Browser, context: BrowserContext, page: Page): void {
+  let lasting = false;
+  const mark = <T extends object>(target: T, names: readonly string[]) => {
+    for (const name of names) {
+      const original = (target as Record<string, unknown>)[name];
+      if (typeof original !== 'function') continue;
+      (target as Record<string, unknown>)[name] = (...args: unknown[]) => {
+        lasting = true;
+        return (original as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    }
+  };
+  mark(context, lastingOnContext);
+  mark(page, lastingOnPage);
+  mark(
+    page.clock,
+    Object.getOwnPropertyNames(Object.getPrototypeOf(page.clock)).filter((name) => name !== 'constructor'),
+  );
+  const origins = new Set<string>();
+  const watchOrigins = () =>
+    page.on('framenavigated', (frame) => {
+      const { origin } = new URL(frame.url());
+      if (origin !== 'null') origins.add(origin);
+    });
+  watchOrigins();
+  const close = context.close.bind(context);
+  context.close = async (options?: { reason?: string }) => {
+    const [site] = origins;
+    const here = page.isClosed() ? undefined : new URL(page.url()).origin;
+    if (lasting || !here || context.pages().length !== 1 || origins.size > 1 || (site && site !== here))
+      return close(options);
+    try {
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      page.removeAllListeners();
+      if (site)
+        await page.evaluate(() => {
+          localStorage.clear();
+          sessionStorage.clear();
+        });
+      await page.goto('about:blank', { timeout: 5_000 });
+      // Back from the next test's first page leads to this blank page, never to this test's pages.
+      const session = await context.newCDPSession(page);
+      await session.send('Page.resetNavigationHistory');
+      await session.detach();
+      await context.clearCookies();
+      await context.clearPermissions();
+    } catch {
+      return close(options);
+    }
+    origins.clear();
+    watchOrigins();
+    const idle = idlePages.get(browser) ?? [];
+    idlePages.set(browser, idle);
+    idle.push({ context, page });
+  };
 }
 
 /**
