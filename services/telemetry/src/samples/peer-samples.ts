@@ -204,13 +204,10 @@ export async function recordPeerSamples(
     if (nodeId && sample.peers.length > 0) known.push({ nodeId, sample });
   }
   const inPlace = await applyInPlace(tx, known);
-  const rest =
-    inPlace.left.length === 0
-      ? []
-      : known.flatMap(({ nodeId, sample }, n) => {
-          const left = inPlace.left[n];
-          return left && left.length > 0 ? [{ nodeId, sample: { ...sample, peers: left } }] : [];
-        });
+  const rest = known.flatMap(({ nodeId, sample }, n) => {
+    const left = inPlace.left[n]!;
+    return left.length > 0 ? [{ nodeId, sample: { ...sample, peers: left } }] : [];
+  });
   return inPlace.counted + (rest.length > 0 ? await foldAndWrite(tx, rest) : 0);
 }
 
