@@ -35,6 +35,7 @@ import { samplePages } from './sample-pages.ts';
 import { nodeResolverFor, startNodeResolver } from './resolver/agent-resolver.ts';
 import type { NodeResolver } from './resolver/node-resolver.ts';
 import { withPresharedKey } from './preshared-keys.ts';
+import { PeerChangeOrder } from './peer-order.ts';
 import { serveTunnelCheck } from './tunnel-check.ts';
 import { WgHost } from './wg-host.ts';
 import { enableForwarding, prefixedExec } from './forwarding.ts';
@@ -57,6 +58,8 @@ export class NodeAgent {
   private watching: Promise<void> | undefined;
   private stopped = false;
   private probeOffset = 0;
+  /** The newest change applied to each key: a redelivered older one must not undo it. */
+  private readonly order = new PeerChangeOrder();
   /** Peers on the interface at the latest sample, for the host metrics (the server's 24 h history). */
   private peersSeen: number | undefined;
   private startedAt = new Date();
@@ -299,6 +302,7 @@ export class NodeAgent {
   reconcile(): Promise<void> {
     this.reconciling ??= (async () => {
       const started = performance.now();
+      this.order.forgetOld();
       try {
         const actual = new Map((await this.host.dump()).peers.map((peer) => [peer.publicKey, peer]));
         const desiredKeys = new Set<string>();
@@ -381,9 +385,16 @@ export class NodeAgent {
     }
     try {
       const change = decoded.envelope.data as PeerChange;
-      const changes = await withPresharedKey(this.rpc!, this.config.NODE_NAME, change, peerChanges(change));
+      const current = this.order.current(peerChanges(change), msg.seq);
+      if (current.length === 0) {
+        this.logger.debug({ subject }, 'peer change overtaken by a newer one; skipped');
+        msg.ack();
+        return;
+      }
+      const changes = await withPresharedKey(this.rpc!, this.config.NODE_NAME, change, current);
       const keyed = performance.now();
       await this.host.setPeers(changes);
+      this.order.applied(changes, msg.seq);
       const applied = performance.now();
       // Times only: keys and addresses stay out of the logs.
       this.logger.debug(
