@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,18 +30,47 @@ export async function deleteNamespace(namespace: string, url = sharedNatsUrl): P
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The first port of the kernel's ephemeral range: outgoing connections take their ports from there on. */
+function ephemeralFloor(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether a server could listen on 127.0.0.1:`port` now (0: any port); answers the port it got. */
+function tryListen(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
     });
   });
+}
+
+/** Where freePort picks from: above the well-known ports and the dev stack's, below the ephemeral range. */
+const lowestPicked = 10_000;
+
+/**
+ * A port nothing listens on, for a server a test starts a little later. Picked at random below
+ * the kernel's ephemeral range: a port listen(0) hands out comes from that range, which is also
+ * where the kernel takes the local port of every outgoing connection, and a file's many
+ * connections to Postgres and NATS once took a stack's port in the seconds before its gateway
+ * listened (EADDRINUSE). Outside that range only another picker can take it.
+ */
+export async function freePort(): Promise<number> {
+  const ceiling = ephemeralFloor();
+  for (let attempt = 0; ceiling - lowestPicked > 1000 && attempt < 50; attempt++) {
+    const port = await tryListen(lowestPicked + Math.floor(Math.random() * (ceiling - lowestPicked)));
+    if (port) return port;
+  }
+  const port = await tryListen(0);
+  if (!port) throw new Error('no free port');
+  return port;
 }
 
 export type PrivateNats = {
