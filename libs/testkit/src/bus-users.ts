@@ -8,8 +8,32 @@ import {
   busKeysFile,
   createBusKeys,
   keepRevocations,
+  type NatsOperatorAuth,
   pushAccountJwt,
 } from '@qw/platform/bus';
+
+/**
+ * What every test bus and cluster of a process starts with, made once per process: the bus's keys,
+ * the users of the operator, the gateway and each service, the system user and the JWTs a server
+ * starts with. Signing them (ed25519 in JavaScript) cost half a second or more per bus, a stack's
+ * biggest step. Each bus still has its own server, identity folder and revocations: a user a
+ * test revokes on its bus stays valid on the next file's, whose account lists no revocation.
+ */
+async function startOfEveryBus() {
+  const keys = createBusKeys();
+  const identities = new BusIdentities(keys);
+  const principals = [await identities.issuePrincipal(operatorUser)];
+  for (const principal of Object.keys(busAccess) as BusPrincipal[])
+    principals.push(await identities.issuePrincipal(principal));
+  const system = await identities.issueSystemUser();
+  const { resolverDir: _, ...serverJwts } = await identities.serverAuth('');
+  return { keys, principals, system, serverJwts };
+}
+
+let processStart: ReturnType<typeof startOfEveryBus> | undefined;
+
+/** Node users this process issued, by node name: the next bus adding the same node gets the same one. */
+const nodeUsers = new Map<string, BusIdentity>();
 
 /** A user of a test bus: the name the server knows, its public key, its `.creds` text and file. */
 export type IssuedUser = { user: string; publicKey: string; creds: string; file: string };
@@ -22,7 +46,8 @@ export type IssuedUser = { user: string; publicKey: string; creds: string; file:
  * it (BUS_IDENTITY_DIR) to issue and revoke enrolled nodes' users.
  */
 export async function issueTestBusUsers(dir: string, where: string) {
-  const keys = createBusKeys();
+  processStart ??= startOfEveryBus();
+  const { keys, principals, system, serverJwts } = await processStart;
   await writeFile(busKeysFile(dir), JSON.stringify(keys, null, 2), { mode: 0o600 });
   const identities = new BusIdentities(keys);
   const issued = new Map<string, IssuedUser>();
@@ -38,18 +63,31 @@ export async function issueTestBusUsers(dir: string, where: string) {
     if (!credentials) throw new Error(`no user ${user} on this ${where} (a node is added with addNode)`);
     return credentials;
   };
-  const admin = await keep(await identities.issuePrincipal(operatorUser));
-  for (const principal of Object.keys(busAccess) as BusPrincipal[])
-    await keep(await identities.issuePrincipal(principal));
-  const system = await identities.issueSystemUser();
+  let admin: IssuedUser | undefined;
+  for (const identity of principals) {
+    const credentials = await keep(identity);
+    if (identity.user === operatorUser) admin = credentials;
+  }
   return {
     identities,
-    admin,
     system,
     issuedTo,
-    /** Issues the node's user unless it has one (no server is edited or reloaded). */
+    admin: admin!,
+    /** What an operator-mode server of this bus starts with (nothing revoked yet), its resolver in `resolverDir`. */
+    serverAuth: (resolverDir: string): NatsOperatorAuth => ({ ...serverJwts, resolverDir }),
+    /**
+     * Issues the node's user unless it has one (no server is edited or reloaded): the user this
+     * process issued the node before, unless this bus revoked its key.
+     */
     async addNode(name: string): Promise<void> {
-      if (!issued.has(nodeUser(name))) await keep(await identities.issueNode(name));
+      if (issued.has(nodeUser(name))) return;
+      const before = nodeUsers.get(name);
+      if (before && !(before.publicKey in identities.revocations)) await keep(before);
+      else {
+        const identity = await identities.issueNode(name);
+        if (!before) nodeUsers.set(name, identity);
+        await keep(identity);
+      }
     },
     /** Revokes the user and pushes the account to the servers over `$SYS`, as the system user connected by `connectAs`. */
     async revoke(user: string, connectAs: (creds: string) => Promise<NatsConnection>): Promise<void> {

@@ -94,7 +94,7 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
   const configFile = path.join(dir, 'nats.conf');
   const url = `nats://127.0.0.1:${port}`;
   const users = await issueTestBusUsers(dir, 'test bus');
-  const { identities, admin, issuedTo } = users;
+  const { admin, issuedTo } = users;
   const tls = testNatsCertificates();
 
   const connectAs = (creds: string) =>
@@ -111,7 +111,7 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
     natsServerConfig({
       listen: `127.0.0.1:${port}`,
       storeDir: path.join(dir, 'store'),
-      operator: await identities.serverAuth(path.join(dir, 'accounts')),
+      operator: users.serverAuth(path.join(dir, 'accounts')),
       tls,
     }),
     { mode: 0o600 },

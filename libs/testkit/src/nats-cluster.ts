@@ -87,7 +87,7 @@ export async function startNatsCluster(
   const ip = async (args: string[]) => void (await run('ip', args));
   const tls = testNatsCertificates();
   const users = await issueTestBusUsers(dir, 'cluster');
-  const { identities, admin, issuedTo } = users;
+  const { admin, issuedTo } = users;
 
   await ip(['netns', 'add', hub]);
   await ip(['-n', hub, 'link', 'add', bridge, 'type', 'bridge']);
@@ -130,7 +130,7 @@ export async function startNatsCluster(
         natsServerConfig({
           listen: `${addressOf(i)}:4222`,
           storeDir,
-          operator: await identities.serverAuth(path.join(dir, name, 'accounts')),
+          operator: users.serverAuth(path.join(dir, name, 'accounts')),
           tls,
         }),
         `server_name: ${JSON.stringify(name)}`,

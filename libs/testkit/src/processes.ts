@@ -109,7 +109,8 @@ export function serverProcess(spawnServer: () => ChildProcess, ready: () => Prom
           return;
         } catch (error) {
           if (Date.now() > deadline) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          // A NATS server answers some 20 ms after it is spawned: a short pause, not a round 100 ms.
+          await new Promise((resolve) => setTimeout(resolve, 20));
         }
       }
     },
