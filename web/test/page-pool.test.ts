@@ -20,6 +20,8 @@ async function leaveTraces(page: Page): Promise<void> {
   });
   await page.context().addCookies([{ name: 'trace', value: 'cookie', url: site.url }]);
   await page.goto(`${site.url}/faq`);
+  // Written as the test's last page goes, as React Router saves its scroll positions.
+  await page.evaluate(() => addEventListener('pagehide', () => sessionStorage.setItem('unload-trace', 'session')));
   // A route of the test's own: /about answered by the test.
   await page.route(
     (url) => url.pathname === '/about',
@@ -50,11 +52,12 @@ describe('pages handed back between tests', () => {
       await second.page.evaluate(() => [
         localStorage.getItem('trace'),
         sessionStorage.getItem('trace'),
+        sessionStorage.getItem('unload-trace'),
         document.cookie.includes('trace'),
         history.length,
         matchMedia('(prefers-color-scheme: dark)').matches,
       ]),
-    ).toEqual([null, null, false, 2, true]);
+    ).toEqual([null, null, null, false, 2, true]);
     // Behind the first page of the test, only the blank page the reset left: none of the last test's.
     await second.page.goBack();
     expect(second.page.url()).toBe('about:blank');

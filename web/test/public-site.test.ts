@@ -13,17 +13,19 @@ let browser: Browser;
 
 siteAndBrowserPerFile((opened) => ({ site, browser } = opened));
 
+const stallMs = 20_000;
+
 /** Opens a path at a width and waits for the screen's heading; pageerrors fail the test. */
 async function visit(path: string, width = 1280, colorScheme: 'light' | 'dark' = 'light') {
   const { context, page } = await openPage(browser, { width, colorScheme });
-  // Under the test's 30 s: a call that stalls fails naming itself instead of the whole test timing out.
-  page.setDefaultTimeout(20_000);
   const errors: string[] = [];
   const requested: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('request', (request) => requested.push(request.url()));
-  await page.goto(`${site.url}${path}`);
-  await page.locator('h1').first().waitFor();
+  // Under the test's 30 s: a load that stalls fails naming itself instead of the whole test timing
+  // out. Given per call: a page whose default timeout changed is not handed on to the next test.
+  await page.goto(`${site.url}${path}`, { timeout: stallMs });
+  await page.locator('h1').first().waitFor({ timeout: stallMs });
   return {
     page,
     errors,
@@ -43,7 +45,7 @@ describe('every public page', () => {
   for (const { name, path, heading } of publicPages) {
     it(`${path}: title, description, landmarks, header and footer links, skip link, no chart code`, async () => {
       const { page, requested, close } = await visit(path);
-      await page.waitForLoadState('networkidle');
+      await page.waitForLoadState('networkidle', { timeout: stallMs });
       expect(requested.filter((url) => /echarts|zrender/.test(url))).toEqual([]);
       await expect(page.locator('h1').first().innerText()).resolves.toBe(heading);
       const title = await page.title();
@@ -264,6 +266,19 @@ describe('/pricing', () => {
 
   it('opening /pricing#business scrolls to the Business plans', async () => {
     const { page, close } = await visit('/pricing#business');
+    await page.waitForFunction(() => {
+      const top = document.getElementById('business')?.getBoundingClientRect().top ?? 9999;
+      return top >= 0 && top < 200;
+    });
+    await close();
+  });
+
+  it('opened by its address in a tab that showed another page, /pricing#business still scrolls to the Business plans', async () => {
+    // React Router remembered the last page's position under the name every page load's first
+    // entry has, and gave it to this one instead of its anchor.
+    const { page, close } = await visit('/faq');
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await page.goto(`${site.url}/pricing#business`, { timeout: stallMs });
     await page.waitForFunction(() => {
       const top = document.getElementById('business')?.getBoundingClientRect().top ?? 9999;
       return top >= 0 && top < 200;

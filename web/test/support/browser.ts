@@ -119,10 +119,13 @@ function recyclable(browser: Browser, context: BrowserContext, page: Page): void
     try {
       await page.unrouteAll({ behavior: 'ignoreErrors' });
       page.removeAllListeners();
+      // The site's storage is emptied, and kept empty while its page goes: a page writes to it as
+      // it unloads (React Router keeps its scroll positions in sessionStorage on pagehide).
       if (site)
         await page.evaluate(() => {
           localStorage.clear();
           sessionStorage.clear();
+          Storage.prototype.setItem = () => undefined;
         });
       await page.goto('about:blank', { timeout: 5_000 });
       // Back from the next test's first page leads to this blank page, never to this test's pages.

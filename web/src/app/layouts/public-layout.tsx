@@ -1,11 +1,29 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router-dom';
+import {
+  type GetScrollRestorationKeyFunction,
+  Link,
+  NavLink,
+  Outlet,
+  ScrollRestoration,
+  useLocation,
+  useNavigation,
+} from 'react-router-dom';
 import { footerExtraLinks, publicNavLinks, siteName } from '../../config/site';
 import { usePageVisits } from '../../features/analytics/page-visits';
 import { BrandLink } from './brand';
 import { useFocusMainOnNavigate } from './use-focus-main';
 import { SkipLink } from './skip-link';
 import './public-layout.css';
+
+/**
+ * Where a scroll position is remembered: by history entry, as React Router does, except the first
+ * entry of a page load, which it calls "default" in every load. Keyed so, a page opened by its
+ * address in a tab that showed another page got that page's position back instead of its own
+ * anchor (/pricing#business landing at the top); by its address, a reload still comes back where
+ * it was.
+ */
+const scrollKey: GetScrollRestorationKeyFunction = (location) =>
+  location.key === 'default' ? `${location.pathname}${location.search}${location.hash}` : location.key;
 
 /** Spec §2 "Public layout": header and footer link to /, /pricing, /faq, /about, /contact and /login. */
 export function PublicLayout() {
@@ -97,7 +115,7 @@ export function PublicLayout() {
           </p>
         </div>
       </footer>
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollKey} />
     </div>
   );
 }
