@@ -63,16 +63,12 @@ export async function issueTestBusUsers(dir: string, where: string) {
     if (!credentials) throw new Error(`no user ${user} on this ${where} (a node is added with addNode)`);
     return credentials;
   };
-  let admin: IssuedUser | undefined;
-  for (const identity of principals) {
-    const credentials = await keep(identity);
-    if (identity.user === operatorUser) admin = credentials;
-  }
+  for (const identity of principals) await keep(identity);
   return {
     identities,
+    admin: issuedTo(operatorUser),
     system,
     issuedTo,
-    admin: admin!,
     /** What an operator-mode server of this bus starts with (nothing revoked yet), its resolver in `resolverDir`. */
     serverAuth: (resolverDir: string): NatsOperatorAuth => ({ ...serverJwts, resolverDir }),
     /**

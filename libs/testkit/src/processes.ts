@@ -109,7 +109,7 @@ export function serverProcess(spawnServer: () => ChildProcess, ready: () => Prom
           return;
         } catch (error) {
           if (Date.now() > deadline) throw error;
-          // A NATS server answers some 20 ms after it is spawned: a short pause, not a round 100 ms.
+          // A NATS server answers some 20 ms after it is spawned: asked again as often, not every 100 ms.
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       }
