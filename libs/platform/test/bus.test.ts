@@ -20,6 +20,7 @@ import {
   connectDatabase,
   createEnvelope,
   inboxRetentionMs,
+  outboxSequenceOf,
   pruneInbox,
   uuidV7Floor,
   type RunningService,
@@ -134,6 +135,33 @@ describe('transactional outbox', () => {
     await eventually(async () => (await effectsFor(thingId)) === 1);
     await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'));
     expect(await effectsFor(thingId)).toBe(1);
+  });
+
+  it('numbers each event by its outbox row, so one published after later ones is still known as the older', async () => {
+    await probe.relay.stop();
+    const first = await createThing(probe, 'stool');
+    const second = await createThing(probe, 'bench');
+    // The first row's publish "fails": it is held back while the relay sends the second.
+    await sql`update outbox set published_at = now() where id = ${first.eventId}`.execute(probe.db);
+    await probe.relay.start();
+    await eventually(async () => (await probe.relay.backlog()) === 0);
+    await sql`update outbox set published_at = null where id = ${first.eventId}`.execute(probe.db);
+    probe.relay.wake();
+    await eventually(async () => (await probe.relay.backlog()) === 0);
+
+    const stream = probe.bus.ns.stream('probe');
+    const last = (await probe.bus.jsm.streams.info(stream)).state.last_seq;
+    const read = new Map<string, { at: number; number: number | undefined }>();
+    for (const at of [last - 1, last]) {
+      const message = await probe.bus.jsm.streams.getMessage(stream, { seq: at });
+      read.set(message!.header.get('Nats-Msg-Id'), { at, number: outboxSequenceOf({ headers: message!.header }) });
+    }
+    const [older, newer] = [read.get(first.eventId)!, read.get(second.eventId)!];
+    // The stream holds them the other way round; the numbers keep the order they were made in.
+    expect(older.at).toBeGreaterThan(newer.at);
+    expect(older.number).toBeTypeOf('number');
+    expect(older.number!).toBeLessThan(newer.number!);
+    await eventually(async () => (await effectsFor(first.thingId)) === 1);
   });
 });
 

@@ -12,6 +12,7 @@ import type { Static } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desiredPeersRpc, nodeConsumerName, type nodePeerChanged, registerNodeRpc } from '@qw/contracts';
 import type { BusConnection, RpcClient } from '@qw/platform';
+import { outboxSequenceOf } from '@qw/platform/bus';
 import { eventually, keepReporting, natsClusterProblem, startNatsCluster, type NatsCluster } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import { peerChanges } from '../../node-agent/src/agent.ts';
@@ -250,13 +251,14 @@ async function readNodeChanges(): Promise<number> {
     // As the agent applies it: a change delivered again after newer ones to its keys changes only
     // what they left alone.
     const asked = peerChanges(envelope.data);
-    const changes = toldOrder.current(asked, message.seq);
+    const made = outboxSequenceOf(message) ?? 0;
+    const changes = toldOrder.current(asked, made);
     toldOvertaken += asked.length - changes.length;
     for (const change of changes) {
       if (change.remove) told.delete(change.publicKey);
       else told.add(change.publicKey);
     }
-    toldOrder.applied(changes, message.seq);
+    toldOrder.applied(changes, made);
     message.ack();
   }
   return newest;

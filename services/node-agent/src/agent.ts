@@ -18,7 +18,14 @@ import {
   subjectParams,
   type EventContract,
 } from '@qw/contracts';
-import { RpcClient, connectBus, createEnvelope, decodeEnvelope, type BusConnection } from '@qw/platform/bus';
+import {
+  RpcClient,
+  connectBus,
+  createEnvelope,
+  decodeEnvelope,
+  outboxSequenceOf,
+  type BusConnection,
+} from '@qw/platform/bus';
 import {
   generateKeyPair,
   maskEndpoint,
@@ -385,7 +392,9 @@ export class NodeAgent {
     }
     try {
       const change = decoded.envelope.data as PeerChange;
-      const current = this.order.current(peerChanges(change), msg.seq);
+      // Provisioning's relay numbers every change; one without a number predates them all.
+      const made = outboxSequenceOf(msg) ?? 0;
+      const current = this.order.current(peerChanges(change), made);
       if (current.length === 0) {
         this.logger.debug({ subject }, 'peer change overtaken by a newer one; skipped');
         msg.ack();
@@ -394,7 +403,7 @@ export class NodeAgent {
       const changes = await withPresharedKey(this.rpc!, this.config.NODE_NAME, change, current);
       const keyed = performance.now();
       await this.host.setPeers(changes);
-      this.order.applied(changes, msg.seq);
+      this.order.applied(changes, made);
       const applied = performance.now();
       // Times only: keys and addresses stay out of the logs.
       this.logger.debug(

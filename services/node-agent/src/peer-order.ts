@@ -4,20 +4,22 @@ import type { PeerChange } from '@qw/wireguard';
 const rememberMs = 10 * 60_000;
 
 /**
- * Keeps a node's peer changes in the order provisioning made them. JetStream hands a node its
- * changes in stream order, but one whose ack was lost (its consumer's leader cut off from the
- * cluster) comes again after the ack wait, and one that failed here comes again a second later:
- * by then newer changes to the same keys may be on the interface, and applying the old one would
- * undo them (a removed device back on the interface until the next reconcile). So the newest
- * stream sequence applied to each key is remembered, and a change older than that for a key is
- * dropped for that key. A redelivery at the same sequence applies again, which changes nothing.
+ * Keeps a node's peer changes in the order provisioning made them. Each change carries the
+ * number of the outbox row it left provisioning in (`outboxSequenceOf`); for one key these
+ * numbers follow the order of its changes. The order the node reads them in may not: JetStream
+ * delivers a change again when its ack was lost (its consumer's leader cut off from the cluster)
+ * or when it failed here, and the outbox relay publishes a change whose publish failed after
+ * later ones went through. Applying such a change late would undo a newer one (a removed device
+ * back on the interface until the next reconcile). So the newest number applied to each key is
+ * remembered, and a change older than that for a key is dropped for that key. A change read again
+ * at the same number applies again, which changes nothing.
  */
 export class PeerChangeOrder {
   private readonly newest = new Map<string, { sequence: number; at: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** What of `changes`, made at stream sequence `sequence`, no newer change has overtaken. */
+  /** What of `changes`, made at outbox number `sequence`, no newer change has overtaken. */
   current(changes: readonly PeerChange[], sequence: number): PeerChange[] {
     return changes.filter((change) => (this.newest.get(change.publicKey)?.sequence ?? 0) <= sequence);
   }

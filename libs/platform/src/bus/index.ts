@@ -18,6 +18,8 @@ export {
   addEventsToOutbox,
   defaultOutboxRetentionMs,
   OutboxRelay,
+  outboxSequenceHeader,
+  outboxSequenceOf,
   type RelayOptions,
 } from './outbox.ts';
 export {

@@ -1,3 +1,4 @@
+import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { fillSubject, type EventContract, type SubjectParams } from '@qw/contracts';
@@ -62,6 +63,23 @@ export async function addEventsToOutbox<S extends TSchema>(
 }
 
 type OutboxRow = { seq: string; id: string; subject: string; envelope: unknown };
+
+/**
+ * The header every relayed event carries: its outbox row's number. Rows are numbered as their
+ * transactions write them, and a service changes one thing (a device) in one transaction at a
+ * time, so for one thing the numbers follow the order of its changes. The stream's own order
+ * does not always: the relay publishes many rows at once, and a row whose publish failed goes out
+ * again after later ones went through, or a lost tail is published again after newer events.
+ * A consumer to which order matters (a node's peers) compares these numbers, per thing.
+ */
+export const outboxSequenceHeader = 'Qw-Outbox-Seq';
+
+/** The outbox row number a relayed message carries, or undefined for one without it. */
+export function outboxSequenceOf(message: { headers?: MsgHdrs | undefined }): number | undefined {
+  const value = message.headers?.get(outboxSequenceHeader);
+  if (!value || !/^\d{1,15}$/.test(value)) return undefined;
+  return Number(value);
+}
 
 export type RelayOptions = {
   db: PlatformDb;
@@ -231,7 +249,13 @@ export class OutboxRelay {
         const results = await Promise.allSettled(
           rows.rows.map((row) => {
             const body = typeof row.envelope === 'string' ? row.envelope : JSON.stringify(row.envelope);
-            return bus.js.publish(bus.ns.subject(row.subject), body, { msgID: row.id, timeout: this.publishTimeoutMs });
+            const headers = natsHeaders();
+            headers.set(outboxSequenceHeader, row.seq);
+            return bus.js.publish(bus.ns.subject(row.subject), body, {
+              msgID: row.id,
+              timeout: this.publishTimeoutMs,
+              headers,
+            });
           }),
         );
         const sent: string[] = [];
