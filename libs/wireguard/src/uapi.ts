@@ -290,17 +290,43 @@ export async function uapiLatestHandshakes(socketPath: string, timeoutMs = 60_00
   return handshakes;
 }
 
+/**
+ * wireguard-go answers a `get` under its configuration lock, which every `set` waits for, and
+ * holds it until the whole answer has been read from the socket. So the answer is only gathered
+ * while it streams (its end is its `errno` line and the blank line after it) and parsed once the
+ * socket is closed: at 10,000 peers the lock is then held for wireguard-go's own writing (about
+ * 25 ms here), not also for the parsing (another 25-30 ms), and a peer added meanwhile waits that
+ * much less.
+ */
 async function readGet(socketPath: string, parser: UapiGetParser, timeoutMs: number): Promise<void> {
+  const chunks: string[] = [];
   let tail = '';
   await exchange(
     socketPath,
     ['get=1\n\n'],
     (chunk) => {
-      parser.push(chunk);
-      tail = (tail + chunk).slice(-2);
-      return parser.done && tail === '\n\n';
+      chunks.push(chunk);
+      tail = (tail + chunk).slice(-32);
+      return answerEnded.test(tail);
     },
     timeoutMs,
   );
+  // Parsed in slices with a turn of the event loop between them: a set answered meanwhile (a peer
+  // change while the handshake watch reads) is seen at once, not after every peer has been parsed.
+  let sinceYield = 0;
+  for (const chunk of chunks) {
+    parser.push(chunk);
+    sinceYield += chunk.length;
+    if (sinceYield >= parseSliceChars) {
+      sinceYield = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
   parser.end();
 }
+
+/** About 250 peers of a `get` answer: a millisecond or two of parsing between turns of the event loop. */
+const parseSliceChars = 64 * 1024;
+
+/** The end of a `get` answer: its `errno` line (the first line, when the get failed) and a blank line. */
+const answerEnded = /(?:^|\n)errno=\d+\n\n$/;

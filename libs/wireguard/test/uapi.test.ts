@@ -1,5 +1,9 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -127,6 +131,55 @@ describe('UAPI get answers, parsed as they stream', () => {
     const refused = new UapiGetParser(() => undefined);
     refused.push('errno=22\n\n');
     expect(() => refused.end()).toThrow(/errno=22/);
+  });
+
+  describe('a get over a socket', () => {
+    /** A socket that answers each `get=1` with `reply`, in pieces of `size` characters, keeping the connection open as wireguard-go does. */
+    async function fakeInterface(reply: string, size: number): Promise<{ path: string; close(): Promise<void> }> {
+      const dir = await mkdtemp(path.join(tmpdir(), 'qw-uapi-'));
+      const socketPath = path.join(dir, 'wg.sock');
+      const server = createServer((connection) => {
+        connection.on('data', async () => {
+          for (let i = 0; i < reply.length; i += size) {
+            connection.write(reply.slice(i, i + size));
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        });
+        connection.on('error', () => undefined);
+      });
+      await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+      return {
+        path: socketPath,
+        close: async () => {
+          await new Promise((resolve) => server.close(resolve));
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    }
+
+    it('ends at the errno line and blank line however they arrive, and parses the whole answer', async () => {
+      for (const size of [1, 5, 4096]) {
+        const fake = await fakeInterface(answer, size);
+        try {
+          const handshakes = await uapiLatestHandshakes(fake.path, 5000);
+          expect([...handshakes]).toEqual([
+            [key('a'), 1700000000],
+            [key('b'), 0],
+          ]);
+        } finally {
+          await fake.close();
+        }
+      }
+    });
+
+    it('refuses a get the interface answered with an error', async () => {
+      const fake = await fakeInterface('errno=22\n\n', 3);
+      try {
+        await expect(uapiGet(fake.path, 5000)).rejects.toThrow(/errno=22/);
+      } finally {
+        await fake.close();
+      }
+    });
   });
 });
 
