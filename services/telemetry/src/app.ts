@@ -12,6 +12,7 @@ import { endpoint, type ServiceDefinition } from '@qw/platform';
 import { telemetryConsumers } from './consumers/telemetry.consumers.ts';
 import type { TelemetryDatabase } from './database.ts';
 import { latestFor, pruneDeviceTraffic, pruneHostMetrics } from './samples/samples.service.ts';
+import { earlyHandshakeSeconds, pruneEarlyHandshakes } from './samples/handshake-changes.ts';
 import { nodeGauges } from './samples/node-metrics.ts';
 import {
   connectedCount,
@@ -66,6 +67,7 @@ export const telemetryService: ServiceDefinition<TelemetryDatabase> = {
   tasks: ({ db }) => [
     { name: 'prune-host-metrics', everyMs: 15 * 60_000, run: () => pruneHostMetrics(db) },
     { name: 'prune-device-traffic', everyMs: 15 * 60_000, run: () => pruneDeviceTraffic(db) },
+    { name: 'prune-early-handshakes', everyMs: earlyHandshakeSeconds * 1000, run: () => pruneEarlyHandshakes(db) },
   ],
   gauges: ({ db }) => nodeGauges(db),
 };

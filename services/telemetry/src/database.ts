@@ -14,6 +14,17 @@ export interface DeviceKeysTable {
   node_id: string | null;
 }
 
+/**
+ * A first handshake a node saw before telemetry knew the key on that node (its device event not
+ * read yet): kept a few minutes for the key (`early-handshakes.ts`).
+ */
+export interface EarlyHandshakesTable {
+  node_id: string;
+  public_key: string;
+  latest_handshake: Timestamp;
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** The latest sample per device, overwritten each time: there is no per-device history. */
 export interface DeviceLatestTelemetryTable {
   device_id: string;
@@ -86,6 +97,7 @@ export interface NodesTable {
 /** The platform's tables (outbox, inbox, rate events, mail jobs) come with `PlatformTables`. */
 export interface TelemetryDatabase extends PlatformTables {
   device_keys: DeviceKeysTable;
+  early_handshakes: EarlyHandshakesTable;
   device_latest_telemetry: DeviceLatestTelemetryTable;
   device_activity: DeviceActivityTable;
   device_traffic_hours: DeviceTrafficHoursTable;

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import type { Static } from 'typebox';
 import {
   adminNodeStatsRpc,
   adminTrafficRpc,
@@ -8,6 +9,8 @@ import {
   deviceMoved,
   deviceRemoved,
   deviceSuspended,
+  handshakesChanged,
+  handshakesObserved,
   hostSampled,
   latestTelemetryRpc,
   nodeRegistered,
@@ -18,6 +21,7 @@ import { callerTokenSigner, RpcClient } from '@qw/platform';
 import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import { telemetryService } from '../src/app.ts';
 import { pruneDeviceTraffic } from '../src/samples/samples.service.ts';
+import { pruneEarlyHandshakes } from '../src/samples/handshake-changes.ts';
 import type { TelemetryDatabase } from '../src/database.ts';
 import type { RunningService } from '@qw/platform';
 
@@ -159,12 +163,14 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
       `select table_name from information_schema.columns
         where table_schema = 'telemetry' and column_name in ('device_id', 'public_key') order by table_name`,
     );
-    // The latest status, the key map, whether a device is on, and its bytes per hour of the last day.
+    // The latest status, the key map, whether a device is on, its bytes per hour of the last day,
+    // and a first handshake waiting (two minutes at most) for its key.
     expect([...new Set(columns.map((c) => c.table_name))]).toEqual([
       'device_activity',
       'device_keys',
       'device_latest_telemetry',
       'device_traffic_hours',
+      'early_handshakes',
     ]);
     // The removed tablet's hours went with it.
     const { rows: tabletHours } = await sql.query(
@@ -244,6 +250,54 @@ describe('a device provisioning moved to another node', () => {
     expect((await latest([laptop.deviceId]))[0]).toMatchObject({ rx_bytes_24h: 6000 });
     const stats = await asProvisioning.request(adminNodeStatsRpc, { node_ids: [nodeId, newNodeId] }, operator);
     expect(stats.nodes.find((n) => n.node_id === newNodeId)?.connected).toBe(1);
+  });
+});
+
+describe('a first handshake a node saw before telemetry knew the key', () => {
+  it('is told once the device event arrives; a key that never arrives is not', async () => {
+    const late = { deviceId: randomUUID(), publicKey: key(), userId: randomUUID(), allowedIps: ['10.8.0.9/32'] };
+    const stranger = key();
+    const at = now() - 2;
+    await alone.publish(
+      handshakesChanged,
+      {
+        observedAt: new Date().toISOString(),
+        peers: [
+          { publicKey: late.publicKey, latestHandshake: at },
+          { publicKey: stranger, latestHandshake: at },
+        ],
+      },
+      { params: { node: nodeName } },
+    );
+    const waiting = async () =>
+      (
+        await sql.query('select public_key from telemetry.early_handshakes where node_id = $1 order by public_key', [
+          nodeId,
+        ])
+      ).rows.map((row: { public_key: string }) => row.public_key);
+    await eventually(async () => (await waiting()).length === 2, 20_000);
+
+    // The device's event comes after its handshake: the handshake is told to provisioning then.
+    await created(late, 'late tablet');
+    const stream = running.bus.ns.stream('telemetry');
+    const subject = running.bus.ns.subject(handshakesObserved.subject);
+    const told = await eventually(async () => {
+      const message = await running.bus.jsm.streams.getMessage(stream, { last_by_subj: subject }).catch(() => null);
+      const data = message?.json<{ data: Static<typeof handshakesObserved.schema> }>().data;
+      return data?.devices.find((device) => device.deviceId === late.deviceId) ? data : undefined;
+    }, 20_000);
+    expect(told.nodeId).toBe(nodeId);
+    expect(told.devices).toEqual([{ deviceId: late.deviceId, latestHandshake: new Date(at * 1000).toISOString() }]);
+    // Claimed once; the key no device took keeps waiting until its two minutes are up.
+    expect(await waiting()).toEqual([stranger]);
+    await pruneEarlyHandshakes(running.db);
+    expect(await waiting()).toEqual([stranger]);
+    await sql.query(
+      "update telemetry.early_handshakes set received_at = now() - interval '121 seconds' where node_id = $1",
+      [nodeId],
+    );
+    await pruneEarlyHandshakes(running.db);
+    expect(await waiting()).toEqual([]);
   });
 });
 

@@ -470,6 +470,14 @@ export const inventoryTables: readonly InventoryTable[] = [
   },
   {
     service: 'telemetry',
+    table: 'early_handshakes',
+    purpose:
+      "A device's first handshake a node saw before telemetry had read which device the key belongs to (no address).",
+    personal: [{ column: 'public_key', holds: "the device's public key" }],
+    retention: 'Deleted when the key arrives, or after two minutes.',
+  },
+  {
+    service: 'telemetry',
     table: 'device_latest_telemetry',
     purpose:
       'The latest sample per device: handshake, bytes, latency (overwritten, no history), and the bytes of its hour under way.',

@@ -7,6 +7,9 @@ import type { TelemetryDatabase } from '../database.ts';
 type Db = Kysely<TelemetryDatabase>;
 type HandshakeChanges = Static<typeof handshakesChanged.schema>;
 
+/** How long a handshake for a key telemetry does not know on that node waits for the key. */
+export const earlyHandshakeSeconds = 120;
+
 /**
  * Peers a node saw connect just now (`node.<name>.handshakes.changed`, sent within about a second
  * of the handshake): the connected-status path that does not wait for the next 10 s sample.
@@ -15,7 +18,14 @@ type HandshakeChanges = Static<typeof handshakesChanged.schema>;
  * telemetry holds is told to provisioning at once (`telemetry.handshakes.observed`, the event the
  * samples use too), whose device rows the device lists read. The device's latest row keeps the
  * newer handshake, so the next sample does not announce it again; a device not sampled yet gets
- * its row from that sample. Returns how many devices were told.
+ * its row from that sample.
+ *
+ * A key telemetry does not know on that node yet may be a device whose event it has not read: a
+ * new device connects as soon as its peer is on the node, and the device events come through
+ * another consumer, which can be behind. Such a handshake waits in `early_handshakes` (two
+ * minutes at most) and is told when the key arrives (`claimEarlyHandshake`), instead of being
+ * dropped, which left a new device "not connected" until the node's next sample. Returns how
+ * many devices were told.
  */
 export async function recordHandshakeChanges(
   tx: Db,
@@ -35,23 +45,77 @@ export async function recordHandshakeChanges(
       data.peers.map((peer) => peer.publicKey),
     )
     .execute();
-  if (keys.length === 0) return 0;
   const deviceOf = new Map(keys.map((key) => [key.public_key, key.device_id]));
+  const early = data.peers.filter((peer) => !deviceOf.has(peer.publicKey));
+  if (early.length > 0) await keepEarly(tx, nodeRow.id, early);
+  return tellNewerHandshakes(
+    tx,
+    nodeRow.id,
+    data.peers.flatMap((peer) => {
+      const deviceId = deviceOf.get(peer.publicKey);
+      return deviceId ? [{ deviceId, at: new Date(peer.latestHandshake * 1000) }] : [];
+    }),
+  );
+}
+
+/** Forgets the early handshakes whose key has not come within the wait (a task, and before each new one). */
+export async function pruneEarlyHandshakes(db: Db): Promise<void> {
+  await sql`delete from early_handshakes
+            where received_at < now() - make_interval(secs => ${earlyHandshakeSeconds})`.execute(db);
+}
+
+/** Keeps handshakes of keys not known on the node yet, the newest per key. */
+async function keepEarly(tx: Db, nodeId: string, peers: HandshakeChanges['peers']): Promise<void> {
+  await pruneEarlyHandshakes(tx);
+  await sql`insert into early_handshakes (node_id, public_key, latest_handshake)
+            select ${nodeId}::uuid, k, to_timestamp(h)
+            from unnest(${peers.map((p) => p.publicKey)}::text[], ${peers.map((p) => p.latestHandshake)}::bigint[]) as e(k, h)
+            on conflict (node_id, public_key) do update
+              set latest_handshake = greatest(early_handshakes.latest_handshake, excluded.latest_handshake),
+                  received_at = now()`.execute(tx);
+}
+
+/**
+ * The key of `deviceId` is now known on `nodeId` (a new device, a new key, a move): a handshake the
+ * node saw for it in the last two minutes, before telemetry knew the key, is told now.
+ */
+export async function claimEarlyHandshake(
+  tx: Db,
+  key: { publicKey: string; deviceId: string; nodeId: string },
+): Promise<number> {
+  const early = await sql<{ latest_handshake: Date; fresh: boolean }>`
+    delete from early_handshakes
+    where node_id = ${key.nodeId} and public_key = ${key.publicKey}
+    returning latest_handshake, received_at > now() - make_interval(secs => ${earlyHandshakeSeconds}) as fresh`.execute(
+    tx,
+  );
+  const row = early.rows[0];
+  if (!row?.fresh) return 0;
+  return tellNewerHandshakes(tx, key.nodeId, [{ deviceId: key.deviceId, at: new Date(row.latest_handshake) }]);
+}
+
+/**
+ * Of the devices' handshakes, those newer than the one telemetry holds: kept in their latest rows
+ * and told to provisioning (`telemetry.handshakes.observed`). Returns how many.
+ */
+async function tellNewerHandshakes(
+  tx: Db,
+  nodeId: string,
+  handshakes: ReadonlyArray<{ deviceId: string; at: Date }>,
+): Promise<number> {
+  if (handshakes.length === 0) return 0;
   const stored = await tx
     .selectFrom('device_latest_telemetry')
     .select(['device_id', 'latest_handshake'])
     .where(
       'device_id',
       'in',
-      keys.map((key) => key.device_id),
+      handshakes.map((h) => h.deviceId),
     )
     .execute();
   const before = new Map(stored.map((row) => [row.device_id, row.latest_handshake]));
   const newer: Array<{ deviceId: string; latestHandshake: string }> = [];
-  for (const peer of data.peers) {
-    const deviceId = deviceOf.get(peer.publicKey);
-    if (!deviceId) continue;
-    const at = new Date(peer.latestHandshake * 1000);
+  for (const { deviceId, at } of handshakes) {
     const known = before.get(deviceId);
     if (known && new Date(known).getTime() >= at.getTime()) continue;
     newer.push({ deviceId, latestHandshake: at.toISOString() });
@@ -61,7 +125,7 @@ export async function recordHandshakeChanges(
             from unnest(${newer.map((d) => d.deviceId)}::uuid[], ${newer.map((d) => d.latestHandshake)}::timestamptz[])
               as c(device_id, at)
             where d.device_id = c.device_id and (d.latest_handshake is null or d.latest_handshake < c.at)`.execute(tx);
-  await addToOutbox(tx, handshakesObserved, { nodeId: nodeRow.id, devices: newer });
+  await addToOutbox(tx, handshakesObserved, { nodeId, devices: newer });
   return newer.length;
 }
 

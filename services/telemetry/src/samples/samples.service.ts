@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { hostSampled } from '@qw/contracts';
 import type { TelemetryDatabase } from '../database.ts';
+import { claimEarlyHandshake } from './handshake-changes.ts';
 
 type Db = Kysely<TelemetryDatabase>;
 type HostSample = Static<typeof hostSampled.schema>;
@@ -26,6 +27,7 @@ export async function mapKey(
     .values({ public_key: input.publicKey, ...row })
     .onConflict((oc) => oc.column('public_key').doUpdateSet(row))
     .execute();
+  await claimEarlyHandshake(tx, input);
 }
 
 /** The device is gone or its keys erased: forget its key and its latest status. */
