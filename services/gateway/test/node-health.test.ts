@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeConsumerName, nodePeerSubjects, type AdminServer, type DeviceView } from '@qw/contracts';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import type { Static } from 'typebox';
+import {
+  fillSubject,
+  nodeConsumerName,
+  nodePeerChanged,
+  nodePeerSubjects,
+  type AdminServer,
+  type DeviceView,
+} from '@qw/contracts';
+import { createEnvelope, outboxSequenceHeader } from '@qw/platform/bus';
 import { eventually, wireguardLabProblem } from '@qw/testkit';
 import { generateKeyPair } from '@qw/wireguard';
 import { LabNode } from './support/nodes.ts';
@@ -12,7 +22,8 @@ import { customerWithPlan, deviceAdded, deviceServices } from './support/product
  * within 35 s on the console's Servers card and in its devices' view, and takes no new device;
  * restarted after the changes made meanwhile were purged from its durable consumer, it converges
  * from the full snapshot; when the bus goes away and comes back, it reconciles at once, long before
- * its RECONCILE_SECONDS (an hour here).
+ * its RECONCILE_SECONDS (an hour here); and it leaves alone a peer change older than the one it
+ * applied to that key (the outbox row's number), which the relay may have sent after it.
  */
 const problem = await wireguardLabProblem();
 if (problem) console.info(`node-health: skipped because ${problem}`);
@@ -121,4 +132,34 @@ describe.skipIf(problem !== null)('a node that goes silent, and comes back', () 
     const after = await deviceAdded(owner, { name: 'Added after the bus came back', platform: 'linux' });
     await eventually(async () => (await node.peers()).includes(after.public_key), 15_000, 100);
   }, 60_000);
+
+  it('leaves alone a change older than the one applied to its key, whatever order the stream holds them in', async () => {
+    // As provisioning's relay sends them, with the outbox row's number; numbers past any real row.
+    const bus = stack.services.provisioning!.bus;
+    const subject = bus.ns.subject(fillSubject(nodePeerChanged.subject, { node: nodeName }));
+    const tell = async (data: Static<typeof nodePeerChanged.schema>, made: number) => {
+      const envelope = createEnvelope(nodePeerChanged, data);
+      const headers = natsHeaders();
+      headers.set(outboxSequenceHeader, String(made));
+      await bus.js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id, headers });
+    };
+    const add = (publicKey: string, address: string): Static<typeof nodePeerChanged.schema> => ({
+      change: 'set',
+      publicKey,
+      allowedIps: [address],
+      replaces: null,
+    });
+    const [removed, marker] = [generateKeyPair().publicKey, generateKeyPair().publicKey];
+    const base = 10 ** 12;
+    await tell(add(removed, '10.64.201.1/32'), base + 1);
+    await eventually(async () => (await node.peers()).includes(removed), 10_000, 50);
+    // The removal, then the add made before it: a relay that sent the add again after a failed publish.
+    await tell({ change: 'remove', publicKey: removed }, base + 3);
+    await tell(add(removed, '10.64.201.1/32'), base + 2);
+    await tell(add(marker, '10.64.201.2/32'), base + 4);
+    await eventually(async () => (await node.peers()).includes(marker), 10_000, 50);
+    expect(await node.peers()).not.toContain(removed);
+    await tell({ change: 'remove', publicKey: marker }, base + 5);
+    await eventually(async () => !(await node.peers()).includes(marker), 10_000, 50);
+  });
 });
