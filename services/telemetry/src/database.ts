@@ -16,7 +16,7 @@ export interface DeviceKeysTable {
 
 /**
  * A first handshake a node saw before telemetry knew the key on that node (its device event not
- * read yet): kept a few minutes for the key (`early-handshakes.ts`).
+ * read yet): kept a few minutes for the key (`samples/handshake-changes.ts`).
  */
 export interface EarlyHandshakesTable {
   node_id: string;

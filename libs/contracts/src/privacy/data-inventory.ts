@@ -474,7 +474,8 @@ export const inventoryTables: readonly InventoryTable[] = [
     purpose:
       "A device's first handshake a node saw before telemetry had read which device the key belongs to (no address).",
     personal: [{ column: 'public_key', holds: "the device's public key" }],
-    retention: 'Deleted when the key arrives, or after two minutes.',
+    retention:
+      'Deleted when its key arrives; one that waited two minutes is told to no one and deleted within two more.',
   },
   {
     service: 'telemetry',

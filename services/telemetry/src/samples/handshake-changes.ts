@@ -58,7 +58,10 @@ export async function recordHandshakeChanges(
   );
 }
 
-/** Forgets the early handshakes whose key has not come within the wait (a task, and before each new one). */
+/**
+ * Forgets the early handshakes whose key has not come within the wait (a task). Until then a stale
+ * one does no harm: `claimEarlyHandshake` tells only those still within the wait.
+ */
 export async function pruneEarlyHandshakes(db: Db): Promise<void> {
   await sql`delete from early_handshakes
             where received_at < now() - make_interval(secs => ${earlyHandshakeSeconds})`.execute(db);
@@ -66,7 +69,6 @@ export async function pruneEarlyHandshakes(db: Db): Promise<void> {
 
 /** Keeps handshakes of keys not known on the node yet, the newest per key. */
 async function keepEarly(tx: Db, nodeId: string, peers: HandshakeChanges['peers']): Promise<void> {
-  await pruneEarlyHandshakes(tx);
   await sql`insert into early_handshakes (node_id, public_key, latest_handshake)
             select ${nodeId}::uuid, k, to_timestamp(h)
             from unnest(${peers.map((p) => p.publicKey)}::text[], ${peers.map((p) => p.latestHandshake)}::bigint[]) as e(k, h)
