@@ -12,6 +12,7 @@ import path from 'node:path';
 import { allPolicyResolverAddresses } from '@qw/wireguard';
 import { blockingCategories } from '@qw/contracts';
 import { createLogger } from '@qw/platform';
+import { freePort } from '@qw/testkit';
 import { blockedDomains, readBlocklists, shippedBlocklistDir } from '../services/node-agent/src/resolver/blocklists.ts';
 import { NodeResolver } from '../services/node-agent/src/resolver/node-resolver.ts';
 import { type BenchFigure, type Bench, median } from './lib/figures.ts';
@@ -23,7 +24,9 @@ export type ResolverStart = { answeringMs: number; rssMiB: number };
 
 /** Starts unbound with the lists of `blocklistDir`, waits until it answers, measures, stops it. */
 export async function resolverStart(blocklistDir: string, work: string): Promise<ResolverStart> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // Below the ephemeral range (freePort): a random port above it once met an outgoing connection's.
+  const port = await freePort();
+  const said: string[] = [];
   const resolver = new NodeResolver(
     {
       binary: unbound,
@@ -34,14 +37,19 @@ export async function resolverStart(blocklistDir: string, work: string): Promise
       port,
       username: '',
     },
-    createLogger({ service: 'bench', level: 'silent' }),
+    // Unbound's own lines before it first answers (a port in use, say) go into the error below.
+    createLogger({ service: 'bench', level: 'warn', destination: { write: (line: string) => said.push(line) } }),
   );
   const policy = allPolicyResolverAddresses('fd00:1::/48').map((p) => ({ address: p.ipv4, mask: p.mask }));
   const started = performance.now();
   await resolver.start([{ address: '127.0.0.1', mask: 0 }, ...policy]);
   try {
     while (!(await resolver.probe())) {
-      if (performance.now() - started > 60_000) throw new Error('unbound did not answer within 60 s');
+      if (performance.now() - started > 60_000) {
+        throw new Error(
+          `unbound did not answer within 60 s (started again ${resolver.restarts} times): ${said.slice(-3).join(' ')}`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const answeringMs = performance.now() - started;

@@ -27,6 +27,7 @@ import {
   type UnboundSettings,
 } from '../src/resolver/unbound-config.ts';
 import { createLogger } from '@qw/platform';
+import { freePort } from '@qw/testkit';
 
 const run = promisify(execFile);
 const ula = 'fd7a:5157:7769::/48';
@@ -225,7 +226,7 @@ describe.skipIf(!existsSync(unbound))('the generated config in a real unbound', 
 
   it('runs under the supervisor on loopback, answers its own probe in this process, and ends an unbound a dead agent left', async () => {
     dir ??= await mkdtemp(path.join(tmpdir(), 'qw-resolver-conf-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const resolverOf = () =>
       new NodeResolver(
         {
