@@ -20,8 +20,8 @@ import {
 import { callerTokenSigner, RpcClient } from '@qw/platform';
 import { eventually, type ServiceAlone, startServiceAlone, testCallerKeys } from '@qw/testkit';
 import { telemetryService } from '../src/app.ts';
-import { pruneDeviceTraffic } from '../src/samples/samples.service.ts';
-import { pruneEarlyHandshakes } from '../src/samples/handshake-changes.ts';
+import { mapKey, pruneDeviceTraffic } from '../src/samples/samples.service.ts';
+import { pruneEarlyHandshakes, recordHandshakeChanges } from '../src/samples/handshake-changes.ts';
 import type { TelemetryDatabase } from '../src/database.ts';
 import type { RunningService } from '@qw/platform';
 
@@ -298,6 +298,50 @@ describe('a first handshake a node saw before telemetry knew the key', () => {
     );
     await pruneEarlyHandshakes(running.db);
     expect(await waiting()).toEqual([]);
+  });
+
+  it('is told when it is recorded while the event that maps its key is not committed yet', async () => {
+    const racing = { deviceId: randomUUID(), publicKey: key(), userId: randomUUID(), orgId: null, nodeId };
+    const at = now() - 1;
+    let mapped!: () => void;
+    const keyMapped = new Promise<void>((resolve) => {
+      mapped = resolve;
+    });
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    // The device event's transaction has mapped the key (and claimed nothing) but not committed.
+    const event = running.db.transaction().execute(async (tx) => {
+      await mapKey(tx, racing);
+      mapped();
+      await committing;
+    });
+    await keyMapped;
+    const handshake = running.db.transaction().execute((tx) =>
+      recordHandshakeChanges(tx, nodeName, {
+        observedAt: new Date().toISOString(),
+        peers: [{ publicKey: racing.publicKey, latestHandshake: at }],
+      }),
+    );
+    // The handshake waits for the key's lock. Without it, it would find the key unknown and keep it
+    // as early, after the event's claim had looked: told by neither.
+    const waitingForKey = async () =>
+      Number(
+        (
+          await sql.query(
+            "select count(*) from pg_stat_activity where datname = current_database() and wait_event = 'advisory'",
+          )
+        ).rows[0].count,
+      ) > 0;
+    const waited = await Promise.race([
+      handshake.then(() => false),
+      eventually(waitingForKey, 10_000, 20).then(() => true),
+    ]);
+    commit();
+    await event;
+    expect(waited).toBe(true);
+    expect(await handshake).toBe(1);
   });
 });
 

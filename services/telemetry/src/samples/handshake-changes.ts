@@ -35,6 +35,10 @@ export async function recordHandshakeChanges(
   if (!node) return 0;
   const nodeRow = await tx.selectFrom('nodes').select('id').where('name', '=', node).executeTakeFirst();
   if (!nodeRow) return 0;
+  await lockKeys(
+    tx,
+    data.peers.map((peer) => peer.publicKey),
+  );
   const keys = await tx
     .selectFrom('device_keys')
     .select(['public_key', 'device_id'])
@@ -56,6 +60,20 @@ export async function recordHandshakeChanges(
       return deviceId ? [{ deviceId, at: new Date(peer.latestHandshake * 1000) }] : [];
     }),
   );
+}
+
+/**
+ * Takes each key's lock until commit, in one order: a handshake for a key and the device event that
+ * maps it (`mapKey`) take turns. Without it, the handshake's transaction could find the key
+ * unknown while the event's was not yet committed, and the event's claim could run before the
+ * handshake's early row was committed: neither would see the other, and the handshake would wait
+ * for the node's next sample.
+ */
+export async function lockKeys(tx: Db, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const sorted = [...new Set(keys)].sort();
+  await sql`select count(pg_advisory_xact_lock(hashtext('telemetry.device-key'), hashtext(k)))
+            from unnest(${sorted}::text[]) as k`.execute(tx);
 }
 
 /**
@@ -136,6 +154,11 @@ export const handshakeChangesConsumer = batchConsumer(
   'telemetry.handshakes-changed',
   handshakesChanged,
   async (tx: Db, events) => {
+    // Every key of the batch at once, in one order: two batches never wait on each other in a circle.
+    await lockKeys(
+      tx,
+      events.flatMap((event) => event.data.peers.map((peer) => peer.publicKey)),
+    );
     for (const event of events) await recordHandshakeChanges(tx, event.params.node, event.data);
   },
 );

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { hostSampled } from '@qw/contracts';
 import type { TelemetryDatabase } from '../database.ts';
-import { claimEarlyHandshake } from './handshake-changes.ts';
+import { claimEarlyHandshake, lockKeys } from './handshake-changes.ts';
 
 type Db = Kysely<TelemetryDatabase>;
 type HostSample = Static<typeof hostSampled.schema>;
@@ -21,6 +21,8 @@ export async function mapKey(
 ): Promise<void> {
   if (input.previousPublicKey)
     await tx.deleteFrom('device_keys').where('public_key', '=', input.previousPublicKey).execute();
+  // Before the key is mapped: a handshake for it being recorded now commits first, or waits (lockKeys).
+  await lockKeys(tx, [input.publicKey]);
   const row = { device_id: input.deviceId, node_id: input.nodeId, user_id: input.userId, org_id: input.orgId };
   await tx
     .insertInto('device_keys')
