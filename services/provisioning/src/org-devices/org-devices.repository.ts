@@ -1,4 +1,5 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { entitlingStatuses } from '@qw/contracts';
 import type { ProvisioningDatabase } from '../database.ts';
 
 import { likePattern, listedDevices, type ListedDevice } from '../devices/devices.repository.ts';
@@ -56,10 +57,60 @@ export function organizationDeviceStates(db: Db, orgId: string, onlyOf: string |
     .execute();
 }
 
-/** Everyone holding one of the organization's devices (a person removed a moment ago included). */
-export async function assigneesOf(db: Db, orgId: string): Promise<string[]> {
-  const rows = await db.selectFrom('devices').select('user_id').distinct().where('org_id', '=', orgId).execute();
-  return rows.map((row) => row.user_id);
+/** What an organization's quota answer is made of, read in one query (organizationQuotaFacts). */
+export type OrganizationQuotaFacts = {
+  /** The caller, and with `everyone` each member as identity's events said. */
+  members: string[];
+  /** Each person's organization devices, in every organization (the 5 per person count them all). */
+  counts: Map<string, number>;
+  organizationDevices: number;
+  /** The plan that entitles the organization's devices, from the copy of billing's subscriptions. */
+  plan: string | null;
+};
+
+/**
+ * The quota's facts in one round trip (a list request's cost is mostly its queries' writes to
+ * Postgres): the members, the device counts of the members and of everyone holding one of the
+ * organization's devices (a person removed a moment ago included), the organization's device
+ * count and its entitling plan. Without `everyone` (a member's own view), only the caller counts.
+ */
+export async function organizationQuotaFacts(
+  db: Db,
+  orgId: string,
+  callerId: string,
+  everyone: boolean,
+): Promise<OrganizationQuotaFacts> {
+  const { rows } = await sql<{
+    members: string[];
+    counts: Array<{ user_id: string; n: number }> | null;
+    devices: string;
+    plan: string | null;
+  }>`
+    with members as (
+      select ${callerId}::uuid as user_id
+      union
+      select user_id from org_members where ${everyone}::boolean and org_id = ${orgId} and is_member
+    ), people as (
+      select user_id from members
+      union
+      select user_id from devices where ${everyone}::boolean and org_id = ${orgId}
+    )
+    select (select json_agg(user_id) from members) as members,
+           (select json_agg(json_build_object('user_id', c.user_id, 'n', c.n))
+              from (select user_id, count(*)::int as n from devices
+                    where org_id is not null and user_id in (select user_id from people)
+                    group by user_id) as c) as counts,
+           (select count(*) from devices where org_id = ${orgId}) as devices,
+           (select plan_code from entitlements
+              where org_id = ${orgId} and status = any(${[...entitlingStatuses]}::text[])
+              order by updated_at desc limit 1) as plan`.execute(db);
+  const row = rows[0]!;
+  return {
+    members: row.members,
+    counts: new Map((row.counts ?? []).map((count) => [count.user_id, count.n])),
+    organizationDevices: Number(row.devices),
+    plan: row.plan,
+  };
 }
 
 /** Each person's organization devices, in every organization (the 5 per person count them all). */

@@ -20,7 +20,6 @@ import {
 import type { RpcClient } from '@qw/platform/bus';
 import { requireAccountInGoodStanding } from '../account-standing/account-standing.service.ts';
 import type { ProvisioningDatabase } from '../database.ts';
-import { activePlanOf } from '../entitlements/entitlements.repository.ts';
 import { validCountry, validPlatform, validPublicKey } from '../devices/device-rules.ts';
 import { defaultPrivacy, privacyAfter } from '../devices/device-privacy-rules.ts';
 import { view, withStatus } from '../devices/device-view.ts';
@@ -28,7 +27,6 @@ import { withinPace } from '../devices/device-locks.ts';
 import {
   lockAssignee,
   lockOrganization,
-  membersOf,
   membershipIn,
   organizationNotFound,
   type Membership,
@@ -45,11 +43,10 @@ import {
 } from '../organizations/org-device-rules.ts';
 import { placeDevice } from '../placement/placement.service.ts';
 import {
-  assigneesOf,
   countAssigneeDevices,
   countListedOrganizationDevices,
   countOrganizationDevices,
-  organizationDeviceCounts,
+  organizationQuotaFacts,
   organizationDeviceStates,
   listedOrganizationDevices,
 } from './org-devices.repository.ts';
@@ -119,13 +116,10 @@ export class OrgDevicesService {
 
   /** The organization's quota answer (organizationQuota) and its device count. */
   private async quotaOf(orgId: string, userId: string, membership: Membership, everyone: boolean) {
-    const { db } = this.deps;
-    // The caller is a member even while identity's event about it is on its way.
-    const members = everyone ? [...new Set([userId, ...(await membersOf(db, orgId))])] : [userId];
-    const assignees = everyone ? await assigneesOf(db, orgId) : [];
-    const counts = await organizationDeviceCounts(db, [...new Set([...members, ...assignees])]);
-    const organizationDevices = await countOrganizationDevices(db, orgId);
-    const plan = (await this.entitledPlan(orgId)) ?? membership.plan;
+    // One query; the caller is a member even while identity's event about it is on its way.
+    const facts = await organizationQuotaFacts(this.deps.db, orgId, userId, everyone);
+    const { members, counts, organizationDevices } = facts;
+    const plan = facts.plan ?? (await this.billingPlan(orgId)) ?? membership.plan;
     return {
       organizationDevices,
       quota: organizationQuota({
@@ -246,14 +240,10 @@ export class OrgDevicesService {
   }
 
   /**
-   * The plan that entitles the organization's devices, for its page (never inside a
-   * transaction): the copy of billing's subscriptions, or billing's answer while it knows none.
+   * Billing's word on the organization's plan, for its page while the copy of its subscriptions
+   * knows none (never inside a transaction).
    */
-  private async entitledPlan(orgId: string): Promise<string | null> {
-    return (
-      (await activePlanOf(this.deps.db, { userId: null, orgId })) ??
-      (await this.deps.rpc.request(activePlanRpc, { org_id: orgId })).plan?.plan_code ??
-      null
-    );
+  private async billingPlan(orgId: string): Promise<string | null> {
+    return (await this.deps.rpc.request(activePlanRpc, { org_id: orgId })).plan?.plan_code ?? null;
   }
 }

@@ -117,17 +117,6 @@ export async function usableOrganizationPlan(db: Db, orgId: string): Promise<str
   return plan;
 }
 
-/** The people the organization has now, as identity's events said. */
-export async function membersOf(db: Db, orgId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('org_members')
-    .select('user_id')
-    .where('org_id', '=', orgId)
-    .where('is_member', '=', true)
-    .execute();
-  return rows.map((row) => row.user_id);
-}
-
 /** Why the organization is Suspended ('operator': the service operator holds it; 'plan'), or null while Active. */
 export async function organizationSuspension(db: Db, orgId: string): Promise<'operator' | 'plan' | null> {
   const org = await db
