@@ -6,6 +6,7 @@ import {
   createEnvelope,
   createLogger,
   ensureStream,
+  outboxSequenceHeader,
   type PlatformTables,
   type RpcEndpoint,
   type RpcServer,
@@ -13,6 +14,7 @@ import {
   type ServiceDefinition,
   serveRpc,
 } from '@qw/platform';
+import { headers as natsHeaders } from '@nats-io/transport-node';
 import type { Static, TSchema } from 'typebox';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { startTestBus, testCallerKeys, type TestBus } from './bus.ts';
@@ -42,7 +44,8 @@ export type ServiceAlone = {
   publish<S extends TSchema>(
     contract: EventContract<S>,
     data: Static<S>,
-    options?: { at?: Date; params?: SubjectParams },
+    /** `outboxSequence`: the outbox row number the relay would send with it (`Qw-Outbox-Seq`). */
+    options?: { at?: Date; params?: SubjectParams; outboxSequence?: number },
   ): Promise<Envelope<Static<S>>>;
   /** The newest event of that subject on its owner's stream. */
   lastEvent<T>(contract: EventContract): Promise<Envelope<T> | undefined>;
@@ -93,7 +96,9 @@ export async function startServiceAlone(
       async publish(contract, data, options = {}) {
         const envelope = createEnvelope(contract, data, options.at);
         const subject = admin.ns.subject(fillSubject(contract.subject, options.params));
-        await admin.js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id });
+        const headers = natsHeaders();
+        if (options.outboxSequence !== undefined) headers.set(outboxSequenceHeader, String(options.outboxSequence));
+        await admin.js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id, headers });
         return envelope;
       },
       async lastEvent<T>(contract: EventContract) {

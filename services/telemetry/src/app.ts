@@ -11,7 +11,7 @@ import {
 import { endpoint, type ServiceDefinition } from '@qw/platform';
 import { telemetryConsumers } from './consumers/telemetry.consumers.ts';
 import type { TelemetryDatabase } from './database.ts';
-import { latestFor, pruneDeviceTraffic, pruneHostMetrics } from './samples/samples.service.ts';
+import { latestFor, pruneDeviceTraffic, pruneHostMetrics, pruneKeyVersions } from './samples/samples.service.ts';
 import { earlyHandshakeSeconds, pruneEarlyHandshakes } from './samples/handshake-changes.ts';
 import { nodeGauges } from './samples/node-metrics.ts';
 import {
@@ -68,6 +68,7 @@ export const telemetryService: ServiceDefinition<TelemetryDatabase> = {
     { name: 'prune-host-metrics', everyMs: 15 * 60_000, run: () => pruneHostMetrics(db) },
     { name: 'prune-device-traffic', everyMs: 15 * 60_000, run: () => pruneDeviceTraffic(db) },
     { name: 'prune-early-handshakes', everyMs: earlyHandshakeSeconds * 1000, run: () => pruneEarlyHandshakes(db) },
+    { name: 'prune-key-versions', everyMs: 60 * 60_000, run: () => pruneKeyVersions(db) },
   ],
   gauges: ({ db }) => nodeGauges(db),
 };

@@ -25,6 +25,13 @@ export interface EarlyHandshakesTable {
   received_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** The outbox number of the newest device event applied to each device's key (mapKey). */
+export interface DeviceKeyVersionsTable {
+  device_id: string;
+  outbox_sequence: ColumnType<string, string | number, string | number>;
+  changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** The latest sample per device, overwritten each time: there is no per-device history. */
 export interface DeviceLatestTelemetryTable {
   device_id: string;
@@ -98,6 +105,7 @@ export interface NodesTable {
 export interface TelemetryDatabase extends PlatformTables {
   device_keys: DeviceKeysTable;
   early_handshakes: EarlyHandshakesTable;
+  device_key_versions: DeviceKeyVersionsTable;
   device_latest_telemetry: DeviceLatestTelemetryTable;
   device_activity: DeviceActivityTable;
   device_traffic_hours: DeviceTrafficHoursTable;

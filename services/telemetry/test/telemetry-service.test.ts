@@ -164,9 +164,11 @@ describe('telemetry projects a node’s samples onto the devices provisioning pl
         where table_schema = 'telemetry' and column_name in ('device_id', 'public_key') order by table_name`,
     );
     // The latest status, the key map, whether a device is on, its bytes per hour of the last day,
-    // and a first handshake waiting (two minutes at most) for its key.
+    // the number of the newest event applied to its key, and a first handshake waiting (two
+    // minutes at most) for its key.
     expect([...new Set(columns.map((c) => c.table_name))]).toEqual([
       'device_activity',
+      'device_key_versions',
       'device_keys',
       'device_latest_telemetry',
       'device_traffic_hours',
@@ -342,6 +344,63 @@ describe('a first handshake a node saw before telemetry knew the key', () => {
     await event;
     expect(waited).toBe(true);
     expect(await handshake).toBe(1);
+  });
+});
+
+describe("a device's events in another order than they were made", () => {
+  it('applies only the newest by outbox number: a late move or creation changes nothing', async () => {
+    const roaming = { deviceId: randomUUID(), publicKey: key(), userId: randomUUID(), allowedIps: ['10.8.0.11/32'] };
+    const [first, second] = [randomUUID(), randomUUID()];
+    const keyRow = async () =>
+      (await sql.query('select node_id from telemetry.device_keys where device_id = $1', [roaming.deviceId])).rows.map(
+        (row: { node_id: string }) => row.node_id,
+      );
+    const moved = (from: string, to: string, outboxSequence: number) =>
+      alone.publish(
+        deviceMoved,
+        { ...roaming, nodeId: to, previousNodeId: from, orgId: null, isActive: true },
+        { outboxSequence },
+      );
+    await alone.publish(
+      deviceCreated,
+      { ...roaming, nodeId: first, orgId: null, name: 'roaming', platform: 'linux', isActive: true },
+      { outboxSequence: 100 },
+    );
+    await moved(first, second, 300);
+    await eventually(async () => (await keyRow())[0] === second, 20_000);
+    // A move made before the one applied, whose publish failed and went out again later.
+    await moved(second, first, 200);
+    // Then a marker on the same consumer: once it is applied, the late move was handled too.
+    const marker = { ...roaming, deviceId: randomUUID(), publicKey: key() };
+    await alone.publish(
+      deviceMoved,
+      { ...marker, nodeId: second, previousNodeId: first, orgId: null, isActive: true },
+      { outboxSequence: 250 },
+    );
+    await eventually(
+      async () =>
+        (await sql.query('select 1 from telemetry.device_keys where device_id = $1', [marker.deviceId])).rowCount === 1,
+      20_000,
+    );
+    expect(await keyRow()).toEqual([second]);
+
+    // Removed; the creation, sent late, does not bring the key back.
+    await alone.publish(deviceRemoved, { ...roaming, nodeId: second, orgId: null }, { outboxSequence: 400 });
+    await eventually(async () => (await keyRow()).length === 0, 20_000);
+    await alone.publish(
+      deviceCreated,
+      { ...roaming, nodeId: first, orgId: null, name: 'roaming', platform: 'linux', isActive: true },
+      { outboxSequence: 150 },
+    );
+    const nextMarker = { ...marker, deviceId: randomUUID(), publicKey: key() };
+    await created(nextMarker, 'marker');
+    await eventually(
+      async () =>
+        (await sql.query('select 1 from telemetry.device_keys where device_id = $1', [nextMarker.deviceId]))
+          .rowCount === 1,
+      20_000,
+    );
+    expect(await keyRow()).toEqual([]);
   });
 });
 

@@ -493,6 +493,14 @@ export const inventoryTables: readonly InventoryTable[] = [
   },
   {
     service: 'telemetry',
+    table: 'device_key_versions',
+    purpose:
+      "The outbox number of the newest device event applied to each device's key, so a late, older one changes nothing.",
+    personal: [],
+    retention: 'As long as the device is known; a day after it is removed or its keys are erased.',
+  },
+  {
+    service: 'telemetry',
     table: 'device_activity',
     purpose: 'Whether each device is on or suspended, so the Telemetry page shows a suspended one as not connected.',
     personal: [],

@@ -6,6 +6,7 @@ import { subjectParams, wildcardSubject, type Envelope, type EventContract, type
 import type { Static, TSchema } from 'typebox';
 import type { BusConnection } from './connection.ts';
 import { decodeEnvelope } from './envelope.ts';
+import { outboxSequenceOf } from './outbox.ts';
 import { busMetrics } from './metrics.ts';
 import type { PlatformDb } from '../db/platform-tables.ts';
 import { declareDurable, serviceDurableConfig } from './streams.ts';
@@ -14,7 +15,15 @@ import { declareDurable, serviceDurableConfig } from './streams.ts';
  * An event as a handler receives it: the envelope, and the parameters of the subject it came on
  * (`{node}`: the node that sent a sample, which its NATS credentials guarantee).
  */
-export type ReceivedEvent<T> = Envelope<T> & { params: SubjectParams };
+export type ReceivedEvent<T> = Envelope<T> & {
+  params: SubjectParams;
+  /**
+   * The number of the outbox row the event left its service in (`outboxSequenceOf`): for one
+   * entity, the order its changes were made in, whatever order the stream holds them in. Absent
+   * for events not sent through an outbox (a node's samples).
+   */
+  outboxSequence?: number | undefined;
+};
 
 type Outcome = 'done' | 'duplicate' | Error;
 
@@ -262,7 +271,8 @@ export class IdempotentConsumer<S extends TSchema> {
       }
       const decoded = decodeEnvelope(msg.data, match?.contract ?? this.options.contract);
       const params = match?.params;
-      if (decoded.ok && params) valid.push({ msg, envelope: { ...decoded.envelope, params } });
+      if (decoded.ok && params)
+        valid.push({ msg, envelope: { ...decoded.envelope, params, outboxSequence: outboxSequenceOf(msg) } });
       else if (decoded.ok) await this.deadLetter(msg, `subject ${msg.subject} does not fit`, decoded.envelope.id);
       else await this.deadLetter(msg, `invalid event: ${decoded.problems.join('; ')}`, decoded.eventId);
     }

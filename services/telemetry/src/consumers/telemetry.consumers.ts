@@ -30,7 +30,8 @@ const peerSampleBatch = 100;
 export const telemetryConsumers = [
   consumer('telemetry.node-registered', nodeRegistered, (tx: Db, e) => rememberNode(tx, e.data)),
   consumer('telemetry.device-created', deviceCreated, async (tx: Db, e) => {
-    await mapKey(tx, e.data);
+    // A creation older than the device's removal (sent late) brings nothing back.
+    if (!(await mapKey(tx, e.data, e.outboxSequence))) return;
     await recordActivity(tx, { deviceId: e.data.deviceId, isActive: e.data.isActive, at: e.occurredAt });
   }),
   // Whether a device is on: a suspended one is not connected on the Telemetry page either.
@@ -40,14 +41,22 @@ export const telemetryConsumers = [
   consumer('telemetry.device-activated', deviceActivated, (tx: Db, e) =>
     recordActivity(tx, { deviceId: e.data.deviceId, isActive: true, at: e.occurredAt }),
   ),
-  consumer('telemetry.key-rotated', keyRotated, (tx: Db, e) => mapKey(tx, e.data)),
+  consumer('telemetry.key-rotated', keyRotated, async (tx: Db, e) => void (await mapKey(tx, e.data, e.outboxSequence))),
   // Same key, another node: the new node's samples count for the device from now on.
-  consumer('telemetry.device-moved', deviceMoved, (tx: Db, e) => mapKey(tx, e.data)),
+  consumer(
+    'telemetry.device-moved',
+    deviceMoved,
+    async (tx: Db, e) => void (await mapKey(tx, e.data, e.outboxSequence)),
+  ),
   consumer('telemetry.device-removed', deviceRemoved, async (tx: Db, e) => {
-    await forgetDevice(tx, e.data.deviceId);
+    await forgetDevice(tx, e.data.deviceId, e.outboxSequence);
     await forgetActivity(tx, e.data.deviceId);
   }),
-  consumer('telemetry.keys-revoked', keysRevoked, (tx: Db, e) => forgetDevice(tx, e.data.deviceId)),
+  consumer(
+    'telemetry.keys-revoked',
+    keysRevoked,
+    async (tx: Db, e) => void (await forgetDevice(tx, e.data.deviceId, e.outboxSequence)),
+  ),
   // The samples that arrived together in one transaction with a fixed number of statements; at
   // most 100 messages (100,000 peer samples from nodes of 1,000 peers) at a time.
   batchConsumer(

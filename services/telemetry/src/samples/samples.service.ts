@@ -7,7 +7,12 @@ import { claimEarlyHandshake, lockKeys } from './handshake-changes.ts';
 type Db = Kysely<TelemetryDatabase>;
 type HostSample = Static<typeof hostSampled.schema>;
 
-/** A key now belongs to a device placed on a node (a new device, or a new key for one). */
+/**
+ * A key now belongs to a device placed on a node (a new device, a new key, a move), by the device
+ * event numbered `sequence` (its outbox row in provisioning). An event older than one already
+ * applied to the device changes nothing: the events come through separate consumers, and one
+ * whose publish failed is sent after later ones. Returns whether it was applied.
+ */
 export async function mapKey(
   tx: Db,
   input: {
@@ -18,7 +23,9 @@ export async function mapKey(
     orgId: string | null;
     previousPublicKey?: string | null;
   },
-): Promise<void> {
+  sequence?: number,
+): Promise<boolean> {
+  if (!(await newestKeyChange(tx, input.deviceId, sequence))) return false;
   if (input.previousPublicKey)
     await tx.deleteFrom('device_keys').where('public_key', '=', input.previousPublicKey).execute();
   // Before the key is mapped: a handshake for it being recorded now commits first, or waits (lockKeys).
@@ -30,13 +37,41 @@ export async function mapKey(
     .onConflict((oc) => oc.column('public_key').doUpdateSet(row))
     .execute();
   await claimEarlyHandshake(tx, input);
+  return true;
 }
 
-/** The device is gone or its keys erased: forget its key and its latest status. */
-export async function forgetDevice(tx: Db, deviceId: string): Promise<void> {
+/**
+ * The device is gone or its keys erased (the event numbered `sequence`): forget its key and its
+ * latest status. Its number stays a day, so a late, older event does not map the key again.
+ */
+export async function forgetDevice(tx: Db, deviceId: string, sequence?: number): Promise<boolean> {
+  if (!(await newestKeyChange(tx, deviceId, sequence))) return false;
   await tx.deleteFrom('device_keys').where('device_id', '=', deviceId).execute();
   await tx.deleteFrom('device_latest_telemetry').where('device_id', '=', deviceId).execute();
   await tx.deleteFrom('device_traffic_hours').where('device_id', '=', deviceId).execute();
+  return true;
+}
+
+/**
+ * Whether the device event numbered `sequence` is newer than every one applied to the device's key,
+ * recording its number if so (the row's lock orders two consumers' events for one device). An
+ * event without a number (not sent through provisioning's outbox relay) counts as newer.
+ */
+async function newestKeyChange(tx: Db, deviceId: string, sequence: number | undefined): Promise<boolean> {
+  if (sequence === undefined) return true;
+  const { rows } = await sql`
+    insert into device_key_versions (device_id, outbox_sequence) values (${deviceId}, ${sequence})
+    on conflict (device_id) do update set outbox_sequence = excluded.outbox_sequence, changed_at = now()
+      where device_key_versions.outbox_sequence < excluded.outbox_sequence
+    returning device_id`.execute(tx);
+  return rows.length > 0;
+}
+
+/** The numbers of devices forgotten a day ago: no late event of theirs is still on its way. */
+export async function pruneKeyVersions(db: Db): Promise<void> {
+  await sql`delete from device_key_versions v
+            where v.changed_at < now() - interval '1 day'
+              and not exists (select 1 from device_keys k where k.device_id = v.device_id)`.execute(db);
 }
 
 /** Provisioning registered a node: the name its samples carry, and the id stored with them. */
