@@ -37,6 +37,25 @@ export type WireGuardLab = {
 };
 
 /**
+ * The third octet of the underlay of each lab this process holds. A lab's addresses live in its
+ * own namespaces, so labs never clash on the network, but a test that compares two nodes'
+ * endpoints (a moved device's new config) needs them to differ: two random octets of 250 were
+ * once the same.
+ */
+const octetsInUse = new Set<number>();
+
+function takeOctet(id: string): number {
+  const start = parseInt(id.slice(0, 2), 16) % 250;
+  for (let step = 0; step < 250; step++) {
+    const octet = 1 + ((start + step) % 250);
+    if (octetsInUse.has(octet)) continue;
+    octetsInUse.add(octet);
+    return octet;
+  }
+  throw new Error('more than 250 WireGuard labs at once in this process');
+}
+
+/**
  * Two network namespaces joined by a veth pair, with wireguard-go interfaces in each: a real
  * WireGuard server and a real client on one machine. All traffic stays inside the namespaces.
  */
@@ -46,7 +65,7 @@ export async function createWireGuardLab(): Promise<WireGuardLab> {
   const clientNs = `qwc-${id}`;
   const nodeIface = `wgn${id}`;
   const clientIface = `wgc${id}`;
-  const octet = 1 + (parseInt(id.slice(0, 2), 16) % 250);
+  const octet = takeOctet(id);
   const nodeUnderlay = `10.231.${octet}.1`;
   const clientUnderlay = `10.231.${octet}.2`;
   const workDir = await mkdtemp(path.join(tmpdir(), 'qw-lab-'));
@@ -106,6 +125,7 @@ export async function createWireGuardLab(): Promise<WireGuardLab> {
       await ip(['netns', 'delete', nodeNs]).catch(() => undefined);
       await ip(['netns', 'delete', clientNs]).catch(() => undefined);
       await rm(workDir, { recursive: true, force: true });
+      octetsInUse.delete(octet);
       // wireguard-go exits when its interface is gone; make sure none is left behind.
       spawn('pkill', ['-f', `wireguard-go (${nodeIface}|${clientIface})`], { stdio: 'ignore' }).on(
         'error',
