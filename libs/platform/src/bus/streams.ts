@@ -58,8 +58,17 @@ export async function ensureStream(
     await bus.jsm.streams.add(config);
   } catch (error) {
     // Another replica (perhaps of another version, with other subjects) made it between this one's
-    // look and its create: it is looked at again and completed.
-    if (!isAlreadyDeclared(error) || !(await completeStream(bus, config))) throw error;
+    // look and its create: it is looked at again and completed. NATS 2.9 may answer a create racing
+    // another replica's with "subjects overlap" rather than "already in use" (seen: an analytics
+    // replica failed to start); then the stream of this name is looked for a few times, and only a
+    // real overlap with another stream, where none of this name appears, stays an error.
+    if (isAlreadyDeclared(error) && (await completeStream(bus, config))) return name;
+    if (!isSubjectOverlap(error)) throw error;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (await completeStream(bus, config)) return name;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw error;
   }
   return name;
 }
@@ -125,6 +134,12 @@ export async function ensureDeadLetterStream(bus: BusConnection, options: Stream
 /** Another replica declared the same stream or consumer first: the same declaration, so fine. */
 export function isAlreadyDeclared(error: unknown): boolean {
   return /already in use|already exists/i.test((error as Error)?.message ?? '');
+}
+
+/** A stream create refused because its subjects overlap those of a stream that exists. */
+function isSubjectOverlap(error: unknown): boolean {
+  const e = error as { message?: string; api_error?: { err_code?: number } };
+  return e?.api_error?.err_code === 10065 || /subjects overlap/i.test(e?.message ?? '');
 }
 
 export function isNotFound(error: unknown): boolean {
