@@ -112,6 +112,17 @@ describe.skipIf(problem !== null)('privacy audit', () => {
       30_000,
       250,
     );
+    // "Connected" comes from the node's handshake watch within a second; what telemetry keeps of
+    // the connection (the masked network, its latest row) comes with the node's next sample. The
+    // audit below looks for both, so the journey ends when the sample has been recorded.
+    await eventually(
+      async () => {
+        const exported = await owner.call('GET', '/api/me/export');
+        return exported.data.devices?.[0]?.connected_from != null;
+      },
+      30_000,
+      250,
+    );
     secrets.set((await readFile(node.keyFile, 'utf8')).trim(), 'private_key');
   }, 120_000);
 
