@@ -48,6 +48,13 @@ import { WgHost } from './wg-host.ts';
 import { enableForwarding, prefixedExec } from './forwarding.ts';
 
 /**
+ * The desired set is asked in pages of these sizes (the last repeats): a small first page sets
+ * wireguard-go to work after a few milliseconds instead of after the 50 ms a page of 2,000 takes
+ * to ask, and each later page is asked while the one before is applied.
+ */
+const reconcilePageSizes = [250, 1000, 2000] as const;
+
+/**
  * One per WireGuard server: registers the node, applies each provisioning event to the interface
  * as it arrives, reconciles the whole desired peer set at start, each time the bus connection
  * comes back and every RECONCILE_SECONDS (adds, removes and fixes what drifted), reports to
@@ -318,11 +325,13 @@ export class NodeAgent {
         let fixed = 0;
         let applying: Promise<void> = Promise.resolve();
         let after: string | null = null;
+        let pageNumber = 0;
         do {
+          const limit = reconcilePageSizes[Math.min(pageNumber++, reconcilePageSizes.length - 1)]!;
           const page: {
             peers: Array<{ public_key: string; allowed_ips: string[]; preshared_key?: string | null }>;
             next: string | null;
-          } = await this.rpc!.request(desiredPeersRpc, after ? { after } : {}, undefined, {
+          } = await this.rpc!.request(desiredPeersRpc, after ? { after, limit } : { limit }, undefined, {
             params: { node: this.config.NODE_NAME },
           });
           peers += page.peers.length;
