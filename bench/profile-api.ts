@@ -7,6 +7,10 @@
  *       fastify route serving the same bytes; prints the medians
  *   npx tsx bench/profile-api.ts <route 0-3> [seconds] procs    the same with the gateway and each
  *       service in its own process (bench/lib/process-layout.ts), as production runs them
+ *   npx tsx bench/profile-api.ts 0 [seconds] floor    the design's floor: a bare fastify route that
+ *       verifies the bearer token, asks one NATS request whose responder runs the device list's
+ *       one query (the customer's 10 devices) and answers its rows, beside the bare route and the
+ *       real one (no product code in between: what one HTTP hop, one bus hop and one query cost)
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -90,6 +94,49 @@ try {
     console.log(
       `${route.name} [own processes]: ${m.api} req/s (bare ${m.bare}, ratio ${(m.api / m.bare).toFixed(3)}), p99 ${m.p99} ms (bare ${m.bareP99})`,
     );
+  } else if (mode === 'floor') {
+    const { connect } = await import('@nats-io/transport-node');
+    const { sql } = await import('kysely');
+    const { createVerifier } = await import('fast-jwt');
+    const nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
+    const db = stack.services.provisioning!.db;
+    const verify = createVerifier({ key: jwtSecret });
+    const subject = `floor.${randomBytes(4).toString('hex')}`;
+    nc.subscribe(subject, {
+      callback: (_error, msg) => {
+        const { user } = JSON.parse(new TextDecoder().decode(msg.data)) as { user: string };
+        void sql`select * from devices where user_id = ${user}::uuid order by created_at`
+          .execute(db)
+          .then((result) => msg.respond(JSON.stringify(result.rows)));
+      },
+    });
+    const floor = Fastify({ logger: false });
+    floor.get('/floor', async (request) => {
+      const claims = verify((request.headers.authorization ?? '').slice('Bearer '.length)) as { sub: string };
+      const answer = await nc.request(subject, JSON.stringify({ user: claims.sub }), { timeout: 5000 });
+      return JSON.parse(new TextDecoder().decode(answer.data));
+    });
+    const floorPort = await freePort();
+    await floor.listen({ host: '127.0.0.1', port: floorPort });
+    const floorUrl = `http://127.0.0.1:${floorPort}/floor`;
+    if (!(await fetch(floorUrl, { headers })).ok) throw new Error('the floor route did not answer');
+    const m = await medianOfRounds(3, 1, async () => {
+      const plain = await load(`http://127.0.0.1:${barePort}/bare`, { connections: 20, seconds });
+      const least = await load(floorUrl, { connections: 20, seconds, headers });
+      const api = await load(url, { connections: 20, seconds, headers });
+      return {
+        bare: plain.requestsPerSecond,
+        floor: least.requestsPerSecond,
+        floorP99: least.p99Ms,
+        api: api.requestsPerSecond,
+        p99: api.p99Ms,
+      };
+    });
+    console.log(
+      `bare ${m.bare} req/s; floor (token, one NATS request, one query) ${m.floor} req/s (ratio ${(m.floor / m.bare).toFixed(3)}), p99 ${m.floorP99} ms; ${route.name} ${m.api} req/s (ratio ${(m.api / m.bare).toFixed(3)}, ${(m.api / m.floor).toFixed(2)} of the floor), p99 ${m.p99} ms`,
+    );
+    await floor.close();
+    await nc.close();
   } else if (mode === 'compare') {
     // CPU time of this process (gateway and services) per request: steadier than requests/s on a busy machine.
     const cpuMs = async (run: () => Promise<{ total: number }>) => {

@@ -8,7 +8,28 @@ import { privacyView } from './device-privacy-rules.ts';
 import { retiringUntil, type ListedDevice } from './devices.repository.ts';
 import { deviceTrafficFor } from './device-traffic.ts';
 
-const iso = (at: Date | string | null | undefined) => (at ? new Date(at).toISOString() : null);
+const iso = (at: Date | string | null | undefined) =>
+  at ? (at instanceof Date ? at : new Date(at)).toISOString() : null;
+
+/**
+ * A device's two addresses as every view shows them, kept per address pair: a list of devices
+ * formats them on every request, and parsing and formatting an IPv6 address each time was about
+ * 2% of a device list's CPU. Addresses change only with a move, so the pairs seen stay few; the
+ * map starts over when it is full.
+ */
+const cidrs = new Map<string, [string, string]>();
+const cidrsKept = 100_000;
+
+function addressesOf(ipv4: string, ipv6: string): [string, string] {
+  const key = `${ipv4} ${ipv6}`;
+  let found = cidrs.get(key);
+  if (!found) {
+    if (cidrs.size >= cidrsKept) cidrs.clear();
+    found = deviceAddressCidrs(ipv4, ipv6);
+    cidrs.set(key, found);
+  }
+  return [found[0], found[1]];
+}
 
 /** A device as every answer shows it. */
 export function view(
@@ -25,7 +46,7 @@ export function view(
     org_id: device.org_id,
     created_at: new Date(device.created_at).toISOString(),
     public_key: device.public_key,
-    addresses: device.ipv4 && device.ipv6 ? deviceAddressCidrs(device.ipv4, device.ipv6) : [],
+    addresses: device.ipv4 && device.ipv6 ? addressesOf(device.ipv4, device.ipv6) : [],
     node: node
       ? {
           id: node.id,
@@ -85,14 +106,15 @@ export async function withStatus(rpc: RpcClient, devices: ListedDevice[]): Promi
             last_seen_at: device.node_last_seen_at,
           }
         : undefined;
-    return {
-      ...view(device, node, device.retiring_until ? new Date(device.retiring_until) : null),
+    // The status is added to the view's own new object: a spread into another literal copied its
+    // twenty-odd fields one by one, about 5% of a device list's CPU.
+    return Object.assign(view(device, node, device.retiring_until ? new Date(device.retiring_until) : null), {
       is_connected: connectedNow(device, now),
       latest_handshake: iso(device.latest_handshake),
       rx_bytes: status?.rx_bytes ?? 0,
       tx_bytes: status?.tx_bytes ?? 0,
       received_bytes_24h: status?.tx_bytes_24h ?? 0,
       sent_bytes_24h: status?.rx_bytes_24h ?? 0,
-    };
+    });
   });
 }
