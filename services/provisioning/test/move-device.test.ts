@@ -16,6 +16,7 @@ import {
   mailAddressRpc,
   membershipRpc,
   registerNodeRpc,
+  removeDeviceRpc,
   subscriptionActivated,
   telemetryEvents,
   updateDeviceRpc,
@@ -233,6 +234,51 @@ describe('moving a device to another node', () => {
     await rpc.request(updateDeviceRpc, { device_id: laptop!.id, is_active: true }, asAnn);
     expect((await peersOf(names.europe)).has(laptop!.public_key!)).toBe(true);
     expect((await peersOf(names.america)).has(laptop!.public_key!)).toBe(false);
+  }, 60_000);
+
+  it('pages a node’s desired set in key order, each peer once: its devices, a key in its grace period, a peer a move left', async () => {
+    const added: Array<{ id: string; public_key: string | null }> = [];
+    for (const name of ['pager 1', 'pager 2', 'pager 3', 'pager 4'])
+      added.push((await rpc.request(createDeviceRpc, { name, platform: 'linux' }, asAnn)).device);
+    for (const device of added) await move(device.id, 'europe');
+    await move(added[0]!.id, 'america');
+    const movedKey = added[0]!.public_key!;
+    const retiringKey = randomBytes(32).toString('base64');
+    await provisioning.db
+      .insertInto('retiring_keys')
+      .values({
+        public_key: retiringKey,
+        device_id: added[1]!.id,
+        node_id: nodeIds.europe!,
+        ipv4: '10.254.254.254',
+        ipv6: 'fd00:ffff::fe',
+        expires_at: new Date(Date.now() + 86_400_000),
+      })
+      .execute();
+    try {
+      const client = new RpcClient(alone.admin);
+      const ask = (data: { after?: string; limit?: number }) =>
+        client.request(desiredPeersRpc, data, undefined, { params: { node: names.europe } });
+      const whole = (await ask({})).peers;
+      const keys = whole.map((peer) => peer.public_key);
+      expect(keys).toEqual(expect.arrayContaining([movedKey, retiringKey, added[1]!.public_key, added[3]!.public_key]));
+      expect(new Set(keys).size).toBe(keys.length);
+      // Every page size, the pages put together are the whole set in the same order.
+      for (const limit of [1, 2, 3]) {
+        const paged: typeof whole = [];
+        let after: string | null = null;
+        do {
+          const page: { peers: typeof whole; next: string | null } = await ask(after ? { after, limit } : { limit });
+          expect(page.peers.length).toBeLessThanOrEqual(limit);
+          paged.push(...page.peers);
+          after = page.next;
+        } while (after);
+        expect(paged).toEqual(whole);
+      }
+    } finally {
+      await provisioning.db.deleteFrom('retiring_keys').where('public_key', '=', retiringKey).execute();
+      for (const device of added) await rpc.request(removeDeviceRpc, { device_id: device.id }, asAnn);
+    }
   }, 60_000);
 });
 
