@@ -104,7 +104,7 @@ export async function recordNodeReport(
  * the devices' part is then a walk of `devices_node_key` (node, key) that stops after a page.
  * Bounded only after the union, Postgres read every device of the node past the cursor (or the
  * whole table) and sorted them for each page: 25 pages of a node of 50,000 took 1.4 s of queries,
- * and they take 0.33 s so (migration 2027_07_10_100000_desired_peer_pages).
+ * and they take 0.34 s so (migration 2027_07_10_100000_desired_peer_pages).
  */
 export function desiredPeerRows(
   db: Db,
