@@ -65,8 +65,8 @@ export async function ensureStream(
     if (isAlreadyDeclared(error) && (await completeStream(bus, config))) return name;
     if (!isSubjectOverlap(error)) throw error;
     for (let attempt = 0; attempt < 5; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
       if (await completeStream(bus, config)) return name;
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw error;
   }

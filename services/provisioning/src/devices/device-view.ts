@@ -11,26 +11,6 @@ import { deviceTrafficFor } from './device-traffic.ts';
 const iso = (at: Date | string | null | undefined) =>
   at ? (at instanceof Date ? at : new Date(at)).toISOString() : null;
 
-/**
- * A device's two addresses as every view shows them, kept per address pair: a list of devices
- * formats them on every request, and parsing and formatting an IPv6 address each time was about
- * 2% of a device list's CPU. Addresses change only with a move, so the pairs seen stay few; the
- * map starts over when it is full.
- */
-const cidrs = new Map<string, [string, string]>();
-const cidrsKept = 100_000;
-
-function addressesOf(ipv4: string, ipv6: string): [string, string] {
-  const key = `${ipv4} ${ipv6}`;
-  let found = cidrs.get(key);
-  if (!found) {
-    if (cidrs.size >= cidrsKept) cidrs.clear();
-    found = deviceAddressCidrs(ipv4, ipv6);
-    cidrs.set(key, found);
-  }
-  return [found[0], found[1]];
-}
-
 /** A device as every answer shows it. */
 export function view(
   device: Device,
@@ -46,7 +26,7 @@ export function view(
     org_id: device.org_id,
     created_at: new Date(device.created_at).toISOString(),
     public_key: device.public_key,
-    addresses: device.ipv4 && device.ipv6 ? addressesOf(device.ipv4, device.ipv6) : [],
+    addresses: device.ipv4 && device.ipv6 ? deviceAddressCidrs(device.ipv4, device.ipv6) : [],
     node: node
       ? {
           id: node.id,

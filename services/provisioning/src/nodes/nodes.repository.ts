@@ -114,24 +114,28 @@ export function desiredPeerRows(
   publicKeys?: readonly string[],
 ) {
   const keys = publicKeys ? (publicKeys.length > 0 ? [...publicKeys] : ['']) : undefined;
+  /** One part's page: after the cursor (or only the keys asked), in key order, a row more than the page. */
+  const onePage =
+    (column: 'public_key' | 'm.public_key') =>
+    <Q>(query: Q): Q => {
+      // biome-ignore lint/suspicious/noExplicitAny: the column belongs to each of the three parts' own tables
+      let page = query as any;
+      if (after !== undefined) page = page.where(column, '>', after);
+      if (keys !== undefined) page = page.where(column, 'in', keys);
+      return page.orderBy(column).limit(limit + 1);
+    };
   const current = db
     .selectFrom('devices')
     .select(['public_key', 'ipv4', 'ipv6', 'id as device_id', 'preshared_key_sealed', 'preshared_key_sealed_by'])
     .where('node_id', '=', nodeId)
     .where('is_active', '=', true)
     .where('public_key', 'is not', null)
-    .$if(after !== undefined, (q) => q.where('public_key', '>', after!))
-    .$if(keys !== undefined, (q) => q.where('public_key', 'in', keys!))
-    .orderBy('public_key')
-    .limit(limit + 1);
+    .$call(onePage('public_key'));
   const retiring = db
     .selectFrom('retiring_keys')
     .select(['public_key', 'ipv4', 'ipv6', 'device_id', 'preshared_key_sealed', 'preshared_key_sealed_by'])
     .where('node_id', '=', nodeId)
-    .$if(after !== undefined, (q) => q.where('public_key', '>', after!))
-    .$if(keys !== undefined, (q) => q.where('public_key', 'in', keys!))
-    .orderBy('public_key')
-    .limit(limit + 1);
+    .$call(onePage('public_key'));
   // A moved device keeps its key, and so its preshared key: the device's own, while it still has that key.
   const moved = db
     .selectFrom('moved_peers as m')
@@ -140,10 +144,7 @@ export function desiredPeerRows(
     )
     .select(['m.public_key', 'm.ipv4', 'm.ipv6', 'm.device_id', 'd.preshared_key_sealed', 'd.preshared_key_sealed_by'])
     .where('m.node_id', '=', nodeId)
-    .$if(after !== undefined, (q) => q.where('m.public_key', '>', after!))
-    .$if(keys !== undefined, (q) => q.where('m.public_key', 'in', keys!))
-    .orderBy('m.public_key')
-    .limit(limit + 1);
+    .$call(onePage('m.public_key'));
   // Each part a subquery of its own, so its order and limit stay its own.
   return db
     .selectFrom(
