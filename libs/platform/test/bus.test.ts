@@ -255,6 +255,59 @@ describe('idempotent consumer', () => {
     expect(Date.now() - started).toBeLessThan(200);
   });
 
+  it('stopped while it holds events, handles them before it returns: nothing is left to the ack wait', async () => {
+    const ours = new Set<string>();
+    const handled: string[] = [];
+    let firstBatch: () => void = () => undefined;
+    const startedHandling = new Promise<void>((resolve) => {
+      firstBatch = resolve;
+    });
+    const holder = new IdempotentConsumer({
+      name: 'sink.stop-holding',
+      stream: sink.bus.ns.stream('probe'),
+      contract: thingCreated,
+      db: sink.db,
+      bus: sink.bus,
+      logger: sinkLogs.logger,
+      // Two at a time, slowly, so most of what the server sent waits in the consumer's queue.
+      batchSize: 2,
+      handler: async (tx, event) => {
+        if (!ours.has(event.data.thingId)) return;
+        firstBatch();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        handled.push(event.data.thingId);
+        await tx
+          .insertInto('effects')
+          .values({ thing_id: event.data.thingId, event_id: randomUUID(), occurred_at: event.occurredAt })
+          .execute();
+      },
+    });
+    // The durable starts with the stream's history: let that pass first.
+    await holder.start();
+    await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.stop-holding'), 20_000, 100);
+    for (let i = 0; i < 12; i++) {
+      const thingId = randomUUID();
+      ours.add(thingId);
+      const envelope = createEnvelope(thingCreated, { thingId, name: `stool ${i}`, seats: 1 });
+      await probe.bus.js.publish(probe.bus.ns.subject(thingCreated.subject), JSON.stringify(envelope), {
+        msgID: envelope.id,
+      });
+    }
+    await startedHandling;
+    const stream = sink.bus.ns.stream('probe');
+    const durable = sink.bus.ns.durable('sink.stop-holding');
+    // All of them sent to it, most not handled yet.
+    await eventually(async () => (await sink.bus.jsm.consumers.info(stream, durable)).num_pending === 0, 5_000, 5);
+    expect(handled.length).toBeLessThan(ours.size - 2);
+    await holder.stop();
+    // Every event it had was handled by it, once, and acknowledged: none waits for another reader.
+    expect(new Set(handled)).toEqual(ours);
+    expect(handled).toHaveLength(ours.size);
+    const info = await sink.bus.jsm.consumers.info(stream, durable);
+    expect(info.num_ack_pending).toBe(0);
+    expect(info.num_pending).toBe(0);
+  });
+
   it('refuses a payload that breaks its schema on publish, naming the field', async () => {
     await expect(
       probe.db

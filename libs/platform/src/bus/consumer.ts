@@ -84,6 +84,22 @@ export function bucketOf(key: string, count: number): number {
   return (hash >>> 0) % count;
 }
 
+/**
+ * Ends a pull consumer's subscription without dropping what is on its way: the server is told to
+ * stop (its pull requests then have no interest and deliver nothing more), and messages it sent
+ * before it heard that still reach the reader (which handles them) until a ping's answer
+ * shows none is left. Closing alone removes the subscription at once, so a message then on the
+ * wire is lost to this process and the server gives it to nobody until the durable's ack wait
+ * (30 s) has passed: a replica stopped for a deploy held up its stream for that long. The
+ * client's `ConsumerMessages` has no drain of its own, so this reaches for the subscription it
+ * reads from; without one (another client version) the close below does what it did before.
+ */
+async function drainPulls(messages: ConsumerMessages): Promise<void> {
+  const sub = (messages as { sub?: { drain?: () => Promise<void>; isClosed?: () => boolean } }).sub;
+  if (typeof sub?.drain !== 'function' || sub.isClosed?.()) return;
+  await sub.drain().catch(() => undefined);
+}
+
 /** The redelivery delay after the n-th failed delivery: 250 ms doubling, capped at 30 s. */
 export function redeliveryDelayMs(deliveryCount: number): number {
   return Math.min(250 * 2 ** Math.max(0, deliveryCount - 1), 30_000);
@@ -107,6 +123,8 @@ export class IdempotentConsumer<S extends TSchema> {
   private waiting: Promise<void> | undefined;
   private cancelWait: (() => void) | undefined;
   private stopped = false;
+  /** Set once `stop` has handled everything it read: a message after that goes back at once. */
+  private finished = false;
   private readonly maxDeliver: number;
   private readonly batchSize: number;
   /** The durable consumer's name, also the `consumer` column of its inbox rows. */
@@ -189,20 +207,30 @@ export class IdempotentConsumer<S extends TSchema> {
     return true;
   }
 
+  /**
+   * Stops reading and finishes what this process was given: messages already read, and those the
+   * server sent before it heard of the stop, are handled and acknowledged as usual before this
+   * returns. (Handing them back with a nak was tried: NATS 2.9 can then lose one to the pull
+   * request the stop left behind on the server, redelivering it only after the ack wait, 30 s.)
+   * What a failing batch hands back is redelivered later as always.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.cancelWait?.();
     await this.waiting;
+    if (this.messages) await drainPulls(this.messages);
     await this.messages?.close().catch(() => undefined);
     await this.reading?.catch(() => undefined);
-    await this.draining;
-    // Anything read but not handled is redelivered after ack_wait; say so now to be faster.
-    for (const msg of this.queue.splice(0)) msg.nak();
+    while (this.drainActive || this.queue.length > 0) {
+      this.startDraining();
+      await this.draining;
+    }
+    this.finished = true;
   }
 
   private async read(messages: ConsumerMessages): Promise<void> {
     for await (const msg of messages) {
-      if (this.stopped) {
+      if (this.finished) {
         msg.nak();
         continue;
       }
@@ -238,7 +266,7 @@ export class IdempotentConsumer<S extends TSchema> {
    */
   private async drainQueue(): Promise<void> {
     for (;;) {
-      if (this.queue.length === 0 || this.stopped) {
+      if (this.queue.length === 0 || this.finished) {
         this.drainActive = false;
         return;
       }
