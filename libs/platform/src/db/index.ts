@@ -9,6 +9,7 @@ import { OutboxCommitSignal, signallingPostgresDialect } from './outbox-signal.t
 export { OutboxCommitSignal } from './outbox-signal.ts';
 export * from './platform-tables.ts';
 export { inTransaction } from './transaction-scope.ts';
+export { builtOnce } from './built-once.ts';
 export { lockName } from './transaction-lock.ts';
 
 export { sql, type Kysely, type Transaction } from 'kysely';

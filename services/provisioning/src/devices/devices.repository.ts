@@ -1,4 +1,5 @@
 import type { Kysely, Updateable } from 'kysely';
+import { builtOnce } from '@qw/platform/db';
 import type { Device, ProvisioningDatabase } from '../database.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -52,14 +53,14 @@ export function likePattern(q: string): string {
 export type ListedDevice = Awaited<ReturnType<ReturnType<typeof listedDevices>['execute']>>[number];
 
 /** The person's personal devices (org_id null) as the list shows them, newest first. */
-export function listedPersonalDevices(db: Db, userId: string): Promise<ListedDevice[]> {
-  return listedDevices(db)
-    .where('devices.user_id', '=', userId)
-    .where('devices.org_id', 'is', null)
-    .orderBy('devices.created_at', 'desc')
-    .orderBy('devices.id', 'desc')
-    .execute();
-}
+export const listedPersonalDevices: (db: Db, userId: string) => Promise<ListedDevice[]> = builtOnce(
+  (db: Db, userId: string) =>
+    listedDevices(db)
+      .where('devices.user_id', '=', userId)
+      .where('devices.org_id', 'is', null)
+      .orderBy('devices.created_at', 'desc')
+      .orderBy('devices.id', 'desc'),
+);
 
 export async function countPersonalDevices(db: Db, userId: string): Promise<number> {
   const row = await db
