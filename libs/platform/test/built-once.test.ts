@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '@qw/testkit';
 import { builtOnce, connectDatabase, type Database } from '../src/db/index.ts';
 
+type Shelf = { books: { id: number; owner: string; title: string; shelf: string | null } };
+
 let database: TestDatabase;
-let first: Database<any>;
-let second: Database<any>;
+let first: Database<Shelf>;
+let second: Database<Shelf>;
 
 beforeAll(async () => {
   database = await createTestDatabase('built-once');
   const url = await database.provision('shelf');
-  first = connectDatabase<any>(url, 'shelf');
-  second = connectDatabase<any>(url, 'shelf');
+  first = connectDatabase<Shelf>(url, 'shelf');
+  second = connectDatabase<Shelf>(url, 'shelf');
   await sql`create table books (id int primary key, owner text not null, title text not null, shelf text)`.execute(
     first.db,
   );
@@ -28,7 +30,7 @@ afterAll(async () => {
 describe('a query built once', () => {
   it("runs with each call's values, as the query built anew would", async () => {
     const builds: string[] = [];
-    const unshelved = builtOnce((db, owner: string) => {
+    const unshelved = builtOnce((db: Kysely<Shelf>, owner: string) => {
       builds.push(owner);
       return db
         .selectFrom('books')
@@ -52,7 +54,7 @@ describe('a query built once', () => {
   });
 
   it('puts two values in their own places, whatever order the query uses them in', async () => {
-    const byTitleAndOwner = builtOnce((db, title: string, owner: string) =>
+    const byTitleAndOwner = builtOnce((db: Kysely<Shelf>, title: string, owner: string) =>
       db.selectFrom('books').select('id').where('owner', '=', owner).where('title', '=', title),
     );
     expect(await byTitleAndOwner(first.db, 'Sketches', 'ada')).toEqual([{ id: 2 }]);
@@ -61,11 +63,11 @@ describe('a query built once', () => {
   });
 
   it('refuses a query whose value is not exactly one parameter, before running it', async () => {
-    const twice = builtOnce((db, owner: string) =>
+    const twice = builtOnce((db: Kysely<Shelf>, owner: string) =>
       db.selectFrom('books').select('id').where('owner', '=', owner).where('title', '<>', owner),
     );
     await expect(twice(first.db, 'ada')).rejects.toThrow(/argument 0 is not exactly one parameter/);
-    const unused = builtOnce((db, _owner: string) => db.selectFrom('books').select('id'));
+    const unused = builtOnce((db: Kysely<Shelf>, _owner: string) => db.selectFrom('books').select('id'));
     await expect(unused(first.db, 'ada')).rejects.toThrow(/argument 0 is not exactly one parameter/);
   });
 });

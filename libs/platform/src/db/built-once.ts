@@ -13,9 +13,9 @@ type Built<O> = { compiled: CompiledQuery<O>; slots: Array<number | undefined> }
  * query's shape (an array spread into `in (…)`, a column name, an optional clause): the first
  * call checks that every argument became exactly one parameter and throws otherwise.
  */
-export function builtOnce<A extends readonly string[], O>(
-  build: (db: Kysely<any>, ...args: A) => Compilable<O>,
-): (db: Kysely<any>, ...args: A) => Promise<O[]> {
+export function builtOnce<DB, A extends readonly string[], O>(
+  build: (db: Kysely<DB>, ...args: A) => Compilable<O>,
+): (db: Kysely<DB>, ...args: A) => Promise<O[]> {
   const byDatabase = new WeakMap<object, Built<O>>();
   return async (db, ...args) => {
     let built = byDatabase.get(db);
