@@ -123,8 +123,6 @@ export class IdempotentConsumer<S extends TSchema> {
   private waiting: Promise<void> | undefined;
   private cancelWait: (() => void) | undefined;
   private stopped = false;
-  /** Set once `stop` has handled everything it read: a message after that goes back at once. */
-  private finished = false;
   private readonly maxDeliver: number;
   private readonly batchSize: number;
   /** The durable consumer's name, also the `consumer` column of its inbox rows. */
@@ -225,15 +223,10 @@ export class IdempotentConsumer<S extends TSchema> {
       this.startDraining();
       await this.draining;
     }
-    this.finished = true;
   }
 
   private async read(messages: ConsumerMessages): Promise<void> {
     for await (const msg of messages) {
-      if (this.finished) {
-        msg.nak();
-        continue;
-      }
       this.queue.push(msg);
       this.startDraining();
     }
@@ -266,7 +259,7 @@ export class IdempotentConsumer<S extends TSchema> {
    */
   private async drainQueue(): Promise<void> {
     for (;;) {
-      if (this.queue.length === 0 || this.finished) {
+      if (this.queue.length === 0) {
         this.drainActive = false;
         return;
       }
