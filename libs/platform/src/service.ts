@@ -33,6 +33,8 @@ export type ServiceConfig = {
   DATABASE_POOL_MAX?: number | undefined;
   /** Where migrations run when DATABASE_URL goes through PgBouncer: straight to Postgres. */
   DATABASE_MIGRATE_URL?: string | undefined;
+  /** Repeated statements prepared on each connection (default); false behind PgBouncer. */
+  DATABASE_PREPARED_STATEMENTS?: boolean | undefined;
   NATS_URL: string;
   BUS_NAMESPACE: string;
   LOG_LEVEL: string;
@@ -226,9 +228,10 @@ export async function startService<DB extends PlatformTables>(
 ): Promise<RunningService<DB>> {
   const logger = options.logger ?? createLogger({ service: definition.name, level: config.LOG_LEVEL });
   const schema = definition.name.replace(/-/g, '_');
-  const database = connectDatabase<DB>(config.DATABASE_URL, schema, config.DATABASE_POOL_MAX);
+  const pooling = { preparedStatements: config.DATABASE_PREPARED_STATEMENTS ?? true };
+  const database = connectDatabase<DB>(config.DATABASE_URL, schema, config.DATABASE_POOL_MAX, pooling);
   const replica = config.DATABASE_READ_URL
-    ? connectDatabase<DB>(config.DATABASE_READ_URL, schema, config.DATABASE_POOL_MAX)
+    ? connectDatabase<DB>(config.DATABASE_READ_URL, schema, config.DATABASE_POOL_MAX, pooling)
     : undefined;
   const platform = platformTables(database.db);
   const startedAt = Date.now();

@@ -24,7 +24,7 @@ export type TestEnvironment = {
   standby?: string;
   /**
    * The `host:port` of a PgBouncer in front of the database's server: the service's queries go
-   * through it (DATABASE_URL) and its migrations straight to Postgres (DATABASE_MIGRATE_URL).
+   * through it (DATABASE_URL, unprepared) and its migrations straight to Postgres (DATABASE_MIGRATE_URL).
    */
   pooler?: string;
   /** OUTBOX_RETENTION_MS (default here 0: a published row is deleted at once). */
@@ -49,7 +49,11 @@ export async function launchService<DB extends PlatformTables>(
       OUTBOX_RETENTION_MS: env.outboxRetentionMs ?? env.bus?.outboxRetentionMs ?? 0,
       ...(env.bus?.streamReplicas ? { NATS_STREAM_REPLICAS: env.bus.streamReplicas } : {}),
       ...(env.pooler
-        ? { DATABASE_URL: throughHost(databaseUrl, env.pooler), DATABASE_MIGRATE_URL: databaseUrl }
+        ? {
+            DATABASE_URL: throughHost(databaseUrl, env.pooler),
+            DATABASE_MIGRATE_URL: databaseUrl,
+            DATABASE_PREPARED_STATEMENTS: false,
+          }
         : { DATABASE_URL: databaseUrl }),
       ...(env.standby ? { DATABASE_READ_URL: throughHost(databaseUrl, new URL(env.standby).host) } : {}),
       ...bus,

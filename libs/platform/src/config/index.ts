@@ -207,6 +207,11 @@ export const databaseEnv = {
       'where migrations run when DATABASE_URL goes through PgBouncer: Postgres itself, same role; unset: DATABASE_URL',
     ),
   ),
+  DATABASE_PREPARED_STATEMENTS: Type.Boolean({
+    default: true,
+    description:
+      'statements sent again are prepared on each connection; false when DATABASE_URL goes through a pooler in transaction mode (PgBouncer before 1.21)',
+  }),
 } satisfies TProperties;
 
 export function httpEnv(defaultPort: number) {

@@ -5,11 +5,13 @@ import pg from 'pg';
 import { Kysely, Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import { platformMigrations } from './platform-migrations.ts';
 import { OutboxCommitSignal, signallingPostgresDialect } from './outbox-signal.ts';
+import { prepareRepeatedStatements } from './prepared-statements.ts';
 
 export { OutboxCommitSignal } from './outbox-signal.ts';
 export * from './platform-tables.ts';
 export { inTransaction } from './transaction-scope.ts';
 export { builtOnce } from './built-once.ts';
+export { prepareRepeatedStatements, preparedStatementLimits } from './prepared-statements.ts';
 export { lockName } from './transaction-lock.ts';
 
 export { sql, type Kysely, type Transaction } from 'kysely';
@@ -27,9 +29,17 @@ export type Database<DB> = {
  * Everything a service runs is pinned to its own schema through the connection's search_path.
  * `max` is the most connections the pool opens (DATABASE_POOL_MAX; see docs/operations.md for
  * the sum across services and replicas that must stay under Postgres's max_connections).
+ * Statements the process sends again are prepared on each connection (prepared-statements.ts)
+ * unless `preparedStatements` is false (DATABASE_PREPARED_STATEMENTS, off behind PgBouncer).
  */
-export function connectDatabase<DB>(url: string, schema: string, max = 10): Database<DB> {
+export function connectDatabase<DB>(
+  url: string,
+  schema: string,
+  max = 10,
+  options: { preparedStatements?: boolean } = {},
+): Database<DB> {
   const pool = new pg.Pool({ connectionString: url, max, options: `-c search_path=${schema}` });
+  if (options.preparedStatements !== false) prepareRepeatedStatements(pool);
   // An idle client that loses its server (restart) emits here; the pool replaces it on next use.
   pool.on('error', () => undefined);
   // A client that loses its server while checked out (mid-transaction, e.g. while the relay
