@@ -207,8 +207,9 @@ export class IdempotentConsumer<S extends TSchema> {
 
   /**
    * Stops reading and finishes what this process was given: messages already read, and those the
-   * server sent before it heard of the stop, are handled and acknowledged as usual before this
-   * returns. (Handing them back with a nak was tried: NATS 2.9 can then lose one to the pull
+   * server sent before it heard of the stop, are handled and acknowledged as usual, and the
+   * acknowledgements written to the server, before this returns (the server applies them a moment
+   * later: it queues acknowledgements for the consumer). (Handing them back with a nak was tried: NATS 2.9 can then lose one to the pull
    * request the stop left behind on the server, redelivering it only after the ack wait, 30 s.)
    * What a failing batch hands back is redelivered later as always.
    */
@@ -223,6 +224,9 @@ export class IdempotentConsumer<S extends TSchema> {
       this.startDraining();
       await this.draining;
     }
+    // The acknowledgements are on their way to the server, not waiting in this process's buffer.
+    const { nc } = this.options.bus;
+    if (!nc.isClosed()) await nc.flush().catch(() => undefined);
   }
 
   private async read(messages: ConsumerMessages): Promise<void> {
