@@ -59,11 +59,15 @@ try {
       rpcs++;
       return (request as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof request;
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    // Counted where every query is handed to the connection, whatever wraps Client.query (the
+    // pools' prepared statements replace each client's own).
+    const submittable = (pg as unknown as { Query: { prototype: { submit: (...a: unknown[]) => unknown } } }).Query
+      .prototype;
+    const submit = submittable.submit;
+    submittable.submit = function (this: unknown, ...args: unknown[]) {
       queries++;
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
+      return submit.apply(this, args);
+    };
     const seen: Array<{ rpcs: number; queries: number }> = [];
     for (let i = 0; i < 20; i++) {
       rpcs = 0;
