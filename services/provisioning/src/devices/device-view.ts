@@ -59,7 +59,10 @@ export async function viewOf(db: Kysely<ProvisioningDatabase>, device: Device): 
 }
 
 /** Whether the device is connected now, from its own row (`isDeviceConnected`, the rule of every view). */
-export function connectedNow(device: Device, now: Date): boolean {
+export function connectedNow(
+  device: Pick<Device, 'is_active' | 'public_key' | 'latest_handshake'>,
+  now: Date,
+): boolean {
   return isDeviceConnected(
     { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: device.latest_handshake },
     now,

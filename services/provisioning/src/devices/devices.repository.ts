@@ -62,6 +62,22 @@ export const listedPersonalDevices: (db: Db, userId: string) => Promise<ListedDe
       .orderBy('devices.id', 'desc'),
 );
 
+/**
+ * What the personal Overview counts (connected by the rule of every view): three columns of the
+ * person's own rows, none of the list's joins (the Overview read the whole list before).
+ */
+export const personalDeviceStates: (
+  db: Db,
+  userId: string,
+) => Promise<Array<Pick<Device, 'is_active' | 'public_key' | 'latest_handshake'>>> = builtOnce(
+  (db: Db, userId: string) =>
+    db
+      .selectFrom('devices')
+      .select(['devices.is_active', 'devices.public_key', 'devices.latest_handshake'])
+      .where('devices.user_id', '=', userId)
+      .where('devices.org_id', 'is', null),
+);
+
 export async function countPersonalDevices(db: Db, userId: string): Promise<number> {
   const row = await db
     .selectFrom('devices')

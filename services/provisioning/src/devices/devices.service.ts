@@ -31,6 +31,7 @@ import {
   deviceById,
   listedPersonalDevices,
   lockDevice,
+  personalDeviceStates,
   updateDevice,
 } from './devices.repository.ts';
 import { lockPersonalDevices, withinPace } from './device-locks.ts';
@@ -86,10 +87,11 @@ export class DevicesService {
 
   /** Spec §2's three tiles: Devices, Connected, VPN Status (by the one rule every view uses, contracts' devices.ts). */
   async overview(caller: Caller): Promise<DeviceOverview> {
-    // Counts only: connected comes from the device rows, so telemetry is not asked (one query).
+    // Counts only: connected comes from the device rows, so telemetry is not asked (one query of
+    // the three columns the rule reads).
     const now = new Date();
-    const devices = await listedPersonalDevices(this.deps.db, requireUserId(caller));
-    return deviceOverviewOf(devices.map((device) => ({ is_connected: connectedNow(device, now) })));
+    const states = await personalDeviceStates(this.deps.db, requireUserId(caller));
+    return deviceOverviewOf(states.map((row) => ({ is_connected: connectedNow(row, now) })));
   }
 
   /**

@@ -13,7 +13,6 @@ import {
   type DeviceView,
   type RegionChoice,
   type DevicePrivacyInput,
-  isDeviceConnected,
   orgDevicePageSizes,
   type OrgDevicesPage,
 } from '@qw/contracts';
@@ -22,7 +21,7 @@ import { requireAccountInGoodStanding } from '../account-standing/account-standi
 import type { ProvisioningDatabase } from '../database.ts';
 import { validCountry, validPlatform, validPublicKey } from '../devices/device-rules.ts';
 import { defaultPrivacy, privacyAfter } from '../devices/device-privacy-rules.ts';
-import { view, withStatus } from '../devices/device-view.ts';
+import { connectedNow, view, withStatus } from '../devices/device-view.ts';
 import { withinPace } from '../devices/device-locks.ts';
 import {
   lockAssignee,
@@ -144,14 +143,7 @@ export class OrgDevicesService {
     if (!membership) throw organizationNotFound();
     const rows = await organizationDeviceStates(this.deps.db, orgId, seesEveryDevice(membership.role) ? null : userId);
     const now = new Date();
-    return deviceOverviewOf(
-      rows.map((row) => ({
-        is_connected: isDeviceConnected(
-          { isActive: row.is_active, hasKey: row.public_key !== null, latestHandshake: row.latest_handshake },
-          now,
-        ),
-      })),
-    );
+    return deviceOverviewOf(rows.map((row) => ({ is_connected: connectedNow(row, now) })));
   }
 
   /**
