@@ -1,5 +1,4 @@
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import jwt, { type TokenOrHeader } from '@fastify/jwt';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -29,7 +28,7 @@ import { registerPublicServerRoutes } from './servers/public-servers.routes.ts';
 import { registerConnectionCheckRoutes } from './servers/connection-check.routes.ts';
 import { registerServerLifecycleRoutes } from './admin/server-lifecycle.routes.ts';
 import { registerEnrolmentRoutes } from './nodes/enrolment.routes.ts';
-import { securityHeaders } from './security-headers.ts';
+import { addSecurityHeaders } from './security-headers.ts';
 import { trackRoutes } from './http/add-route.ts';
 
 export type GatewayDeps = { bus: BusConnection; rpc: RpcClient; logger: Logger };
@@ -46,7 +45,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   });
 
   trackRoutes(app);
-  await app.register(helmet, securityHeaders(config.PUBLIC_URL));
+  addSecurityHeaders(app, config.PUBLIC_URL);
   await app.register(swagger, {
     openapi: {
       info: {

@@ -64,6 +64,17 @@ describe('security headers', () => {
   it('puts the same policy on API answers, and keeps readiness and metrics off the public port', async () => {
     const api = await get('/api/health');
     expect(api.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // Refusals and the unknown too: the headers are set before any route answers.
+    for (const [path, status] of [
+      ['/api/devices', 401],
+      ['/api/no-such-route', 404],
+    ] as const) {
+      const refused = await get(path);
+      expect(refused.status, path).toBe(status);
+      expect(refused.headers.get('content-security-policy'), path).toContain("default-src 'self'");
+      expect(refused.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(refused.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
     // Unknown paths get the web app (client routing), never the operational answers.
     for (const path of ['/metrics', '/readyz', '/healthz']) {
       const answer = await get(path);

@@ -2,10 +2,9 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import helmet from '@fastify/helmet';
 import { createHttpApp } from '@qw/platform/http';
 import { createLogger } from '@qw/platform/logger';
-import { securityHeaders } from '../../../services/gateway/src/security-headers.ts';
+import { addSecurityHeaders } from '../../../services/gateway/src/security-headers.ts';
 import { registerWebApp, spaFallback } from '../../../services/gateway/src/web-app.ts';
 import { withWebBuild } from './global-setup.ts';
 
@@ -29,7 +28,7 @@ export async function startGatewaySite(options: { prerendered?: boolean } = {}):
     operational: false,
     notFound: spaFallback(() => true),
   });
-  await app.register(helmet, securityHeaders('http://127.0.0.1'));
+  addSecurityHeaders(app, 'http://127.0.0.1');
   await registerWebApp(app, snapshot, { prerendered: options.prerendered ?? true });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
