@@ -209,8 +209,9 @@ export class IdempotentConsumer<S extends TSchema> {
    * Stops reading and finishes what this process was given: messages already read, and those the
    * server sent before it heard of the stop, are handled and acknowledged as usual, and the
    * acknowledgements written to the server, before this returns (the server applies them a moment
-   * later: it queues acknowledgements for the consumer). (Handing them back with a nak was tried: NATS 2.9 can then lose one to the pull
-   * request the stop left behind on the server, redelivering it only after the ack wait, 30 s.)
+   * later, from a queue of the consumer's). (Handing them back with a nak was tried: NATS 2.9 can
+   * then lose one to the pull request the stop left behind on the server, redelivering it only
+   * after the ack wait, 30 s.)
    * What a failing batch hands back is redelivered later as always.
    */
   async stop(): Promise<void> {
