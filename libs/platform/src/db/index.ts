@@ -11,7 +11,7 @@ export { OutboxCommitSignal } from './outbox-signal.ts';
 export * from './platform-tables.ts';
 export { inTransaction } from './transaction-scope.ts';
 export { builtOnce } from './built-once.ts';
-export { prepareRepeatedStatements, preparedStatementLimits } from './prepared-statements.ts';
+export { prepareRepeatedStatements } from './prepared-statements.ts';
 export { lockName } from './transaction-lock.ts';
 
 export { sql, type Kysely, type Transaction } from 'kysely';

@@ -24,7 +24,7 @@ import type pg from 'pg';
  */
 export type PreparedStatementLimits = { perConnection: number; texts: number };
 
-export const preparedStatementLimits: PreparedStatementLimits = { perConnection: 200, texts: 4000 };
+const preparedStatementLimits: PreparedStatementLimits = { perConnection: 200, texts: 4000 };
 
 type Named = { name: string } | undefined;
 type QueryFunction = (this: pg.PoolClient, ...args: unknown[]) => unknown;
