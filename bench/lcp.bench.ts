@@ -33,7 +33,7 @@ const sizes = {
 } as const;
 
 /** One first visit of `url` under the throttling above: its LCP in ms after navigation start. */
-export async function largestContentfulPaint(browser: Browser, url: string, slowdown = cpuSlowdown): Promise<number> {
+export async function largestContentfulPaint(browser: Browser, url: string, slowdown: number): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, reducedMotion: 'reduce' });
   try {
     const page = await context.newPage();

@@ -10,7 +10,7 @@ import type { HttpApp } from '@qw/platform';
  * click-jacked). HSTS only when the public address is https (a browser would otherwise pin
  * plain http://localhost to https). Referrers leave with the origin only, never a path.
  */
-export function securityHeaders(publicUrl: string): HelmetOptions {
+function securityHeaders(publicUrl: string): HelmetOptions {
   const https = publicUrl.startsWith('https://');
   return {
     contentSecurityPolicy: {

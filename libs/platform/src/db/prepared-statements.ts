@@ -26,9 +26,7 @@ export type PreparedStatementLimits = { perConnection: number; texts: number };
 
 const preparedStatementLimits: PreparedStatementLimits = { perConnection: 200, texts: 4000 };
 
-type Named = { name: string } | undefined;
 type QueryFunction = (this: pg.PoolClient, ...args: unknown[]) => unknown;
-type ConnectionState = { generation: number; prepared: number; status: string };
 
 /** Errors after which the connection's statements are named anew. */
 function isStaleStatement(error: unknown): boolean {
@@ -56,36 +54,36 @@ export function prepareRepeatedStatements(pool: pg.Pool, limits: PreparedStateme
   };
 
   pool.on('connect', (client) => {
-    const state: ConnectionState = { generation: 0, prepared: 0, status: 'I' };
+    // The names prepared on this connection (under the current generation of names), and the
+    // transaction status of its last ReadyForQuery ('I': outside a transaction).
+    const state = { generation: 0, status: 'I' };
     const names = new Set<string>();
     (client as unknown as pg.Client).connection.on('readyForQuery', (message: { status?: string }) => {
       state.status = message.status ?? state.status;
     });
     const query = client.query as unknown as QueryFunction;
-    const named = (text: string): Named => {
+    const nameOf = (text: string): string | undefined => {
       const hash = hashOf(text);
       if (!hash) return undefined;
       const name = `qw${state.generation}_${hash}`;
       if (!names.has(name)) {
-        if (state.prepared >= limits.perConnection) return undefined;
-        state.prepared++;
+        if (names.size >= limits.perConnection) return undefined;
         names.add(name);
       }
-      return { name };
+      return name;
     };
     const replacement = function (this: pg.PoolClient, ...args: unknown[]): unknown {
       const [text, values] = args;
       // Only kysely's form: text and values, no callback (pool.query and internals pass through).
       if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || values.length === 0)
         return query.apply(this, args);
-      const statement = named(text);
-      if (!statement) return query.apply(this, args);
+      const name = nameOf(text);
+      if (!name) return query.apply(this, args);
       const outsideTransaction = state.status === 'I';
-      const sent = query.call(this, { name: statement.name, text, values }) as Promise<unknown>;
+      const sent = query.call(this, { name, text, values }) as Promise<unknown>;
       return sent.catch((error: unknown) => {
         if (!isStaleStatement(error)) throw error;
         state.generation++;
-        state.prepared = 0;
         names.clear();
         if (!outsideTransaction) throw error;
         return query.call(this, text, values);

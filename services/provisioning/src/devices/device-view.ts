@@ -5,7 +5,7 @@ import { deviceAddressCidrs } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
 import { privacyView } from './device-privacy-rules.ts';
-import { retiringUntil, type ListedDevice } from './devices.repository.ts';
+import { retiringUntil, type DeviceState, type ListedDevice } from './devices.repository.ts';
 import { deviceTrafficFor } from './device-traffic.ts';
 
 const iso = (at: Date | string | null | undefined) =>
@@ -59,10 +59,7 @@ export async function viewOf(db: Kysely<ProvisioningDatabase>, device: Device): 
 }
 
 /** Whether the device is connected now, from its own row (`isDeviceConnected`, the rule of every view). */
-export function connectedNow(
-  device: Pick<Device, 'is_active' | 'public_key' | 'latest_handshake'>,
-  now: Date,
-): boolean {
+export function connectedNow(device: DeviceState, now: Date): boolean {
   return isDeviceConnected(
     { isActive: device.is_active, hasKey: device.public_key !== null, latestHandshake: device.latest_handshake },
     now,

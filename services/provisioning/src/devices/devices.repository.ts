@@ -62,18 +62,19 @@ export const listedPersonalDevices: (db: Db, userId: string) => Promise<ListedDe
       .orderBy('devices.id', 'desc'),
 );
 
+/** The columns the connected rule reads (`connectedNow`): what the Overviews select of each device. */
+export const deviceStateColumns = ['devices.is_active', 'devices.public_key', 'devices.latest_handshake'] as const;
+export type DeviceState = Pick<Device, 'is_active' | 'public_key' | 'latest_handshake'>;
+
 /**
- * What the personal Overview counts (connected by the rule of every view): three columns of the
- * person's own rows, none of the list's joins (the Overview read the whole list before).
+ * What the personal Overview counts: the person's own rows, those columns only, none of the
+ * list's joins (the Overview read the whole list before).
  */
-export const personalDeviceStates: (
-  db: Db,
-  userId: string,
-) => Promise<Array<Pick<Device, 'is_active' | 'public_key' | 'latest_handshake'>>> = builtOnce(
+export const personalDeviceStates: (db: Db, userId: string) => Promise<DeviceState[]> = builtOnce(
   (db: Db, userId: string) =>
     db
       .selectFrom('devices')
-      .select(['devices.is_active', 'devices.public_key', 'devices.latest_handshake'])
+      .select(deviceStateColumns)
       .where('devices.user_id', '=', userId)
       .where('devices.org_id', 'is', null),
 );

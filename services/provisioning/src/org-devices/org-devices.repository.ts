@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { entitlingStatuses } from '@qw/contracts';
 import type { ProvisioningDatabase } from '../database.ts';
 
-import { likePattern, listedDevices, type ListedDevice } from '../devices/devices.repository.ts';
+import { deviceStateColumns, likePattern, listedDevices, type ListedDevice } from '../devices/devices.repository.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
 
@@ -52,7 +52,7 @@ export async function countListedOrganizationDevices(db: Db, orgId: string, filt
 export function organizationDeviceStates(db: Db, orgId: string, onlyOf: string | null) {
   return db
     .selectFrom('devices')
-    .select(['devices.is_active', 'devices.public_key', 'devices.latest_handshake'])
+    .select(deviceStateColumns)
     .where(matching(orgId, { onlyOf, q: null }))
     .execute();
 }
