@@ -13,7 +13,7 @@
  *       real one (no product code in between: what one HTTP hop, one bus hop and one query cost)
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
 import { freePort } from '@qw/testkit';
@@ -142,12 +142,39 @@ try {
     await floor.close();
     await nc.close();
   } else if (mode === 'compare') {
-    // CPU time of this process (gateway and services) per request: steadier than requests/s on a busy machine.
+    // CPU time per request, of this process (gateway and services) and of the whole machine
+    // (Postgres, NATS and autocannon too, from /proc/stat): steadier than requests/s on a busy machine.
+    const machineBusyMs = () => {
+      const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+      const idle = fields[3]! + fields[4]!;
+      return ((fields.reduce((a, b) => a + b, 0) - idle) * 1000) / 100;
+    };
+    // Postgres's own: every server process's user and system time (clock ticks of 10 ms).
+    const postgresMs = () => {
+      let ticks = 0;
+      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          if (!stat.includes('(postgres)')) continue;
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          ticks += Number(fields[11]) + Number(fields[12]);
+        } catch {
+          // The process ended meanwhile.
+        }
+      }
+      return ticks * 10;
+    };
     const cpuMs = async (run: () => Promise<{ total: number }>) => {
       const before = process.cpuUsage();
+      const machineBefore = machineBusyMs();
+      const postgresBefore = postgresMs();
       const { total } = await run();
       const used = process.cpuUsage(before);
-      return (used.user + used.system) / 1000 / total;
+      return {
+        own: (used.user + used.system) / 1000 / total,
+        machine: (machineBusyMs() - machineBefore) / total,
+        postgres: (postgresMs() - postgresBefore) / total,
+      };
     };
     const m = await medianOfRounds(3, 1, async () => {
       let plain = { requestsPerSecond: 0, p99Ms: 0 };
@@ -161,12 +188,15 @@ try {
         bareP99: plain.p99Ms,
         api: api.requestsPerSecond,
         p99: api.p99Ms,
-        bareCpu,
-        apiCpu,
+        bareCpu: bareCpu.own,
+        apiCpu: apiCpu.own,
+        bareMachine: bareCpu.machine,
+        apiMachine: apiCpu.machine,
+        apiPostgres: apiCpu.postgres,
       };
     });
     console.log(
-      `${route.name}: ${m.api} req/s (bare ${m.bare}, ratio ${(m.api / m.bare).toFixed(3)}), p99 ${m.p99} ms (bare ${m.bareP99}); CPU per request ${m.apiCpu.toFixed(3)} ms (bare ${m.bareCpu.toFixed(3)})`,
+      `${route.name}: ${m.api} req/s (bare ${m.bare}, ratio ${(m.api / m.bare).toFixed(3)}), p99 ${m.p99} ms (bare ${m.bareP99}); CPU per request ${m.apiCpu.toFixed(3)} ms in this process, ${m.apiMachine.toFixed(3)} ms on the machine, ${m.apiPostgres.toFixed(3)} ms in Postgres (bare ${m.bareCpu.toFixed(3)}, ${m.bareMachine.toFixed(3)})`,
     );
   } else {
     await load(url, { connections: 20, seconds: 2, headers });

@@ -47,7 +47,7 @@ let bob: Client;
 let owner: Client;
 let orgId: string;
 const nodes = {} as Record<'a' | 'b', { id: string; bus: BusConnection }>;
-type Device = { id: string; name: string; public_key: string; node: { id: string } };
+type Device = { id: string; name: string; public_key: string; node: { id: string; name: string } };
 let annDevices: Device[] = [];
 let bobDevices: Device[] = [];
 let orgDevice: Device;
@@ -139,7 +139,7 @@ describe('admin console: devices', () => {
       has_keys: true,
       owner: { email: 'olga.fleet@example.com' },
       organization: { id: orgId },
-      node: { id: orgDevice.node.id },
+      node: { id: orgDevice.node.id, name: orgDevice.node.name },
     });
     expect(office.organization.name.length).toBeGreaterThan(0);
     const bobLaptop = all.find((d: { name: string }) => d.name === 'Bob laptop');

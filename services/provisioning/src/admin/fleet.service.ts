@@ -35,12 +35,28 @@ import { addNode, newEnrolment, retireNode } from '../nodes/node-lifecycle.servi
 import type { NodeBusUsers } from '../nodes/node-bus-users.ts';
 import type { Drains } from '../drain/drains.service.ts';
 import { addOperatorActionDetails } from './operator-actions.repository.ts';
-import { likePattern } from '../devices/devices.repository.ts';
+import { likePattern, type DeviceColumnOf } from '../devices/devices.repository.ts';
 
 /** How long a drain's answer waits for its moves (50 devices take about a second). */
 const drainAnswerMs = 3_000;
 
 type Db = Kysely<ProvisioningDatabase>;
+
+/** The columns of a device the console's list shows (`views`), with its node's name joined in. */
+const consoleDeviceColumns = [
+  'devices.id',
+  'devices.name',
+  'devices.platform',
+  'devices.is_active',
+  'devices.public_key',
+  'devices.latest_handshake',
+  'devices.user_id',
+  'devices.org_id',
+  'devices.node_id',
+  'devices.suspended_by',
+  'devices.created_at',
+] as const;
+type ConsoleDevice = Pick<Device, DeviceColumnOf<(typeof consoleDeviceColumns)[number]>> & { node_name: string | null };
 
 export type AdminDevicesQuery = {
   q?: string | undefined;
@@ -141,10 +157,17 @@ export class FleetAdmin {
     if (input.connected === true) filtered = filtered.where(connectedNow);
     if (input.connected === false) filtered = filtered.where(sql<boolean>`not coalesce(${connectedNow}, false)`);
     const column = sort === 'name' ? 'devices.name' : 'devices.created_at';
+    // The page with its nodes' names (one query; the count is the other).
     const pageOf = (order: 'asc' | 'desc', offset: number, limit: number) =>
-      filtered.selectAll('devices').orderBy(column, order).orderBy('devices.id', order).limit(limit).offset(offset);
+      filtered
+        .leftJoin('nodes', 'nodes.id', 'devices.node_id')
+        .select([...consoleDeviceColumns, 'nodes.name as node_name'])
+        .orderBy(column, order)
+        .orderBy('devices.id', order)
+        .limit(limit)
+        .offset(offset);
     const offset = (page - 1) * perPage;
-    let devices: Device[];
+    let devices: ConsoleDevice[];
     let total: number;
     if (offset < deepPage) {
       const [rows, count] = await Promise.all([
@@ -172,30 +195,23 @@ export class FleetAdmin {
   }
 
   /** Devices as the console shows them: owner, organization, node and their latest handshake. */
-  async views(caller: Caller, devices: Device[]): Promise<AdminDevice[]> {
+  async views(caller: Caller, devices: ConsoleDevice[]): Promise<AdminDevice[]> {
     if (devices.length === 0) return [];
-    const { db, rpc } = this.deps;
-    const [nodeOf, directory] = await Promise.all([
-      nodesById(
-        db,
-        devices.map((d) => d.node_id),
-      ),
-      rpc.request(
-        adminDirectoryRpc,
-        {
-          user_ids: [...new Set(devices.map((d) => d.user_id))],
-          org_ids: [...new Set(devices.map((d) => d.org_id).filter((id): id is string => Boolean(id)))],
-        },
-        caller,
-      ),
-    ]);
+    const directory = await this.deps.rpc.request(
+      adminDirectoryRpc,
+      {
+        user_ids: [...new Set(devices.map((d) => d.user_id))],
+        org_ids: [...new Set(devices.map((d) => d.org_id).filter((id): id is string => Boolean(id)))],
+      },
+      caller,
+    );
     const userOf = new Map(directory.users.map((u) => [u.id, u]));
     const orgOf = new Map(directory.organizations.map((o) => [o.id, o]));
     const now = new Date();
     return devices.map((device) => {
       const owner = userOf.get(device.user_id);
       const org = device.org_id ? orgOf.get(device.org_id) : undefined;
-      const node = device.node_id ? nodeOf.get(device.node_id) : undefined;
+
       const handshake = device.latest_handshake ? new Date(device.latest_handshake) : null;
       return {
         id: device.id,
@@ -208,7 +224,7 @@ export class FleetAdmin {
         ),
         owner: { id: device.user_id, email: owner?.email ?? '', full_name: owner?.full_name ?? null },
         organization: device.org_id ? { id: device.org_id, name: org?.name ?? '' } : null,
-        node: node ? { id: node.id, name: node.name } : null,
+        node: device.node_id && device.node_name !== null ? { id: device.node_id, name: device.node_name } : null,
         has_keys: device.public_key !== null,
         suspended_by: device.suspended_by ?? null,
         latest_handshake: handshake ? handshake.toISOString() : null,
@@ -262,7 +278,10 @@ export class FleetAdmin {
   async deviceAction(caller: Caller, input: { action: 'activate' | 'suspend' | 'revoke_keys'; deviceId: string }) {
     requireAdmin(caller);
     const device = await this.deps.devices.operate(caller, input);
-    const [view] = await this.views(caller, [device]);
+    const nodes = await nodesById(this.deps.db, [device.node_id]);
+    const [view] = await this.views(caller, [
+      { ...device, node_name: device.node_id ? (nodes.get(device.node_id)?.name ?? null) : null },
+    ]);
     return { device: view! };
   }
 

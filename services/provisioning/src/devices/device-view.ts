@@ -5,7 +5,7 @@ import { deviceAddressCidrs } from '@qw/wireguard';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import { nodesById } from '../nodes/nodes.repository.ts';
 import { privacyView } from './device-privacy-rules.ts';
-import { retiringUntil, type DeviceState, type ListedDevice } from './devices.repository.ts';
+import { retiringUntil, type DeviceState, type ListedDevice, type ViewedDevice } from './devices.repository.ts';
 import { deviceTrafficFor } from './device-traffic.ts';
 
 const iso = (at: Date | string | null | undefined) =>
@@ -13,7 +13,7 @@ const iso = (at: Date | string | null | undefined) =>
 
 /** A device as every answer shows it. */
 export function view(
-  device: Device,
+  device: ViewedDevice,
   node: Pick<Node, 'id' | 'name' | 'region' | 'city' | 'last_seen_at'> | undefined,
   previousKeyExpiresAt: Date | null = null,
 ): DeviceView {

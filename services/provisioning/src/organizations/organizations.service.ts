@@ -58,11 +58,27 @@ export type Membership = {
  * organization that does not exist. Reads only local tables, so it belongs inside transactions.
  */
 export async function projectedMembership(db: Db, orgId: string, userId: string): Promise<Membership | null> {
-  const role = await projectedRole(db, orgId, userId);
-  if (!role) return null;
-  const org = await db.selectFrom('organizations').selectAll().where('org_id', '=', orgId).executeTakeFirst();
-  const suspension = suspensionOf(org);
-  return { role, orgActive: suspension === null, suspension, plan: org?.plan ?? null };
+  // One round trip: the member row with its organization's, which the copy may not hold yet.
+  const row = await db
+    .selectFrom('org_members')
+    .leftJoin('organizations', 'organizations.org_id', 'org_members.org_id')
+    .select([
+      'org_members.role',
+      'org_members.is_member',
+      'organizations.is_active',
+      'organizations.suspended_by_operator',
+      'organizations.plan',
+    ])
+    .where('org_members.org_id', '=', orgId)
+    .where('org_members.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row?.is_member) return null;
+  const suspension = suspensionOf(
+    row.is_active === null || row.suspended_by_operator === null
+      ? undefined
+      : { is_active: row.is_active, suspended_by_operator: row.suspended_by_operator },
+  );
+  return { role: row.role, orgActive: suspension === null, suspension, plan: row.plan };
 }
 
 /** Only the person's role, as the copy says (null: not a member), for those who need nothing of the organization. */
