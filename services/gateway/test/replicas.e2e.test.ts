@@ -381,7 +381,10 @@ describe('two replicas of every service, one of each killed mid-churn', () => {
             expect(eachPeriodTasks.has(task), `${service} ${task} period ${run.period} not run again`).toBe(false);
           }
           // The survivor ran the task after the kill.
-          expect(runs.at(-1)!.holder, `${service} ${task}: last run by the killed replica`).not.toContain(killed);
+          expect(
+            runs.at(-1)!.holder,
+            `${service} ${task}: last run by the killed replica (${killed})\n${story}`,
+          ).not.toContain(killed);
         }
       }
     } finally {
