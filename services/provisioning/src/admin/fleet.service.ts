@@ -211,7 +211,6 @@ export class FleetAdmin {
     return devices.map((device) => {
       const owner = userOf.get(device.user_id);
       const org = device.org_id ? orgOf.get(device.org_id) : undefined;
-
       const handshake = device.latest_handshake ? new Date(device.latest_handshake) : null;
       return {
         id: device.id,

@@ -73,11 +73,7 @@ export async function projectedMembership(db: Db, orgId: string, userId: string)
     .where('org_members.user_id', '=', userId)
     .executeTakeFirst();
   if (!row?.is_member) return null;
-  const suspension = suspensionOf(
-    row.is_active === null || row.suspended_by_operator === null
-      ? undefined
-      : { is_active: row.is_active, suspended_by_operator: row.suspended_by_operator },
-  );
+  const suspension = suspensionOf(row);
   return { role: row.role, orgActive: suspension === null, suspension, plan: row.plan };
 }
 
@@ -143,10 +139,11 @@ export async function organizationSuspension(db: Db, orgId: string): Promise<'op
   return suspensionOf(org);
 }
 
+/** Null also when the copy holds no row of the organization yet (its columns null from a left join). */
 function suspensionOf(
-  org: { is_active: boolean; suspended_by_operator: boolean } | undefined,
+  org: { is_active: boolean | null; suspended_by_operator: boolean | null } | undefined,
 ): 'operator' | 'plan' | null {
-  if (!org || org.is_active) return null;
+  if (org?.is_active !== false) return null;
   return org.suspended_by_operator ? 'operator' : 'plan';
 }
 
