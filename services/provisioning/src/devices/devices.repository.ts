@@ -99,7 +99,7 @@ export const listedPersonalDevices: (db: Db, userId: string) => Promise<ListedDe
 
 /** The columns the connected rule reads (`connectedNow`): what the Overviews select of each device. */
 export const deviceStateColumns = ['devices.is_active', 'devices.public_key', 'devices.latest_handshake'] as const;
-export type DeviceState = Pick<Device, 'is_active' | 'public_key' | 'latest_handshake'>;
+export type DeviceState = Pick<Device, DeviceColumnOf<(typeof deviceStateColumns)[number]>>;
 
 /**
  * What the personal Overview counts: the person's own rows, those columns only, none of the
