@@ -65,6 +65,20 @@ const devices = {
     node: 'n1',
     stored: { ...stored(hour + 20 * minute, 40, 40, null, hour, 4, 4), node: 'n2' },
   },
+  // Moved from node 2, and sampled through node 1 with the handshake (to the second) its row holds
+  // from node 2: seen through its new node for the first time all the same (in place, and by the fold).
+  movedSameSecond: {
+    id: randomUUID(),
+    key: key(),
+    node: 'n1',
+    stored: { ...stored(hour + 20 * minute, 40, 40, hour + 19 * minute, hour, 4, 4), node: 'n2' },
+  },
+  movedSameSecondHourEnded: {
+    id: randomUUID(),
+    key: key(),
+    node: 'n1',
+    stored: { ...stored(hour - 10 * minute, 40, 40, hour - 11 * minute, hour - 60 * minute, 4, 4), node: 'n2' },
+  },
 } satisfies Record<string, Device>;
 const unknownKey = key();
 
@@ -92,6 +106,8 @@ const batch = [
         peer(devices.elsewhere, 5, 5),
         { ...peer({ key: unknownKey }, 5, 5) },
         peer(devices.moved, 100, 50, hour + 30 * minute),
+        peer(devices.movedSameSecond, 50, 50, hour + 19 * minute),
+        peer(devices.movedSameSecondHourEnded, 50, 50, hour - 11 * minute),
       ],
     },
   },
@@ -164,7 +180,8 @@ afterAll(async () => {
 function expected() {
   const byKey = new Map<string, Device>(Object.values(devices).map((d) => [d.key, d]));
   const before = new Map<string, StoredLatest>();
-  for (const d of Object.values(devices) as Device[]) if (d.stored) before.set(d.id, d.stored);
+  for (const d of Object.values(devices) as Device[])
+    if (d.stored) before.set(d.id, { ...d.stored, nodeId: nodeIds[d.stored.node ?? d.node] });
   const resolved: ResolvedSample[] = batch.map(({ node, sample }) => {
     const nodeId = node === 'node-1' ? nodeIds.n1 : nodeIds.n2;
     return {
@@ -184,8 +201,9 @@ describe('a batch of peer samples, written', () => {
     const counted = await db.transaction().execute((tx) => recordPeerSamples(tx, batch));
     const folded = expected();
     expect(counted).toBe(folded.counted);
-    // inPlace, reset, first, hourEnded, moved; twice twice; secondOnly. Not: older, elsewhere, unknown.
-    expect(counted).toBe(8);
+    // inPlace, reset, first, hourEnded, moved, both movedSameSecond; twice twice; secondOnly. Not: older,
+    // elsewhere, unknown.
+    expect(counted).toBe(10);
 
     const latest = await sql<{
       device_id: string;
@@ -227,11 +245,19 @@ describe('a batch of peer samples, written', () => {
 
     const deviceHours = await sql<{ device_id: string; hour: number; rx: number; tx: number }>`
       select device_id, (extract(epoch from hour) * 1000)::float8 as hour, rx_bytes::float8 as rx, tx_bytes::float8 as tx
-      from device_traffic_hours`.execute(db);
+      from device_traffic_hours order by device_id`.execute(db);
+    const byDevice = (a: { device_id: string }, b: { device_id: string }) => a.device_id.localeCompare(b.device_id);
     expect(deviceHours.rows).toEqual(
-      folded.deviceHours.map((h) => ({ device_id: h.deviceId, hour: h.hour, rx: h.rxBytes, tx: h.txBytes })),
+      folded.deviceHours
+        .map((h) => ({ device_id: h.deviceId, hour: h.hour, rx: h.rxBytes, tx: h.txBytes }))
+        .sort(byDevice),
     );
-    expect(deviceHours.rows).toEqual([{ device_id: devices.hourEnded.id, hour: hour - 60 * minute, rx: 50, tx: 40 }]);
+    expect(deviceHours.rows).toEqual(
+      [
+        { device_id: devices.hourEnded.id, hour: hour - 60 * minute, rx: 50, tx: 40 },
+        { device_id: devices.movedSameSecondHourEnded.id, hour: hour - 60 * minute, rx: 4, tx: 4 },
+      ].sort(byDevice),
+    );
 
     const hours = await sql<{ hour: number; rx: number; tx: number }>`
       select (extract(epoch from ts) * 1000)::float8 as hour, rx_bytes::float8 as rx, tx_bytes::float8 as tx
@@ -249,7 +275,10 @@ describe('a batch of peer samples, written', () => {
       h.devices.map((d) => `${h.nodeId} ${d.deviceId} ${d.latestHandshake}`),
     );
     expect(toldPairs.sort()).toEqual(wantPairs.sort());
-    // inPlace and moved (in place), hourEnded (fold), twice at each of its samples: not reset (no newer one).
-    expect(wantPairs).toHaveLength(5);
+    // inPlace, moved and movedSameSecond (in place), hourEnded and movedSameSecondHourEnded (fold), twice
+    // at each of its samples: not reset (no newer one, through the node it came through).
+    expect(wantPairs).toHaveLength(7);
+    for (const d of [devices.movedSameSecond, devices.movedSameSecondHourEnded])
+      expect(toldPairs).toContain(`${nodeIds.n1} ${d.id} ${at(d.stored.latestHandshake!)}`);
   });
 });

@@ -39,6 +39,7 @@ function oneAtATime(stored: Map<string, StoredLatest>, samples: ResolvedSample[]
         rxBytes: row.rxBytes,
         txBytes: row.txBytes,
         latestHandshake: row.latestHandshake,
+        nodeId: row.nodeId,
         hour: row.hour,
         hourRxBytes: row.hourRxBytes,
         hourTxBytes: row.hourTxBytes,
@@ -135,5 +136,25 @@ describe('a batch of peer samples', () => {
     ]);
     expect(oneAtATime(stored, samples).handshakes).toEqual([laptop, phone]);
     expect(folded.latest.find((row) => row.deviceId === phone)?.latestHandshake).toBe((at + 6) * 1000);
+  });
+
+  it('tells a handshake as new as the latest known when it comes through another node than that one', () => {
+    const at = Math.floor(hour / 1000);
+    const oldNode = randomUUID();
+    const stored = new Map<string, StoredLatest>([
+      // The laptop's last handshake came through the node it left; the phone's through this one.
+      [laptop, { ts: hour - 10_000, rxBytes: 0, txBytes: 0, latestHandshake: at * 1000, nodeId: oldNode }],
+      [phone, { ts: hour - 10_000, rxBytes: 0, txBytes: 0, latestHandshake: at * 1000, nodeId }],
+    ]);
+    const samples = [
+      sample(hour, [peer(laptop, 1, 1, at), peer(phone, 1, 1, at)]),
+      sample(hour + 10_000, [peer(laptop, 2, 2, at), peer(phone, 2, 2, at)]),
+    ];
+    const folded = foldSamples(stored, samples);
+    expect(folded.handshakes).toEqual([
+      { nodeId, devices: [{ deviceId: laptop, latestHandshake: new Date(at * 1000).toISOString() }] },
+    ]);
+    expect(oneAtATime(stored, samples).handshakes).toEqual([laptop]);
+    expect(folded.latest.find((row) => row.deviceId === laptop)?.nodeId).toBe(nodeId);
   });
 });

@@ -347,6 +347,53 @@ describe('a first handshake a node saw before telemetry knew the key', () => {
   });
 });
 
+describe('a device moved to another node', () => {
+  it('is told seen through its new node when it connects there within the second of its last handshake on the old one', async () => {
+    const otherId = randomUUID();
+    const otherName = `${nodeName}-b`;
+    await alone.publish(nodeRegistered, { nodeId: otherId, name: otherName, region: 'na' });
+    const mover = { deviceId: randomUUID(), publicKey: key(), userId: randomUUID(), allowedIps: ['10.8.0.12/32'] };
+    await alone.publish(
+      deviceCreated,
+      { ...mover, nodeId, orgId: null, name: 'mover', platform: 'linux', isActive: true },
+      { outboxSequence: 100 },
+    );
+    const keyNode = async () =>
+      (await sql.query('select node_id from telemetry.device_keys where device_id = $1', [mover.deviceId])).rows[0]
+        ?.node_id;
+    await eventually(async () => (await keyNode()) === nodeId, 20_000);
+    const stream = running.bus.ns.stream('telemetry');
+    const subject = running.bus.ns.subject(handshakesObserved.subject);
+    const toldThrough = (node: string) =>
+      eventually(async () => {
+        const message = await running.bus.jsm.streams.getMessage(stream, { last_by_subj: subject }).catch(() => null);
+        const data = message?.json<{ data: Static<typeof handshakesObserved.schema> }>().data;
+        return data?.nodeId === node && data.devices.some((d) => d.deviceId === mover.deviceId) ? data : undefined;
+      }, 20_000);
+    // Its last handshake through the old node, then the move, then its first through the new node,
+    // in the same second (handshakes are whole seconds).
+    const at = now() - 1;
+    const shook = (node: string) =>
+      alone.publish(
+        handshakesChanged,
+        { observedAt: new Date().toISOString(), peers: [{ publicKey: mover.publicKey, latestHandshake: at }] },
+        { params: { node } },
+      );
+    // Through the old node, a sample (the device's latest row) with that handshake.
+    await sampled([peer(mover, 10, 10, at)]);
+    await toldThrough(nodeId);
+    await alone.publish(
+      deviceMoved,
+      { ...mover, nodeId: otherId, previousNodeId: nodeId, orgId: null, isActive: true },
+      { outboxSequence: 200 },
+    );
+    await eventually(async () => (await keyNode()) === otherId, 20_000);
+    await shook(otherName);
+    const told = await toldThrough(otherId);
+    expect(told.devices).toEqual([{ deviceId: mover.deviceId, latestHandshake: new Date(at * 1000).toISOString() }]);
+  });
+});
+
 describe("a device's events in another order than they were made", () => {
   it('applies only the newest by outbox number: a late move or creation changes nothing', async () => {
     const roaming = { deviceId: randomUUID(), publicKey: key(), userId: randomUUID(), allowedIps: ['10.8.0.11/32'] };

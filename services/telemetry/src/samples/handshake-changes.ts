@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { handshakesChanged, handshakesObserved } from '@qw/contracts';
 import { addToOutbox, batchConsumer } from '@qw/platform';
 import type { TelemetryDatabase } from '../database.ts';
+import { isNewHandshake } from './peer-samples.ts';
 
 type Db = Kysely<TelemetryDatabase>;
 type HandshakeChanges = Static<typeof handshakesChanged.schema>;
@@ -126,18 +127,25 @@ async function tellNewerHandshakes(
   if (handshakes.length === 0) return 0;
   const stored = await tx
     .selectFrom('device_latest_telemetry')
-    .select(['device_id', 'latest_handshake'])
+    .select(['device_id', 'latest_handshake', 'node_id'])
     .where(
       'device_id',
       'in',
       handshakes.map((h) => h.deviceId),
     )
     .execute();
-  const before = new Map(stored.map((row) => [row.device_id, row.latest_handshake]));
+  const before = new Map(
+    stored.map((row) => [
+      row.device_id,
+      {
+        latestHandshake: row.latest_handshake ? new Date(row.latest_handshake).getTime() : null,
+        nodeId: row.node_id,
+      },
+    ]),
+  );
   const newer: Array<{ deviceId: string; latestHandshake: string }> = [];
   for (const { deviceId, at } of handshakes) {
-    const known = before.get(deviceId);
-    if (known && new Date(known).getTime() >= at.getTime()) continue;
+    if (!isNewHandshake(at.getTime(), before.get(deviceId), nodeId)) continue;
     newer.push({ deviceId, latestHandshake: at.toISOString() });
   }
   if (newer.length === 0) return 0;

@@ -26,6 +26,8 @@ export type StoredLatest = {
   rxBytes: number;
   txBytes: number;
   latestHandshake: number | null;
+  /** The node the row's sample (and so its handshake) came from, where known. */
+  nodeId?: string | null;
   hour?: number | null;
   hourRxBytes?: number;
   hourTxBytes?: number;
@@ -76,6 +78,22 @@ export type FoldedSamples = {
   /** Peer samples counted (a sample older than the device's latest is not). */
   counted: number;
 };
+
+/**
+ * Whether a device's handshake (ms) seen through `nodeId` is news to what telemetry holds of it:
+ * newer than the held one, or as new but held from another node (known). Handshakes have whole seconds:
+ * a device moved to another node that connects there within the second of its last handshake on
+ * the old one has the same handshake time, and is still seen through its new node for the first
+ * time (provisioning then ends the peer it left on the old one). Telling it twice does no harm.
+ */
+export function isNewHandshake(
+  handshakeMs: number,
+  held: { latestHandshake: number | null; nodeId?: string | null | undefined } | undefined,
+  nodeId: string,
+): boolean {
+  const heldMs = held?.latestHandshake ?? 0;
+  return handshakeMs > heldMs || (handshakeMs === heldMs && held?.nodeId != null && held.nodeId !== nodeId);
+}
 
 function startOfHour(ms: number): number {
   return ms - (((ms % 3_600_000) + 3_600_000) % 3_600_000);
@@ -134,7 +152,7 @@ export function foldSamples(
         } else hours.set(hour, { hour, rxBytes: rxMoved, txBytes: txMoved });
       }
       const handshake = peer.latestHandshake > 0 ? peer.latestHandshake * 1000 : null;
-      if (handshake !== null && handshake > (last?.latestHandshake ?? 0))
+      if (handshake !== null && isNewHandshake(handshake, last, sample.nodeId))
         newer.push({ deviceId: peer.deviceId, latestHandshake: new Date(handshake).toISOString() });
       current.set(peer.deviceId, {
         deviceId: peer.deviceId,
@@ -272,7 +290,7 @@ async function applyInPlace(
       join device_keys k on k.public_key = s.k and k.node_id = s.n
       join device_latest_telemetry o on o.device_id = k.device_id
       where l.ctid = o.ctid and o.ts <= s.t and o.hour = s.hr
-      returning s.i, l.device_id, s.n, s.hr, s.h, o.latest_handshake as before,
+      returning s.i, l.device_id, s.n, s.hr, s.h, o.latest_handshake as before, o.node_id as before_node,
         case when s.rx >= o.rx_bytes then s.rx - o.rx_bytes else s.rx end as drx,
         case when s.txb >= o.tx_bytes then s.txb - o.tx_bytes else s.txb end as dtx
     ), hours as (
@@ -283,7 +301,8 @@ async function applyInPlace(
                                      tx_bytes = telemetry.tx_bytes + excluded.tx_bytes
     )
     select u.i::int4 as i, u.device_id, u.n as node_id, (extract(epoch from u.h) * 1000)::float8 as h
-    from u where u.h is not null and (u.before is null or u.h > u.before)
+    from u where u.h is not null
+      and (u.before is null or u.h > u.before or (u.h = u.before and u.before_node is distinct from u.n))
     union all
     select s.i::int4, null, null, null from s
     where (select count(*) from u) < ${keys.length} and not exists (select 1 from u where u.i = s.i)`.execute(tx);
@@ -333,7 +352,7 @@ async function foldAndWrite(tx: Db, samples: ReadonlyArray<{ nodeId: string; sam
     { i: number; device_id: string; node_id: string | null; ts: number | null } & Omit<StoredLatest, 'ts'>
   >`select q.i::int4 as i, k.device_id, k.node_id, (extract(epoch from l.ts) * 1000)::float8 as ts,
             coalesce(l.rx_bytes, 0)::float8 as "rxBytes", coalesce(l.tx_bytes, 0)::float8 as "txBytes",
-            (extract(epoch from l.latest_handshake) * 1000)::float8 as "latestHandshake",
+            (extract(epoch from l.latest_handshake) * 1000)::float8 as "latestHandshake", l.node_id as "nodeId",
             (extract(epoch from l.hour) * 1000)::float8 as hour,
             coalesce(l.hour_rx_bytes, 0)::float8 as "hourRxBytes", coalesce(l.hour_tx_bytes, 0)::float8 as "hourTxBytes"
      from unnest(${texts(keys)}::text[]) with ordinality as q(public_key, i)
