@@ -23,6 +23,7 @@ import { customerWithPlan, deviceServices } from '../services/gateway/test/suppo
 import { startStack, type Client, type Stack } from '../services/gateway/test/support/stack.ts';
 import { median, type Bench, type BenchFigure, type BenchSize } from './lib/figures.ts';
 import { BenchSkipped } from './lib/runner.ts';
+import type { ReconcileFigures } from '../services/node-agent/src/agent.ts';
 
 const run = promisify(execFile);
 
@@ -121,10 +122,7 @@ async function timed(task: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-type AgentResult = {
-  peers: number;
-  changes: number;
-  ms: number;
+type AgentResult = ReconcileFigures & {
   path: 'uapi' | 'wg';
   applied: number;
   watchMs: number;
@@ -373,6 +371,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
       await seedPeers(stack, 'bench-wg-2', seeded, peers - seeded);
       seeded = peers;
       const agentMs: number[] = [];
+      const parts: string[] = [];
       const setconfMs: number[] = [];
       let rssMiB = 0;
       for (let round = 0; round < s.rounds; round++) {
@@ -383,6 +382,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
         await dropInterface(lab, iface);
         if (result.applied !== peers) throw new Error(`reconcile applied ${result.applied} peers, not ${peers}`);
         agentMs.push(result.ms);
+        parts.push(`${result.readMs}/${result.askMs}/${result.applyWaitMs}`);
         rssMiB = Math.max(rssMiB, result.rssMiB);
 
         const baseIface = await freshInterface(lab);
@@ -398,7 +398,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
         unit: 'ms',
         baseline: { label: '`wg setconf` of the same peer set', value: Math.round(median(setconfMs)) },
         target: { on: 'value', comparison: '<', limit: peers <= 10_000 ? 1000 : 5000 },
-        note: `median of ${s.rounds} round(s), each a new interface and a new agent process; agent path ${atStart.path}; rounds ${agentMs.map(Math.round).join(', ')} ms, setconf ${setconfMs.map(Math.round).join(', ')} ms`,
+        note: `median of ${s.rounds} round(s), each a new interface and a new agent process; agent path ${atStart.path}; rounds ${agentMs.map(Math.round).join(', ')} ms (of which reading the interface / waiting for provisioning's pages / waiting for the interface to take a page: ${parts.join(', ')} ms), setconf ${setconfMs.map(Math.round).join(', ')} ms`,
       });
       if (peers === s.reconcilePeers.at(-1))
         figures.push({

@@ -54,6 +54,16 @@ import { enableForwarding, prefixedExec } from './forwarding.ts';
  */
 const reconcilePageSizes = [250, 1000, 2000] as const;
 
+/** Milliseconds are whole; the three parts leave out planning and the agent's own work between them. */
+export type ReconcileFigures = {
+  peers: number;
+  changes: number;
+  ms: number;
+  readMs: number;
+  askMs: number;
+  applyWaitMs: number;
+};
+
 /**
  * One per WireGuard server: registers the node, applies each provisioning event to the interface
  * as it arrives, reconciles the whole desired peer set at start, each time the bus connection
@@ -89,8 +99,12 @@ export class NodeAgent {
    * (the WireGuard benchmark reads it; nothing else does).
    */
   onPeersApplied: ((publicKeys: readonly string[], at: number, steps: AppliedSteps) => void) | undefined;
-  /** The last reconcile that ran: peers desired, changes applied, milliseconds from asking to applied. */
-  lastReconcile: { peers: number; changes: number; ms: number } | undefined;
+  /**
+   * The last reconcile that ran: peers desired, changes applied, milliseconds from asking to
+   * applied, and of those: reading the interface, waiting for provisioning's pages, and waiting for
+   * the interface to take a page when the next had already come (plus the removals).
+   */
+  lastReconcile: ReconcileFigures | undefined;
 
   constructor(
     private readonly config: NodeAgentConfig,
@@ -319,6 +333,9 @@ export class NodeAgent {
       this.order.forgetOld();
       try {
         const actual = new Map((await this.host.dump()).peers.map((peer) => [peer.publicKey, peer]));
+        const readMs = performance.now() - started;
+        let askMs = 0;
+        let applyWaitMs = 0;
         const desiredKeys = new Set<string>();
         let peers = 0;
         let added = 0;
@@ -328,12 +345,14 @@ export class NodeAgent {
         let pageNumber = 0;
         do {
           const limit = reconcilePageSizes[Math.min(pageNumber++, reconcilePageSizes.length - 1)]!;
+          const asked = performance.now();
           const page: {
             peers: Array<{ public_key: string; allowed_ips: string[]; preshared_key?: string | null }>;
             next: string | null;
           } = await this.rpc!.request(desiredPeersRpc, after ? { after, limit } : { limit }, undefined, {
             params: { node: this.config.NODE_NAME },
           });
+          askMs += performance.now() - asked;
           peers += page.peers.length;
           const desired = page.peers.map((p) => ({
             publicKey: p.public_key,
@@ -357,17 +376,28 @@ export class NodeAgent {
             presharedKey: p.presharedKey ?? null,
           }));
           // One page applying at a time, while the next is asked; a failure surfaces below.
+          const waited = performance.now();
           await applying;
+          applyWaitMs += performance.now() - waited;
           applying = changes.length > 0 ? this.host.setPeers(changes) : Promise.resolve();
           applying.catch(() => undefined);
           after = page.next;
         } while (after);
+        const waited = performance.now();
         await applying;
         const remove = [...actual.keys()].filter((key) => !desiredKeys.has(key));
         if (remove.length > 0) await this.host.setPeers(remove.map((publicKey) => ({ publicKey, remove: true })));
+        applyWaitMs += performance.now() - waited;
         const changes = added + fixed + remove.length;
         const ms = Math.round(performance.now() - started);
-        this.lastReconcile = { peers, changes, ms };
+        this.lastReconcile = {
+          peers,
+          changes,
+          ms,
+          readMs: Math.round(readMs),
+          askMs: Math.round(askMs),
+          applyWaitMs: Math.round(applyWaitMs),
+        };
         if (changes > 0) this.logger.info({ added, removed: remove.length, fixed, ms }, 'peers reconciled');
       } finally {
         this.reconciling = undefined;
