@@ -43,7 +43,8 @@ const sizes: Record<BenchSize, Sizes> = {
 
 /**
  * BENCH_WG_HELD, BENCH_WG_DEVICES, BENCH_WG_RECONCILE (e.g. "10000,50000") and BENCH_WG_ROUNDS
- * override a size; BENCH_WG_PROFILE=<dir> has the following agent write a CPU profile there.
+ * override a size; BENCH_WG_PROFILE=<dir> has each agent process (the following one and those
+ * reconciling) write a CPU profile there.
  */
 function sized(base: Sizes): Sizes {
   const env = process.env;
@@ -142,8 +143,8 @@ type LiveSteps = { applied: number; stored: number; received: number; keyed: num
  * follow mode the epoch time at which each key went live.
  */
 function agentProcess(env: Record<string, string>, follow: boolean) {
-  // BENCH_WG_PROFILE=<dir>: the following agent writes a CPU profile there when it stops.
-  const profile = follow && process.env.BENCH_WG_PROFILE;
+  // BENCH_WG_PROFILE=<dir>: the agent writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_WG_PROFILE;
   const child = spawnTsProcess(
     'bench-agent',
     'bench/wireguard-agent.process.ts',
