@@ -190,6 +190,28 @@ describe('a node registers and reads its desired peers', () => {
         params: { node: stranger },
       }),
     ).rejects.toMatchObject({ code: 'not_found' });
+    // Its desired peers too, whichever page it asks for.
+    const someKey = `${'A'.repeat(43)}=`;
+    for (const input of [{}, { after: someKey }, { public_keys: [someKey] }])
+      await expect(
+        strangerRpc.request(desiredPeersRpc, input, undefined, { params: { node: stranger } }),
+      ).rejects.toMatchObject({ code: 'not_found' });
+
+    // A reconcile's first page counts as being seen; a later page, or one peer's key, does not.
+    const backdate = () =>
+      provisioning.db
+        .updateTable('nodes')
+        .set({ last_seen_at: new Date(Date.now() - 60_000) })
+        .where('name', '=', nodeName)
+        .execute();
+    await backdate();
+    for (const input of [{ after: someKey }, { public_keys: [someKey] }]) {
+      await node.request(desiredPeersRpc, input, undefined, { params: { node: nodeName } });
+      expect(new Date((await seen()).last_seen_at!).getTime()).toBeLessThan(before - 30_000);
+    }
+    const beforePage = Date.now();
+    await node.request(desiredPeersRpc, {}, undefined, { params: { node: nodeName } });
+    expect(new Date((await seen()).last_seen_at!).getTime()).toBeGreaterThanOrEqual(beforePage - 1000);
     // The device tests below place on this node, however long they run.
     keepReporting(nodeBus, nodeName);
   });

@@ -69,8 +69,19 @@ export function insertNode(tx: Db, values: Insertable<NodesTable>): Promise<Node
   return tx.insertInto('nodes').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function markNodeSeen(db: Db, nodeId: string): Promise<void> {
-  await db.updateTable('nodes').set({ last_seen_at: new Date() }).where('id', '=', nodeId).execute();
+/** The node of that name is seen now; false when no node has that name. */
+export async function markNodeSeen(db: Db, name: string): Promise<boolean> {
+  const seen = await db
+    .updateTable('nodes')
+    .set({ last_seen_at: new Date() })
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return seen.numUpdatedRows > 0n;
+}
+
+/** Whether a node of that name has registered. */
+export async function nodeNamed(db: Db, name: string): Promise<boolean> {
+  return (await db.selectFrom('nodes').select('id').where('name', '=', name).executeTakeFirst()) !== undefined;
 }
 
 /** A node agent's report: seen now, and what runs there since when. False when no node has that name. */
@@ -108,12 +119,14 @@ export async function recordNodeReport(
  */
 export function desiredPeerRows(
   db: Db,
-  nodeId: string,
+  nodeName: string,
   after: string | undefined,
   limit: number,
   publicKeys?: readonly string[],
 ) {
   const keys = publicKeys ? (publicKeys.length > 0 ? [...publicKeys] : ['']) : undefined;
+  // The node by its name in the statement itself (none: no rows), so the caller need not look it up first.
+  const nodeId = db.selectFrom('nodes').select('id').where('name', '=', nodeName);
   /** One part's page: after the cursor (or only the keys asked), in key order, a row more than the page. */
   const onePage =
     (column: 'public_key' | 'm.public_key') =>

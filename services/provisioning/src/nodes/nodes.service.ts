@@ -18,6 +18,7 @@ import {
   lockNode,
   lockNodeRegistry,
   markNodeSeen,
+  nodeNamed,
   nodeByName,
   setNodeDraining,
   updateAnnouncedNode,
@@ -108,10 +109,13 @@ export async function desiredPeers(
   input: { after?: string | undefined; limit?: number | undefined; public_keys?: string[] | undefined },
 ) {
   const limit = input.limit ?? 2000;
-  const node = await nodeByName(db, nodeName);
-  if (!node) throw new AppError('not_found', 'This node has not registered.');
-  if (!input.after && !input.public_keys) await markNodeSeen(db, node.id);
-  const rows = await desiredPeerRows(db, node.id, input.after, limit, input.public_keys);
+  // The node's check (or its being seen) and its peers at once: a peer change's preshared key is on
+  // the path from "add device" to the peer being live, and each round trip to Postgres is on it.
+  const [registered, rows] = await Promise.all([
+    !input.after && !input.public_keys ? markNodeSeen(db, nodeName) : nodeNamed(db, nodeName),
+    desiredPeerRows(db, nodeName, input.after, limit, input.public_keys),
+  ]);
+  if (!registered) throw new AppError('not_found', 'This node has not registered.');
   // A key a scheduled rotation left for its grace period may still be sealed by a sealing key
   // replaced since (the re-sealing command does devices, not these day-long rows): that peer goes
   // without its preshared key rather than the whole page failing.
