@@ -26,7 +26,10 @@ export type StoredLatest = {
   rxBytes: number;
   txBytes: number;
   latestHandshake: number | null;
-  /** The node the row's sample (and so its handshake) came from, where known. */
+  /**
+   * The node the row's latest sample came from, where known (its handshake may be a newer one a
+   * node's handshake watch told, through the node the device is on now).
+   */
   nodeId?: string | null;
   hour?: number | null;
   hourRxBytes?: number;
