@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CoalescedPasses } from '../src/passes.ts';
 
+/** Lets settled promises' callbacks run (a few microtask turns). */
+async function flush(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
 /** A pass function whose passes end when the test says: each pass's number is its order (1, 2, …). */
 function heldPasses() {
   const ends: Array<(outcome: { fails?: boolean }) => void> = [];
@@ -16,7 +21,7 @@ function heldPasses() {
     /** Ends the oldest pass still running, then lets the promises settle. */
     async end(outcome: { fails?: boolean } = {}) {
       ends.shift()!(outcome);
-      for (let i = 0; i < 5; i++) await Promise.resolve();
+      await flush();
     },
   };
 }
@@ -27,7 +32,7 @@ const settledState = async (promise: Promise<number>) => {
     (value) => (state = `answered ${value}`),
     (error: Error) => (state = `failed: ${error.message}`),
   );
-  for (let i = 0; i < 5; i++) await Promise.resolve();
+  await flush();
   return state;
 };
 
@@ -84,7 +89,7 @@ describe('coalesced passes', () => {
     goOn = false;
     let settled = false;
     void passes.settled().then(() => (settled = true));
-    for (let i = 0; i < 5; i++) await Promise.resolve();
+    await flush();
     expect(settled).toBe(false);
     await held.end();
     expect(await asked).toBe(0);

@@ -334,8 +334,16 @@ export class NodeAgent {
       try {
         const actual = new Map((await this.host.dump()).peers.map((peer) => [peer.publicKey, peer]));
         const readMs = performance.now() - started;
-        let askMs = 0;
-        let applyWaitMs = 0;
+        // Time spent waiting for provisioning's pages and for the interface (lastReconcile).
+        const waited = { ask: 0, apply: 0 };
+        const waiting = async <T>(part: keyof typeof waited, work: Promise<T>): Promise<T> => {
+          const since = performance.now();
+          try {
+            return await work;
+          } finally {
+            waited[part] += performance.now() - since;
+          }
+        };
         const desiredKeys = new Set<string>();
         let peers = 0;
         let added = 0;
@@ -345,14 +353,15 @@ export class NodeAgent {
         let pageNumber = 0;
         do {
           const limit = reconcilePageSizes[Math.min(pageNumber++, reconcilePageSizes.length - 1)]!;
-          const asked = performance.now();
           const page: {
             peers: Array<{ public_key: string; allowed_ips: string[]; preshared_key?: string | null }>;
             next: string | null;
-          } = await this.rpc!.request(desiredPeersRpc, after ? { after, limit } : { limit }, undefined, {
-            params: { node: this.config.NODE_NAME },
-          });
-          askMs += performance.now() - asked;
+          } = await waiting(
+            'ask',
+            this.rpc!.request(desiredPeersRpc, after ? { after, limit } : { limit }, undefined, {
+              params: { node: this.config.NODE_NAME },
+            }),
+          );
           peers += page.peers.length;
           const desired = page.peers.map((p) => ({
             publicKey: p.public_key,
@@ -376,18 +385,15 @@ export class NodeAgent {
             presharedKey: p.presharedKey ?? null,
           }));
           // One page applying at a time, while the next is asked; a failure surfaces below.
-          const waited = performance.now();
-          await applying;
-          applyWaitMs += performance.now() - waited;
+          await waiting('apply', applying);
           applying = changes.length > 0 ? this.host.setPeers(changes) : Promise.resolve();
           applying.catch(() => undefined);
           after = page.next;
         } while (after);
-        const waited = performance.now();
-        await applying;
+        await waiting('apply', applying);
         const remove = [...actual.keys()].filter((key) => !desiredKeys.has(key));
-        if (remove.length > 0) await this.host.setPeers(remove.map((publicKey) => ({ publicKey, remove: true })));
-        applyWaitMs += performance.now() - waited;
+        if (remove.length > 0)
+          await waiting('apply', this.host.setPeers(remove.map((publicKey) => ({ publicKey, remove: true }))));
         const changes = added + fixed + remove.length;
         const ms = Math.round(performance.now() - started);
         this.lastReconcile = {
@@ -395,8 +401,8 @@ export class NodeAgent {
           changes,
           ms,
           readMs: Math.round(readMs),
-          askMs: Math.round(askMs),
-          applyWaitMs: Math.round(applyWaitMs),
+          askMs: Math.round(waited.ask),
+          applyWaitMs: Math.round(waited.apply),
         };
         if (changes > 0) this.logger.info({ added, removed: remove.length, fixed, ms }, 'peers reconciled');
       } finally {

@@ -79,11 +79,6 @@ export async function markNodeSeen(db: Db, name: string): Promise<boolean> {
   return seen.numUpdatedRows > 0n;
 }
 
-/** Whether a node of that name has registered. */
-export async function nodeNamed(db: Db, name: string): Promise<boolean> {
-  return (await db.selectFrom('nodes').select('id').where('name', '=', name).executeTakeFirst()) !== undefined;
-}
-
 /** A node agent's report: seen now, and what runs there since when. False when no node has that name. */
 export async function recordNodeReport(
   db: Db,

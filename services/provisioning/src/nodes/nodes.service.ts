@@ -18,7 +18,6 @@ import {
   lockNode,
   lockNodeRegistry,
   markNodeSeen,
-  nodeNamed,
   nodeByName,
   setNodeDraining,
   updateAnnouncedNode,
@@ -112,7 +111,9 @@ export async function desiredPeers(
   // The node's check (or its being seen) and its peers at once: a peer change's preshared key is on
   // the path from "add device" to the peer being live, and each round trip to Postgres is on it.
   const [registered, rows] = await Promise.all([
-    !input.after && !input.public_keys ? markNodeSeen(db, nodeName) : nodeNamed(db, nodeName),
+    !input.after && !input.public_keys
+      ? markNodeSeen(db, nodeName)
+      : nodeByName(db, nodeName).then((node) => node !== undefined),
     desiredPeerRows(db, nodeName, input.after, limit, input.public_keys),
   ]);
   if (!registered) throw new AppError('not_found', 'This node has not registered.');
