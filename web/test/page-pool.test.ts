@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { tunnelCheckUrl } from '@qw/contracts';
 import { describe, expect, it } from 'vitest';
 import { openPage, siteAndBrowserPerFile } from './support/browser';
 import type { Site } from './support/site';
@@ -87,5 +88,29 @@ describe('pages handed back between tests', () => {
       expect(opened.page.isClosed(), `case ${index}`).toBe(true);
       await next.context.close();
     }
+  });
+});
+
+describe("the tests' browser", () => {
+  it("fails the node's check address in its own resolver, and a page's route still answers for it", async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto(`${site.url}/pricing`);
+    // Failed before any connection is tried: no packet leaves for the check address.
+    const failed = page.waitForEvent('requestfailed', (request) => request.url() === tunnelCheckUrl);
+    const fetched = await page.evaluate(
+      (url) =>
+        fetch(url).then(
+          () => 'answered',
+          () => 'failed',
+        ),
+      tunnelCheckUrl,
+    );
+    expect(fetched).toBe('failed');
+    expect((await failed).failure()?.errorText).toBe('net::ERR_NAME_NOT_RESOLVED');
+    await page.route(tunnelCheckUrl, (route) =>
+      route.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*' }, body: 'routed' }),
+    );
+    expect(await page.evaluate((url) => fetch(url).then((answer) => answer.text()), tunnelCheckUrl)).toBe('routed');
+    await context.close();
   });
 });

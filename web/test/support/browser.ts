@@ -1,5 +1,4 @@
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { tunnelCheckIpv4 } from '@qw/contracts';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './chromium';
 import { type Site, startSite } from './site';
@@ -34,12 +33,7 @@ export async function openPage(
     // Lets the tests inject axe-core even where the site sends a Content-Security-Policy.
     bypassCSP: true,
   });
-  // The Overview asks the node's check address (issue #25): no test sends traffic there. A test
-  // that wants an answer routes it on its page, which comes before this.
-  await context.route(
-    (url) => url.hostname === tunnelCheckIpv4,
-    (route) => route.abort('addressunreachable'),
-  );
+  // No route here: the node's check address is failed by the browser's resolver (chromium.ts).
   const page = await context.newPage();
   if (process.env.QW_PAGE_POOL !== '0') recyclable(browser, context, page);
   return { context, page };
