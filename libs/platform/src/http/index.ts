@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { register } from 'prom-client';
 import type { Logger } from 'pino';
 import { AppError, httpStatusFor } from '@qw/contracts';
+import { buildSerializer, buildValidator } from './schema-compilers.ts';
 
 export type HttpApp = FastifyInstance<any, any, any, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -48,6 +49,8 @@ export function createHttpApp(options: HttpOptions): HttpApp {
       customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false },
       ...(options.fastify as { ajv?: object })?.ajv,
     },
+    // Compiled schemas are kept for the process (schema-compilers.ts).
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as HttpApp;
 
   app.addHook('onResponse', async (request, reply) => {
