@@ -13,9 +13,14 @@ type Seen = { validate: unknown; serialize: unknown };
 
 function appWith(body: object, answer: object, seen: Seen[]) {
   const app = createHttpApp({ logger: createLogger({ service: 'compilers', level: 'silent' }), readiness: [] });
-  app.post('/things', { schema: { body, response: { 200: answer } } }, async (request, reply) => {
-    seen.push({ validate: request.getValidationFunction('body'), serialize: reply.getSerializationFunction(200) });
-    return { name: (request.body as { name: string }).name, secret: 'never sent' };
+  app.route({
+    method: 'POST',
+    url: '/things',
+    schema: { body, response: { 200: answer } },
+    handler: async (request, reply) => {
+      seen.push({ validate: request.getValidationFunction('body'), serialize: reply.getSerializationFunction('200') });
+      return reply.send({ name: (request.body as { name: string }).name, secret: 'never sent' });
+    },
   });
   return app;
 }
