@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the tests and `make dev` use: Chromium's headless build for browser tests and
-# the full Chromium for the LCP bench, wireguard-go and wireguard-tools for real tunnels, iproute2 for network namespaces, socat for the NATS cluster
-# test's relays into its namespaces, PgBouncer for the pooling test, shellcheck for
-# scripts/node-install.sh's test, unbound for each node's own resolver (tests and `make dev`) and
-# dnsutils for the resolver test's dig, iptables for the kill-switch rules wg-quick applies in the
-# tunnel-privacy test. Installs only what is missing.
+# the full Chromium for the LCP bench, wireguard-go and wireguard-tools for real tunnels, iproute2
+# for network namespaces, socat for the NATS cluster test's relays into its namespaces, PgBouncer
+# for the pooling test, shellcheck for scripts/node-install.sh's test, unbound for each node's own
+# resolver (tests and `make dev`) and dnsutils for the resolver test's dig, iptables for the
+# kill-switch rules wg-quick applies in the tunnel-privacy test. Installs only what is missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null || need+=(chromium)
