@@ -25,12 +25,8 @@ export function buildSerializer(
 ): ReturnType<typeof buildFastJsonStringify> {
   const compile = buildFastJsonStringify(externalSchemas, options);
   const key = JSON.stringify([externalSchemas ?? {}, options ?? {}]);
-  let pool = serializerPools.get(key);
-  if (!pool) {
-    pool = new WeakMap();
-    serializerPools.set(key, pool);
-  }
-  const compiled = pool;
+  const compiled = serializerPools.get(key) ?? new WeakMap();
+  serializerPools.set(key, compiled);
   return (route) => {
     const schema = route.schema;
     if (typeof schema !== 'object' || schema === null) return compile(route);
