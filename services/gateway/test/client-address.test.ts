@@ -1,6 +1,11 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import type { EgressServer } from '@qw/contracts';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ipv6NetworkKey } from '../src/auth/client-address.ts';
+import { clientAddress, ipv6NetworkKey } from '../src/auth/client-address.ts';
 import { trustProxyOption } from '../src/config.ts';
+import { connectionCheck } from '../src/servers/connection-check.routes.ts';
 
 describe('what a rate limit counts for a client address', () => {
   it('counts an IPv6 client by its /64: walking the block does not escape a limit', () => {
@@ -15,6 +20,43 @@ describe('what a rate limit counts for a client address', () => {
     expect(ipv6NetworkKey('203.0.113.7')).toBe('203.0.113.7');
     expect(ipv6NetworkKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
     expect(ipv6NetworkKey('203.0.113.8')).not.toBe(ipv6NetworkKey('203.0.113.7'));
+  });
+});
+
+describe('a client that has gone before its request is answered', () => {
+  it('has no address any more, and neither the rate limit key nor the connection check fails on it', async () => {
+    const app = Fastify();
+    const seen: Array<string | undefined> = [];
+    app.get('/slow', async (request) => {
+      // Node remembers a socket's peer once asked; this handler first asks after the close.
+      if (request.headers['x-wait'] === 'close') {
+        seen.push('waiting');
+        await once(request.raw.socket, 'close');
+      }
+      seen.push(clientAddress(request));
+      return {};
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const { port } = app.server.address() as { port: number };
+      expect((await fetch(`http://127.0.0.1:${port}/slow`)).status).toBe(200);
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write('GET /slow HTTP/1.1\r\nhost: x\r\nx-wait: close\r\n\r\n');
+      await expect.poll(() => seen.length).toBe(2);
+      socket.destroy();
+      await expect.poll(() => seen.length).toBe(3);
+    } finally {
+      await app.close();
+    }
+    // While the client is there its address is known; once the socket has closed it is not.
+    expect(seen).toEqual(['127.0.0.1', 'waiting', undefined]);
+    expect(ipv6NetworkKey(undefined)).toBe('gone');
+    const servers: EgressServer[] = [
+      { name: 'fra-1', city: 'Frankfurt', region: 'europe', egress: ['127.0.0.1'], resolvers: [] },
+    ];
+    expect(connectionCheck('127.0.0.1', servers).protected).toBe(true);
+    expect(connectionCheck(undefined, servers)).toEqual({ protected: false, server: null, resolvers: [] });
   });
 });
 

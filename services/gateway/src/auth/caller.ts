@@ -8,7 +8,7 @@ import {
   type OrganizationRole,
   type SessionUser,
 } from '@qw/contracts';
-import { ipv6NetworkKey } from './client-address.ts';
+import { clientAddress, ipv6NetworkKey } from './client-address.ts';
 
 /** `sid`: the session the token belongs to; when it ends (sign-out, an operator's removal), so does the token. */
 export type AccessClaims = { sub: string; sid?: string; acct: string; role: string; adm: boolean; ver: boolean };
@@ -125,7 +125,10 @@ export function identifyCaller(
  * through its addresses does not escape a limit.
  */
 export function addressKey(request: FastifyRequest, key: string): string {
-  return createHmac('sha256', key).update(ipv6NetworkKey(request.ip)).digest('base64url').slice(0, 32);
+  return createHmac('sha256', key)
+    .update(ipv6NetworkKey(clientAddress(request)))
+    .digest('base64url')
+    .slice(0, 32);
 }
 
 /**

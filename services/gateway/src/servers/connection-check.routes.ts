@@ -1,6 +1,7 @@
 import { connectionCheckRoute, egressServersRpc, type ConnectionCheckAnswer, type EgressServer } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { canonicalAddress } from '@qw/wireguard';
+import { clientAddress } from '../auth/client-address.ts';
 import { addRoute } from '../http/add-route.ts';
 import { sharedAnswer } from '../http/shared-answer.ts';
 
@@ -10,10 +11,11 @@ export const egressListCacheSeconds = 5;
 /**
  * What the connection check answers for a request from `source` (the client address as fastify
  * derived it under TRUST_PROXY): protected, with the server, when it is one of the servers'
- * egress addresses. Pure, so the rule is tested without a network.
+ * egress addresses; not protected when the address is unknown (the client has gone). Pure, so
+ * the rule is tested without a network.
  */
-export function connectionCheck(source: string, servers: readonly EgressServer[]): ConnectionCheckAnswer {
-  const address = canonicalAddress(source);
+export function connectionCheck(source: string | undefined, servers: readonly EgressServer[]): ConnectionCheckAnswer {
+  const address = source === undefined ? null : canonicalAddress(source);
   const server = address === null ? undefined : servers.find((s) => s.egress.includes(address));
   if (!server) return { protected: false, server: null, resolvers: [] };
   return {
@@ -36,6 +38,6 @@ export function registerConnectionCheckRoutes(app: HttpApp, deps: { rpc: RpcClie
 
   addRoute(app, connectionCheckRoute, async (request, reply) => {
     const { servers: list } = await servers();
-    return reply.header('cache-control', 'no-store').send(connectionCheck(request.ip, list));
+    return reply.header('cache-control', 'no-store').send(connectionCheck(clientAddress(request), list));
   });
 }
