@@ -380,6 +380,32 @@ describe('other routes', () => {
     await close();
   });
 
+  it("shows a loading bar while a page's code is on its way, standing still when the visitor asks for less motion", async () => {
+    const { page, close } = await visit('/');
+    // The next page's code is held back until the bar has been looked at.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQ' }).click();
+    const bar = page.getByRole('progressbar', { name: 'Loading page' });
+    await bar.waitFor();
+    const motion = () => bar.evaluate((element) => getComputedStyle(element).animationName);
+    // openPage asks for reduced motion: a bar that stands still, wide enough to be seen.
+    expect(await motion()).toBe('none');
+    expect(await bar.evaluate((element) => element.getBoundingClientRect().width)).toBeGreaterThan(600);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await motion()).toBe('qw-progress');
+    release();
+    await expect.poll(() => page.locator('h1').first().innerText()).not.toBe('');
+    await bar.waitFor({ state: 'detached' });
+    await close();
+  });
+
   it('lazy-loads the app routes; a signed-out visitor sees the sign-in screens and is sent to /login from protected ones', async () => {
     const { page, close } = await visit('/login');
     for (const [path, heading] of [
