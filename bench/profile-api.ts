@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
+import { allowRpcInTransactions } from '@qw/platform';
 import { freePort } from '@qw/testkit';
 import { startStack } from '../services/gateway/test/support/stack.ts';
 import { deviceServices } from '../services/gateway/test/support/products.ts';
@@ -24,6 +25,8 @@ import { listenOnLoopback } from './lib/listen.ts';
 import { spawnProcessLayout } from './lib/process-layout.ts';
 import { medianOfRounds } from './lib/runner.ts';
 
+// As `make bench` does (bench/run.ts): production runs without the testkit's transaction check.
+allowRpcInTransactions();
 const index = Number(process.argv[2] ?? 0);
 const seconds = Number(process.argv[3] ?? 10);
 const mode = process.argv[4] ?? 'prof';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TransactionBuilder } from 'kysely';
 import { Type } from 'typebox';
 import { defineRpc } from '@qw/contracts';
 import {
@@ -11,12 +12,14 @@ import {
 } from '@qw/testkit';
 import {
   RpcClient,
+  allowRpcInTransactions,
   connectBus,
   connectDatabase,
   endpoint,
   inTransaction,
   serveRpc,
   refuseEveryCallerToken,
+  refuseRpcInTransactions,
   type BusConnection,
   type Database,
   type RpcServer,
@@ -86,5 +89,28 @@ describe('an RPC inside an open transaction', () => {
     });
     expect(await later).toEqual({ n: 4 });
     expect(inTransaction()).toBe(false);
+  });
+});
+
+describe('a benchmark, which runs as production does', () => {
+  it('switches the check off: kysely runs transactions as its own, and an RPC inside one is asked', async () => {
+    const tracked = () => Object.hasOwn(TransactionBuilder.prototype, Symbol.for('qw.transaction-scope'));
+    expect(tracked()).toBe(true);
+    allowRpcInTransactions();
+    try {
+      expect(tracked()).toBe(false);
+      const answered = await database.db.transaction().execute(async () => {
+        expect(inTransaction()).toBe(false);
+        return client.request(echo, { n: 5 });
+      });
+      expect(answered).toEqual({ n: 5 });
+    } finally {
+      // The worker's next files share these modules: the check goes back on for them.
+      refuseRpcInTransactions();
+    }
+    expect(tracked()).toBe(true);
+    await expect(database.db.transaction().execute(() => client.request(echo, { n: 6 }))).rejects.toThrow(
+      'asked inside an open transaction',
+    );
   });
 });

@@ -40,6 +40,7 @@ export {
   RpcClient,
   refuseEveryCallerToken,
   refuseRpcInTransactions,
+  allowRpcInTransactions,
   type CallerVerifier,
   type RpcEndpoint,
   type RpcHandler,

@@ -18,7 +18,7 @@ import type { Static, TSchema } from 'typebox';
 import { inboxOwnerOf, type BusConnection } from './connection.ts';
 import { describeProblems } from './validation.ts';
 import { busMetrics } from './metrics.ts';
-import { inTransaction, trackTransactions } from '../db/transaction-scope.ts';
+import { inTransaction, trackTransactions, untrackTransactions } from '../db/transaction-scope.ts';
 
 /**
  * `params` are the parameters of the subject the request came on (`{node}`): for node agents'
@@ -167,6 +167,16 @@ let refuseInTransaction = false;
 export function refuseRpcInTransactions(): void {
   trackTransactions();
   refuseInTransaction = true;
+}
+
+/**
+ * Production's behaviour again after `refuseRpcInTransactions`: no check, no tracking (its async
+ * context costs every promise a hook). Benchmarks call it, since importing the testkit switched
+ * the check on and production runs without it.
+ */
+export function allowRpcInTransactions(): void {
+  refuseInTransaction = false;
+  untrackTransactions();
 }
 
 /** Calls other services. Errors come back as AppError with the callee's code. */

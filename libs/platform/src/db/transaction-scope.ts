@@ -19,11 +19,15 @@ const patched = Symbol.for('qw.transaction-scope');
 
 type Execute = TransactionBuilder<unknown>['execute'];
 
+/** kysely's own execute, kept while the patch is on so `untrackTransactions` can put it back. */
+let original: Execute | undefined;
+
 /** Wraps every transaction from now on in a scope `inTransaction()` reads. Idempotent. */
 export function trackTransactions(): void {
   const prototype = TransactionBuilder.prototype as unknown as { execute: Execute; [patched]?: true };
   if (prototype[patched]) return;
   const execute = prototype.execute;
+  original = execute;
   prototype.execute = function (this: TransactionBuilder<unknown>, callback) {
     return execute.call(this, async (tx) => {
       const scope: Scope = { open: true };
@@ -35,6 +39,20 @@ export function trackTransactions(): void {
     });
   } as Execute;
   prototype[patched] = true;
+}
+
+/**
+ * Undoes `trackTransactions`: kysely's execute again, and the scope's storage disabled, which
+ * takes Node's async hooks off every promise of the process when nothing else uses them. For
+ * benchmarks that assemble the tests' stack in one process: they measure what production runs.
+ */
+export function untrackTransactions(): void {
+  const prototype = TransactionBuilder.prototype as unknown as { execute: Execute; [patched]?: true };
+  if (!prototype[patched] || !original) return;
+  prototype.execute = original;
+  delete prototype[patched];
+  original = undefined;
+  scopes.disable();
 }
 
 /** Whether a transaction is open in the current async context (always false until tracked). */
