@@ -13,6 +13,20 @@ if ! answers 127.0.0.1 5432; then
     echo "infra: PostgreSQL is not answering on 127.0.0.1:5432 and pg_ctlcluster is missing" >&2; exit 1
   fi
 fi
+# Room for the tests: three test files at a time, each with up to five services whose pools open
+# up to 10 connections (DATABASE_POOL_MAX), beside a running `make dev`. Postgres's default of 100
+# ran out under three workers ("remaining connection slots are reserved", a service answering 500).
+# A cluster of this machine's own (pg_ctlcluster) is given QW_PG_MAX_CONNECTIONS (default 300) and
+# restarted once; a server elsewhere is left as it is.
+wanted=${QW_PG_MAX_CONNECTIONS:-300}
+if answers 127.0.0.1 5432 && command -v pg_ctlcluster >/dev/null && command -v psql >/dev/null; then
+  current=$(psql -h 127.0.0.1 -U postgres -d postgres -Atc 'show max_connections' 2>/dev/null || echo "$wanted")
+  if [ "$current" -lt "$wanted" ]; then
+    echo "infra: PostgreSQL max_connections $current -> $wanted (restart)"
+    psql -h 127.0.0.1 -U postgres -d postgres -qc "alter system set max_connections = $wanted"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main restart
+  fi
+fi
 if ! answers 127.0.0.1 4222; then
   echo "infra: starting NATS with JetStream"
   mkdir -p /var/lib/nats-server
