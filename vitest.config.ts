@@ -19,12 +19,12 @@ const shared = {
 
 export default defineConfig({
   test: {
-    // Three files at a time on the two cores: a file often waits (on a node's 30 s silence, a
-    // NATS server cut off or restarted, a browser's page, a child process starting), and a third
-    // file fills that time. Measured on one commit, same machine, same hour: 773 s with two, 560 s
-    // with three, every test passing. (Earlier, when each file's stack and browser cost about
-    // twice today's CPU, three made sign-up's RPCs time out on a slow machine.)
-    maxWorkers: 3,
+    // Two files at a time on the two cores. Three were faster (the same commit: 773 s with two,
+    // 560 s with three; files often wait on a node's silence, a cut NATS server, a page), and
+    // Postgres now has room for them (scripts/ensure-infra.sh), but one of two runs with three
+    // after that fix failed a Business claim in billing-details.test.ts: identity had not made
+    // the organization within the test's 30 s. Kept at two until that delay is understood.
+    maxWorkers: 2,
     reporters: ['default'],
     projects: [
       {

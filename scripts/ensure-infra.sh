@@ -13,9 +13,9 @@ if ! answers 127.0.0.1 5432; then
     echo "infra: PostgreSQL is not answering on 127.0.0.1:5432 and pg_ctlcluster is missing" >&2; exit 1
   fi
 fi
-# Room for the tests: three test files at a time, each with up to five services whose pools open
-# up to 10 connections (DATABASE_POOL_MAX), beside a running `make dev`. Postgres's default of 100
-# ran out under three workers ("remaining connection slots are reserved", a service answering 500).
+# Room for the tests: several test files at a time (vitest's workers), each with up to five
+# services whose pools open up to 10 connections (DATABASE_POOL_MAX), beside a running `make dev`.
+# Postgres's default of 100 ran out ("remaining connection slots are reserved", a service answering 500).
 # A cluster of this machine's own (pg_ctlcluster) is given QW_PG_MAX_CONNECTIONS (default 300) and
 # restarted once; a server elsewhere is left as it is.
 wanted=${QW_PG_MAX_CONNECTIONS:-300}
