@@ -17,7 +17,7 @@ type Report = {
     name: string;
     status: string;
     message?: string;
-    assertionResults: Array<{ fullName: string; status: string; failureMessages?: string[] }>;
+    assertionResults: Array<{ fullName: string; status: string; duration?: number; failureMessages?: string[] }>;
   }>;
 };
 const report = JSON.parse(readFileSync(process.argv[2] ?? 'test-results/vitest.json', 'utf8')) as Report;
@@ -33,8 +33,13 @@ const firstLine = (text = '') =>
 for (const file of report.testResults) {
   const path = relative(process.cwd(), file.name);
   const failures = file.assertionResults.filter((test) => test.status === 'failed');
-  for (const test of failures)
-    console.log(`failed: ${path} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  for (const test of failures) {
+    const reason = firstLine(test.failureMessages?.[0]);
+    // A test that timed out carries only vitest's placeholder here; its run time says the rest.
+    const said =
+      reason === 'Error: STACK_TRACE_ERROR' ? `timed out after ${Math.round(test.duration ?? 0)} ms` : reason;
+    console.log(`failed: ${path} > ${test.fullName}: ${said}`);
+  }
   if (file.status === 'failed' && failures.length === 0) console.log(`failed: ${path}: ${firstLine(file.message)}`);
 }
 // A file that fails to load has no failed test of its own: count it then.
