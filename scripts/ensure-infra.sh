@@ -4,11 +4,13 @@
 set -euo pipefail
 
 answers() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+# The machine's newest Postgres cluster version (Debian's pg_ctlcluster names clusters by it).
+cluster_version() { ls /etc/postgresql | sort -V | tail -1; }
 
 if ! answers 127.0.0.1 5432; then
   echo "infra: starting PostgreSQL"
   if command -v pg_ctlcluster >/dev/null; then
-    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main start
+    pg_ctlcluster --skip-systemctl-redirect "$(cluster_version)" main start
   else
     echo "infra: PostgreSQL is not answering on 127.0.0.1:5432 and pg_ctlcluster is missing" >&2; exit 1
   fi
@@ -24,7 +26,7 @@ if answers 127.0.0.1 5432 && command -v pg_ctlcluster >/dev/null && command -v p
   if [ "$current" -lt "$wanted" ]; then
     echo "infra: PostgreSQL max_connections $current -> $wanted (restart)"
     psql -h 127.0.0.1 -U postgres -d postgres -qc "alter system set max_connections = $wanted"
-    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main restart
+    pg_ctlcluster --skip-systemctl-redirect "$(cluster_version)" main restart
   fi
 fi
 if ! answers 127.0.0.1 4222; then

@@ -18,16 +18,14 @@ const scopes = new AsyncLocalStorage<Scope>();
 const patched = Symbol.for('qw.transaction-scope');
 
 type Execute = TransactionBuilder<unknown>['execute'];
-
-/** kysely's own execute, kept while the patch is on so `untrackTransactions` can put it back. */
-let original: Execute | undefined;
+/** kysely's prototype; while tracked, `patched` holds kysely's own execute, to be put back. */
+type Patchable = { execute: Execute; [patched]?: Execute };
+const prototype = TransactionBuilder.prototype as unknown as Patchable;
 
 /** Wraps every transaction from now on in a scope `inTransaction()` reads. Idempotent. */
 export function trackTransactions(): void {
-  const prototype = TransactionBuilder.prototype as unknown as { execute: Execute; [patched]?: true };
   if (prototype[patched]) return;
   const execute = prototype.execute;
-  original = execute;
   prototype.execute = function (this: TransactionBuilder<unknown>, callback) {
     return execute.call(this, async (tx) => {
       const scope: Scope = { open: true };
@@ -38,7 +36,7 @@ export function trackTransactions(): void {
       }
     });
   } as Execute;
-  prototype[patched] = true;
+  prototype[patched] = execute;
 }
 
 /**
@@ -47,11 +45,10 @@ export function trackTransactions(): void {
  * benchmarks that assemble the tests' stack in one process: they measure what production runs.
  */
 export function untrackTransactions(): void {
-  const prototype = TransactionBuilder.prototype as unknown as { execute: Execute; [patched]?: true };
-  if (!prototype[patched] || !original) return;
+  const original = prototype[patched];
+  if (!original) return;
   prototype.execute = original;
   delete prototype[patched];
-  original = undefined;
   scopes.disable();
 }
 
