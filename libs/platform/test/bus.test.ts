@@ -248,11 +248,21 @@ describe('idempotent consumer', () => {
       handler: async () => undefined,
     });
     await waiting.start();
+    expect(waiting.describe()).toEqual({ state: 'waiting for the stream', queued: 0, handling: false });
     // Let its retry delay grow past a second before stopping it.
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     const started = Date.now();
     await waiting.stop();
     expect(Date.now() - started).toBeLessThan(200);
+    expect(waiting.describe().state).toBe('stopped');
+  });
+
+  it("says where it stands: a reading consumer is 'reading', with nothing held once its events are handled", async () => {
+    const reading = sink.consumers[0]!;
+    const { thingId } = await createThing(probe, 'lamp');
+    await eventually(async () => (await effectsFor(thingId)) === 1);
+    await eventually(() => !reading.describe().handling);
+    expect(reading.describe()).toEqual({ state: 'reading', queued: 0, handling: false });
   });
 
   it('stopped while it holds events, handles them before it returns: nothing is left to the ack wait', async () => {

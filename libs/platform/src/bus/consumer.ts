@@ -148,6 +148,15 @@ export class IdempotentConsumer<S extends TSchema> {
     this.filterSubject = options.events ? `${[...owners][0]}.>` : wildcardSubject(options.contract.subject);
   }
 
+  /**
+   * Where this consumer stands, for a test that waited in vain to say why: still waiting for its
+   * stream's owner, reading, or stopped; and what this process holds but has not settled.
+   */
+  describe(): { state: 'waiting for the stream' | 'reading' | 'stopped'; queued: number; handling: boolean } {
+    const state = this.stopped ? 'stopped' : this.messages ? 'reading' : 'waiting for the stream';
+    return { state, queued: this.queue.length, handling: this.drainActive };
+  }
+
   /** The contract a message's subject belongs to, with the subject's parameters. */
   private contractOf(subject: string): { contract: EventContract; params: SubjectParams } | undefined {
     for (const contract of this.contracts) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceDefinition } from '@qw/platform';
 import { eventually } from '@qw/testkit';
+import { sql } from 'kysely';
 import { billingService } from '@qw/billing';
 import { provisioningService, type ProvisioningSettings } from '@qw/provisioning';
 import { telemetryService } from '@qw/telemetry';
@@ -69,7 +70,9 @@ export async function customerWithPlan(
     },
     30_000,
     250,
-  );
+  ).catch(async (error: Error) => {
+    throw new Error(`${error.message}; ${await claimTrail(stack)}`);
+  });
   if (claim.statusCode !== 200) throw new Error(`claim failed: ${claim.statusCode} ${JSON.stringify(claim.data)}`);
   return client;
 }
@@ -89,6 +92,58 @@ export async function confirmedPerson(
       ? await confirmEmail(stack, email, password, await customerWithPlan(stack, email, from.plan, password))
       : await signUpConfirmed(stack, email, from.address, password);
   return { client, id: await userIdOf(client), email };
+}
+
+/**
+ * Where billing's claim events stand on their way to identity's organizations, for a claim that
+ * never showed: billing's outbox rows for them, identity's consumer of them (in this process and on
+ * the server) and its inbox. A timeout then says which step held the event.
+ */
+async function claimTrail(stack: Stack): Promise<string> {
+  const parts: string[] = [];
+  const attempt = async (what: string, read: () => Promise<unknown>) => {
+    try {
+      parts.push(`${what} ${JSON.stringify(await read())}`);
+    } catch (error) {
+      parts.push(`${what} unreadable (${(error as Error).message})`);
+    }
+  };
+  const billing = stack.services.billing;
+  const identity = stack.services.identity!;
+  const consumer = identity.consumers.find((c) => c.durableName.endsWith('purchase-claimed'));
+  // A published row may be gone already (kept only for the relay's retention): none left unpublished
+  // means billing has sent them all.
+  await attempt('billing outbox, claims not yet published', async () =>
+    billing
+      ? (
+          await sql<{ seq: string; attempts: number; last_error: string | null }>`
+            select seq, attempts, last_error from outbox
+            where subject = 'billing.purchase.claimed' and published_at is null order by seq`.execute(billing.db)
+        ).rows
+      : 'no billing service in this stack',
+  );
+  await attempt('identity consumer here', async () => consumer?.describe() ?? 'none');
+  await attempt('identity consumer on the server', async () => {
+    if (!consumer) return 'none';
+    const admin = await stack.connectAdmin();
+    try {
+      const info = await admin.jsm.consumers.info(admin.ns.stream('billing'), consumer.durableName);
+      const { num_pending, num_ack_pending, num_redelivered, num_waiting, delivered, ack_floor } = info;
+      return { num_pending, num_ack_pending, num_redelivered, num_waiting, delivered, ack_floor };
+    } finally {
+      await admin.close();
+    }
+  });
+  await attempt('identity inbox', async () =>
+    consumer
+      ? (
+          await sql<{ n: string }>`select count(*) as n from inbox where consumer = ${consumer.durableName}`.execute(
+            identity.db,
+          )
+        ).rows[0]
+      : 'none',
+  );
+  return parts.join('; ');
 }
 
 /**
