@@ -8,9 +8,10 @@
  *       fastify route serving the same bytes; prints the medians
  *   npx tsx bench/profile-api.ts <route 0-3> [seconds] procs    the same with the gateway and each
  *       service in its own process (bench/lib/process-layout.ts), as production runs them
- *   npx tsx bench/profile-api.ts 0 [seconds] floor    the design's floor: a bare fastify route that
+ *   npx tsx bench/profile-api.ts 0|1 [seconds] floor    the design's floor: a bare fastify route that
  *       verifies the bearer token, asks one NATS request whose responder runs the device list's
- *       one query (the customer's 10 devices) and answers its rows, beside the bare route and the
+ *       one query (the customer's 10 devices) and answers its rows (route 1: the Overview's query
+ *       of three columns, answering its counts), beside the bare route and the
  *       real one (no product code in between: what one HTTP hop, one bus hop and one query cost)
  */
 import { randomBytes } from 'node:crypto';
@@ -110,12 +111,23 @@ try {
     const db = stack.services.provisioning!.db;
     const verify = createVerifier({ key: jwtSecret });
     const subject = `floor.${randomBytes(4).toString('hex')}`;
+    // The list's floor answers the person's rows; the Overview's reads the three columns its
+    // counts need and answers the counts alone (its real answer is as small).
+    const answerOf: Record<number, (user: string) => Promise<unknown>> = {
+      0: async (user) => (await sql`select * from devices where user_id = ${user}::uuid order by created_at`.execute(db)).rows,
+      1: async (user) => {
+        const { rows } = await sql<{ is_active: boolean; public_key: string | null; latest_handshake: Date | null }>`
+          select is_active, public_key, latest_handshake from devices where user_id = ${user}::uuid and org_id is null`.execute(db);
+        const connected = rows.filter((row) => row.is_active && row.latest_handshake !== null).length;
+        return { devices: rows.length, connected, status: connected > 0 ? 'Online' : 'Idle' };
+      },
+    };
+    const answer = answerOf[index];
+    if (!answer) throw new Error('floor measures route 0 (the device list) or 1 (the Overview)');
     nc.subscribe(subject, {
       callback: (_error, msg) => {
         const { user } = JSON.parse(new TextDecoder().decode(msg.data)) as { user: string };
-        void sql`select * from devices where user_id = ${user}::uuid order by created_at`
-          .execute(db)
-          .then((result) => msg.respond(JSON.stringify(result.rows)));
+        void answer(user).then((body) => msg.respond(JSON.stringify(body)));
       },
     });
     const floor = Fastify({ logger: false });
