@@ -114,10 +114,13 @@ try {
     // The list's floor answers the person's rows; the Overview's reads the three columns its
     // counts need and answers the counts alone (its real answer is as small).
     const answerOf: Record<number, (user: string) => Promise<unknown>> = {
-      0: async (user) => (await sql`select * from devices where user_id = ${user}::uuid order by created_at`.execute(db)).rows,
+      0: async (user) =>
+        (await sql`select * from devices where user_id = ${user}::uuid order by created_at`.execute(db)).rows,
       1: async (user) => {
         const { rows } = await sql<{ is_active: boolean; public_key: string | null; latest_handshake: Date | null }>`
-          select is_active, public_key, latest_handshake from devices where user_id = ${user}::uuid and org_id is null`.execute(db);
+          select is_active, public_key, latest_handshake from devices where user_id = ${user}::uuid and org_id is null`.execute(
+          db,
+        );
         const connected = rows.filter((row) => row.is_active && row.latest_handshake !== null).length;
         return { devices: rows.length, connected, status: connected > 0 ? 'Online' : 'Idle' };
       },
