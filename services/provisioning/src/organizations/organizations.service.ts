@@ -15,7 +15,7 @@ import {
   organizationUsable,
   suspendedOrganization,
 } from './org-device-rules.ts';
-import { lockName } from '@qw/platform/db';
+import { builtOnce, lockName } from '@qw/platform/db';
 import { askIdentity } from './owner-answers.ts';
 
 type Db = Kysely<ProvisioningDatabase>;
@@ -57,9 +57,12 @@ export type Membership = {
  * copy of identity's events says. null: not a member, which every caller treats like an
  * organization that does not exist. Reads only local tables, so it belongs inside transactions.
  */
-export async function projectedMembership(db: Db, orgId: string, userId: string): Promise<Membership | null> {
-  // One round trip: the member row with its organization's, which the copy may not hold yet.
-  const row = await db
+/**
+ * One round trip: the member row with its organization's, which the copy may not hold yet. Built
+ * once (`builtOnce`): every organization request asks it first.
+ */
+const membershipRow = builtOnce((db: Db, orgId: string, userId: string) =>
+  db
     .selectFrom('org_members')
     .leftJoin('organizations', 'organizations.org_id', 'org_members.org_id')
     .select([
@@ -70,8 +73,11 @@ export async function projectedMembership(db: Db, orgId: string, userId: string)
       'organizations.plan',
     ])
     .where('org_members.org_id', '=', orgId)
-    .where('org_members.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('org_members.user_id', '=', userId),
+);
+
+export async function projectedMembership(db: Db, orgId: string, userId: string): Promise<Membership | null> {
+  const [row] = await membershipRow(db, orgId, userId);
   if (!row?.is_member) return null;
   const suspension = suspensionOf(row);
   return { role: row.role, orgActive: suspension === null, suspension, plan: row.plan };
