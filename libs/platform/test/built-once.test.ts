@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Kysely, sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '@qw/testkit';
-import { builtOnce, connectDatabase, type Database } from '../src/db/index.ts';
+import { builtOnce, builtPerShape, connectDatabase, type Database } from '../src/db/index.ts';
 
 type Shelf = { books: { id: number; owner: string; title: string; shelf: string | null } };
 
@@ -69,5 +69,46 @@ describe('a query built once', () => {
     await expect(twice(first.db, 'ada')).rejects.toThrow(/argument 0 is not exactly one parameter/);
     const unused = builtOnce((db: Kysely<Shelf>, _owner: string) => db.selectFrom('books').select('id'));
     await expect(unused(first.db, 'ada')).rejects.toThrow(/argument 0 is not exactly one parameter/);
+  });
+});
+
+describe('a query built once per shape', () => {
+  it('builds each shape once and runs every shape with its own values', async () => {
+    const builds: string[] = [];
+    const books = builtPerShape(
+      (db: Kysely<Shelf>, shape: { shelved: boolean | null; order: 'asc' | 'desc' }, ...values) => {
+        builds.push(JSON.stringify(shape));
+        const [owner] = values as [string];
+        let query = db.selectFrom('books').select('id').where('owner', '=', owner);
+        if (shape.shelved !== null) query = query.where('shelf', shape.shelved ? 'is not' : 'is', null);
+        return query.orderBy('id', shape.order);
+      },
+    );
+    const ids = async (shape: { shelved: boolean | null; order: 'asc' | 'desc' }, owner: string) =>
+      (await books(first.db, shape, owner)).map((row) => row.id);
+    expect(await ids({ shelved: null, order: 'asc' }, 'ada')).toEqual([1, 2, 4]);
+    expect(await ids({ shelved: null, order: 'desc' }, 'ada')).toEqual([4, 2, 1]);
+    expect(await ids({ shelved: true, order: 'asc' }, 'ada')).toEqual([2]);
+    expect(await ids({ shelved: false, order: 'asc' }, 'ada')).toEqual([1, 4]);
+    expect(await ids({ shelved: false, order: 'asc' }, 'bob')).toEqual([3]);
+    expect(await ids({ shelved: null, order: 'asc' }, 'bob')).toEqual([3]);
+    // Four shapes, four builds: asking a shape again builds nothing.
+    expect(builds).toHaveLength(4);
+    expect(new Set(builds).size).toBe(4);
+  });
+
+  it('refuses a shape whose value does not land in exactly one parameter', async () => {
+    const careless = builtPerShape((db: Kysely<Shelf>, shape: { byOwner: boolean }, ...values) =>
+      shape.byOwner
+        ? db
+            .selectFrom('books')
+            .select('id')
+            .where('owner', '=', values[0] as string)
+        : db.selectFrom('books').select('id'),
+    );
+    expect(await careless(first.db, { byOwner: true }, 'bob')).toEqual([{ id: 3 }]);
+    await expect(careless(first.db, { byOwner: false }, 'bob')).rejects.toThrow(
+      /argument 0 is not exactly one parameter/,
+    );
   });
 });

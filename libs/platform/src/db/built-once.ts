@@ -13,7 +13,7 @@ type Built<O> = { compiled: CompiledQuery<O>; slots: Array<number | undefined> }
  * query's shape (an array spread into `in (…)`, a column name, an optional clause): the first
  * call checks that every argument became exactly one parameter and throws otherwise.
  */
-export function builtOnce<DB, A extends readonly string[], O>(
+export function builtOnce<DB, A extends readonly unknown[], O>(
   build: (db: Kysely<DB>, ...args: A) => Compilable<O>,
 ): (db: Kysely<DB>, ...args: A) => Promise<O[]> {
   const byDatabase = new WeakMap<object, Built<O>>();
@@ -38,5 +38,28 @@ export function builtOnce<DB, A extends readonly string[], O>(
       return slot === undefined ? value : args[slot];
     });
     return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
+  };
+}
+
+/**
+ * A query whose shape depends on a few choices (which filters apply, the sort column and
+ * direction): one `builtOnce` query per shape, each built the first time its shape is asked.
+ * `shape` holds only those choices (a small plain object, compared as its JSON), never a caller's
+ * value; every value goes in `values`, each exactly one parameter, as for `builtOnce`. The
+ * operator console's device list has a handful of shapes in use and built its query anew for
+ * every page (8% of the route's CPU under load, issue #24).
+ */
+export function builtPerShape<DB, S, O>(
+  build: (db: Kysely<DB>, shape: S, ...values: unknown[]) => Compilable<O>,
+): (db: Kysely<DB>, shape: S, ...values: unknown[]) => Promise<O[]> {
+  const byShape = new Map<string, (db: Kysely<DB>, ...values: unknown[]) => Promise<O[]>>();
+  return (db, shape, ...values) => {
+    const key = JSON.stringify(shape);
+    let query = byShape.get(key);
+    if (!query) {
+      query = builtOnce((handle: Kysely<DB>, ...standIns: unknown[]) => build(handle, shape, ...standIns));
+      byShape.set(key, query);
+    }
+    return query(db, ...values);
   };
 }

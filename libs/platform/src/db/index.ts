@@ -10,7 +10,7 @@ import { prepareRepeatedStatements } from './prepared-statements.ts';
 export { OutboxCommitSignal } from './outbox-signal.ts';
 export * from './platform-tables.ts';
 export { inTransaction } from './transaction-scope.ts';
-export { builtOnce } from './built-once.ts';
+export { builtOnce, builtPerShape } from './built-once.ts';
 export { prepareRepeatedStatements } from './prepared-statements.ts';
 export { lockName } from './transaction-lock.ts';
 

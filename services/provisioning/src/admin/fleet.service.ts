@@ -17,6 +17,7 @@ import {
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { RpcClient } from '@qw/platform/bus';
+import { builtPerShape } from '@qw/platform/db';
 import type { Static } from 'typebox';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
@@ -77,6 +78,70 @@ export type AdminDevicesQuery = {
  * window, judged by the database's clock.
  */
 const connectedNow = sql<boolean>`(devices.is_active and devices.public_key is not null and devices.latest_handshake > now() - make_interval(secs => ${connectedWindowSeconds}))`;
+
+/** Which of the console's filters a device query applies (never their values): a `builtPerShape` shape. */
+type ConsoleFilterShape = {
+  withoutTest: boolean;
+  name: boolean;
+  owners: boolean;
+  node: boolean;
+  org: boolean;
+  active: boolean | null;
+  connected: boolean | null;
+};
+
+/**
+ * The console's devices through the filters of `shape`. `values` holds their values in this order,
+ * each present only when its filter is: the test accounts' ids, the name's `ilike` pattern, the
+ * ids of owners whose address matches, the node, the organization; what follows them is the
+ * caller's (`rest`).
+ */
+function consoleDevices(db: Db, shape: ConsoleFilterShape, values: unknown[]) {
+  let next = 0;
+  const value = () => values[next++];
+  let filtered = db.selectFrom('devices');
+  if (shape.withoutTest) filtered = filtered.where(sql<boolean>`not (devices.user_id = any(${value()}::uuid[]))`);
+  if (shape.name) {
+    const pattern = value() as string;
+    const ownerIds = shape.owners ? value() : undefined;
+    filtered = filtered.where((eb) =>
+      eb.or([
+        eb(sql`devices.name`, 'ilike', pattern),
+        ...(shape.owners ? [eb(sql`devices.user_id`, '=', sql`any(${ownerIds}::uuid[])`)] : []),
+      ]),
+    );
+  }
+  if (shape.node) filtered = filtered.where('devices.node_id', '=', value() as string);
+  if (shape.org) filtered = filtered.where('devices.org_id', '=', value() as string);
+  if (shape.active !== null) filtered = filtered.where('devices.is_active', '=', shape.active);
+  if (shape.connected === true) filtered = filtered.where(connectedNow);
+  if (shape.connected === false) filtered = filtered.where(sql<boolean>`not coalesce(${connectedNow}, false)`);
+  return { filtered, rest: values.slice(next) };
+}
+
+/** A page of the console's devices with their nodes' names; after the filters' values, its limit and offset. */
+const consolePage = builtPerShape(
+  (
+    db: Db,
+    shape: ConsoleFilterShape & { sort: 'name' | 'created_at'; order: 'asc' | 'desc' },
+    ...values: unknown[]
+  ) => {
+    const { filtered, rest } = consoleDevices(db, shape, values);
+    const [limit, offset] = rest as [number, number];
+    return filtered
+      .leftJoin('nodes', 'nodes.id', 'devices.node_id')
+      .select([...consoleDeviceColumns, 'nodes.name as node_name'])
+      .orderBy(shape.sort === 'name' ? 'devices.name' : 'devices.created_at', shape.order)
+      .orderBy('devices.id', shape.order)
+      .limit(limit)
+      .offset(offset);
+  },
+);
+
+/** How many devices the filters find. */
+const consoleCount = builtPerShape((db: Db, shape: ConsoleFilterShape, ...values: unknown[]) =>
+  consoleDevices(db, shape, values).filtered.select((eb) => eb.fn.countAll<string>().as('n')),
+);
 
 /** From this many rows in, a page is found from whichever end of the list is nearer. */
 const deepPage = 5_000;
@@ -140,49 +205,39 @@ export class FleetAdmin {
       input.exclude_test ? this.testUserIds(caller) : [],
     ]);
 
-    let filtered = db.selectFrom('devices');
-    if (testIds.length > 0) filtered = filtered.where(sql<boolean>`not (devices.user_id = any(${testIds}::uuid[]))`);
-    if (q) {
-      const ownerIds = owners?.user_ids ?? [];
-      filtered = filtered.where((eb) =>
-        eb.or([
-          eb(sql`devices.name`, 'ilike', likePattern(q)),
-          ...(ownerIds.length > 0 ? [eb(sql`devices.user_id`, '=', sql`any(${ownerIds}::uuid[])`)] : []),
-        ]),
-      );
-    }
-    if (input.node) filtered = filtered.where('devices.node_id', '=', input.node.toLowerCase());
-    if (input.org) filtered = filtered.where('devices.org_id', '=', input.org.toLowerCase());
-    if (input.active !== undefined) filtered = filtered.where('devices.is_active', '=', input.active);
-    if (input.connected === true) filtered = filtered.where(connectedNow);
-    if (input.connected === false) filtered = filtered.where(sql<boolean>`not coalesce(${connectedNow}, false)`);
-    const column = sort === 'name' ? 'devices.name' : 'devices.created_at';
+    const ownerIds = owners?.user_ids ?? [];
+    const shape: ConsoleFilterShape = {
+      withoutTest: testIds.length > 0,
+      name: q !== '',
+      owners: q !== '' && ownerIds.length > 0,
+      node: Boolean(input.node),
+      org: Boolean(input.org),
+      active: input.active ?? null,
+      connected: input.connected ?? null,
+    };
+    // The filters' values, in the order consoleDevices takes them.
+    const values: unknown[] = [];
+    if (shape.withoutTest) values.push(testIds);
+    if (shape.name) values.push(likePattern(q));
+    if (shape.owners) values.push(ownerIds);
+    if (input.node) values.push(input.node.toLowerCase());
+    if (input.org) values.push(input.org.toLowerCase());
+    const sorted = { ...shape, sort };
     // The page with its nodes' names (one query; the count is the other).
     const pageOf = (order: 'asc' | 'desc', offset: number, limit: number) =>
-      filtered
-        .leftJoin('nodes', 'nodes.id', 'devices.node_id')
-        .select([...consoleDeviceColumns, 'nodes.name as node_name'])
-        .orderBy(column, order)
-        .orderBy('devices.id', order)
-        .limit(limit)
-        .offset(offset);
+      consolePage(db, { ...sorted, order }, ...values, limit, offset);
+    const countOf = async () => Number((await consoleCount(db, shape, ...values))[0]!.n);
     const offset = (page - 1) * perPage;
     let devices: ConsoleDevice[];
     let total: number;
     if (offset < deepPage) {
-      const [rows, count] = await Promise.all([
-        pageOf(dir, offset, perPage).execute(),
-        filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      devices = rows;
-      total = Number(count.n);
+      [devices, total] = await Promise.all([pageOf(dir, offset, perPage), countOf()]);
     } else {
       // Far from the start, a page nearer the end is read from the end, backwards, and turned
       // round: the last page of 100,000 devices skips 25 rows instead of 99,975.
-      total = Number((await filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+      total = await countOf();
       const plan = pageFromNearerEnd(total, offset, perPage);
-      const rows =
-        plan.limit === 0 ? [] : await pageOf(plan.reversed ? flip(dir) : dir, plan.offset, plan.limit).execute();
+      const rows = plan.limit === 0 ? [] : await pageOf(plan.reversed ? flip(dir) : dir, plan.offset, plan.limit);
       devices = plan.reversed ? rows.reverse() : rows;
     }
     return {
