@@ -145,6 +145,15 @@ export interface TestClockTable {
   id: Generated<boolean>;
   offset_seconds: ColumnType<string, number | undefined, number>;
 }
+/**
+ * How many of an organization's devices each person holds: kept by triggers on `devices` (migration
+ * 2027_08_01_100000_org_device_counts), never written by the service; a row at zero is deleted.
+ */
+export interface OrgDeviceCountsTable {
+  org_id: string;
+  user_id: string;
+  n: number;
+}
 export interface EntitlementsTable {
   subscription_id: string;
   user_id: string | null;
@@ -205,6 +214,7 @@ export interface ProvisioningDatabase extends PlatformTables {
   moved_peers: MovedPeersTable;
   devices: DevicesTable;
   retiring_keys: RetiringKeysTable;
+  org_device_counts: OrgDeviceCountsTable;
   test_clock: TestClockTable;
   entitlements: EntitlementsTable;
   organizations: OrganizationsTable;

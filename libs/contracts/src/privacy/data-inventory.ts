@@ -448,6 +448,13 @@ export const inventoryTables: readonly InventoryTable[] = [
   },
   {
     service: 'provisioning',
+    table: 'org_device_counts',
+    purpose: "How many of an organization's devices each person holds (kept as devices come and go).",
+    personal: [],
+    retention: 'Kept while the person has devices in the organization; the row goes with the last one.',
+  },
+  {
+    service: 'provisioning',
     table: 'operator_actions',
     purpose: "Operators' device and server actions.",
     personal: [{ column: 'details', holds: "the device's name at the time" }],

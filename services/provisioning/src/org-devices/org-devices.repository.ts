@@ -107,6 +107,8 @@ export type OrganizationQuotaFacts = {
  * Postgres): the members, the device counts of the members and of everyone holding one of the
  * organization's devices (a person removed a moment ago included), the organization's device
  * count and its entitling plan. Without `everyone` (a member's own view), only the caller counts.
+ * The counts come from `org_device_counts` (kept by triggers as devices come and go): a few rows
+ * per request, where counting the devices read every one of the organization's (issue #24).
  */
 export async function organizationQuotaFacts(
   db: Db,
@@ -127,14 +129,14 @@ export async function organizationQuotaFacts(
     ), people as (
       select user_id from members
       union
-      select user_id from devices where ${everyone}::boolean and org_id = ${orgId}
+      select user_id from org_device_counts where ${everyone}::boolean and org_id = ${orgId} and n > 0
     )
     select (select json_agg(user_id) from members) as members,
            (select json_agg(json_build_object('user_id', c.user_id, 'n', c.n))
-              from (select user_id, count(*)::int as n from devices
-                    where org_id is not null and user_id in (select user_id from people)
-                    group by user_id) as c) as counts,
-           (select count(*) from devices where org_id = ${orgId}) as devices,
+              from (select user_id, sum(n)::int as n from org_device_counts
+                    where user_id in (select user_id from people)
+                    group by user_id having sum(n) > 0) as c) as counts,
+           (select coalesce(sum(n), 0) from org_device_counts where org_id = ${orgId}) as devices,
            (select plan_code from entitlements
               where org_id = ${orgId} and status = any(${[...entitlingStatuses]}::text[])
               order by updated_at desc limit 1) as plan`.execute(db);
