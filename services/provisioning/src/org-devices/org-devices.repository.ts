@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { entitlingStatuses } from '@qw/contracts';
-import { builtOnce } from '@qw/platform/db';
+import { builtPerShape } from '@qw/platform/db';
 import type { ProvisioningDatabase } from '../database.ts';
 
 import { deviceStateColumns, likePattern, listedDevices, type ListedDevice } from '../devices/devices.repository.ts';
@@ -12,47 +12,39 @@ export type OrgDeviceFilter = { onlyOf: string | null; q: string | null };
 
 /** The filter as one condition on `devices` columns (for any query over devices). */
 function matching(orgId: string, filter: OrgDeviceFilter) {
+  return matchingPattern(orgId, filter.onlyOf, filter.q ? likePattern(filter.q) : null);
+}
+
+/** The same with the name's `ilike` pattern made already (a built-once query's value). */
+function matchingPattern(orgId: string, onlyOf: string | null, pattern: string | null) {
   return (eb: ExpressionBuilder<ProvisioningDatabase, 'devices'>) => {
     const conditions = [eb('devices.org_id', '=', orgId)];
-    if (filter.onlyOf) conditions.push(eb('devices.user_id', '=', filter.onlyOf));
-    if (filter.q) conditions.push(eb('devices.name', 'ilike', likePattern(filter.q)));
+    if (onlyOf) conditions.push(eb('devices.user_id', '=', onlyOf));
+    if (pattern) conditions.push(eb('devices.name', 'ilike', pattern));
     return eb.and(conditions);
   };
 }
 
 /**
- * The page query for one shape of filter (everyone's or one person's, with or without a part of
- * the name), built and compiled once (`builtOnce`): its values are, in order, the organization,
- * the page's limit and offset, the person when `byPerson`, the name's `ilike` pattern when
- * `byName`. Four shapes, so four queries, each the same SQL every time.
+ * A page of the organization's devices for one shape of filter (everyone's or one person's, with
+ * or without a part of the name), built once per shape (`builtPerShape`). Its values, in order:
+ * the organization, the person when `byPerson`, the name's `ilike` pattern when `byName`, then
+ * the page's limit and offset.
  */
-function organizationPage(byPerson: boolean, byName: boolean) {
-  return builtOnce((db: Db, ...values: string[]) => {
-    const [orgId, limit, offset, ...rest] = values as [string, string, string, ...string[]];
-    const person = byPerson ? rest.shift() : undefined;
-    const pattern = byName ? rest.shift() : undefined;
+const organizationPage = builtPerShape(
+  (db: Db, shape: { byPerson: boolean; byName: boolean }, ...values: unknown[]) => {
+    const [orgId, ...rest] = values as [string, ...unknown[]];
+    const person = shape.byPerson ? (rest.shift() as string) : null;
+    const pattern = shape.byName ? (rest.shift() as string) : null;
+    const [limit, offset] = rest as [number, number];
     return listedDevices(db)
-      .where((eb) =>
-        eb.and([
-          eb('devices.org_id', '=', orgId),
-          ...(person === undefined ? [] : [eb('devices.user_id', '=', person)]),
-          ...(pattern === undefined ? [] : [eb('devices.name', 'ilike', pattern)]),
-        ]),
-      )
+      .where(matchingPattern(orgId, person, pattern))
       .orderBy('devices.created_at', 'desc')
       .orderBy('devices.id', 'desc')
-      .limit(limit as unknown as number)
-      .offset(offset as unknown as number);
-  });
-}
-
-/** By `(onlyOf ? 1 : 0) + (q ? 2 : 0)`. */
-const organizationPages = [
-  organizationPage(false, false),
-  organizationPage(true, false),
-  organizationPage(false, true),
-  organizationPage(true, true),
-];
+      .limit(limit)
+      .offset(offset);
+  },
+);
 
 /**
  * One page of the organization's devices as the list shows them (listedDevices), newest first:
@@ -66,10 +58,11 @@ export function listedOrganizationDevices(
   filter: OrgDeviceFilter,
   page: { limit: number; offset: number },
 ): Promise<ListedDevice[]> {
-  const values = [orgId, String(page.limit), String(page.offset)];
+  const values: unknown[] = [orgId];
   if (filter.onlyOf) values.push(filter.onlyOf);
   if (filter.q) values.push(likePattern(filter.q));
-  return organizationPages[(filter.onlyOf ? 1 : 0) + (filter.q ? 2 : 0)]!(db, ...values);
+  const shape = { byPerson: Boolean(filter.onlyOf), byName: Boolean(filter.q) };
+  return organizationPage(db, shape, ...values, page.limit, page.offset);
 }
 
 /** How many devices the same filter finds in every page. */
