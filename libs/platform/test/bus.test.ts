@@ -248,7 +248,7 @@ describe('idempotent consumer', () => {
       handler: async () => undefined,
     });
     await waiting.start();
-    expect(waiting.describe()).toEqual({ state: 'waiting for the stream', queued: 0, handling: false });
+    expect(waiting.describe()).toEqual({ state: 'waiting for the stream', queued: 0, handling: false, notices: [] });
     // Let its retry delay grow past a second before stopping it.
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     const started = Date.now();
@@ -257,12 +257,36 @@ describe('idempotent consumer', () => {
     expect(waiting.describe().state).toBe('stopped');
   });
 
+  it('keeps the client notices about its pulls that are not routine: its durable deleted on the server', async () => {
+    const watched = new IdempotentConsumer({
+      name: 'sink.notices',
+      stream: probe.bus.ns.stream('probe'),
+      contract: thingCreated,
+      db: sink.db,
+      bus: sink.bus,
+      logger: sinkLogs.logger,
+      handler: async () => undefined,
+    });
+    await watched.start();
+    try {
+      expect(watched.describe()).toMatchObject({ state: 'reading', notices: [] });
+      await sink.bus.jsm.consumers.delete(probe.bus.ns.stream('probe'), watched.durableName);
+      const notices = await eventually(async () => {
+        const seen = watched.describe().notices;
+        return seen.some((notice) => /consumer_(deleted|not_found)$/.test(notice)) ? seen : undefined;
+      });
+      expect(notices.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z consumer_(deleted|not_found)$/);
+    } finally {
+      await watched.stop();
+    }
+  });
+
   it("says where it stands: a reading consumer is 'reading', with nothing held once its events are handled", async () => {
     const reading = sink.consumers[0]!;
     const { thingId } = await createThing(probe, 'lamp');
     await eventually(async () => (await effectsFor(thingId)) === 1);
     await eventually(() => !reading.describe().handling);
-    expect(reading.describe()).toEqual({ state: 'reading', queued: 0, handling: false });
+    expect(reading.describe()).toMatchObject({ state: 'reading', queued: 0, handling: false });
   });
 
   it('stopped while it holds events, handles them before it returns: nothing is left to the ack wait', async () => {

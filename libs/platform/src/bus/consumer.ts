@@ -123,6 +123,8 @@ export class IdempotentConsumer<S extends TSchema> {
   private waiting: Promise<void> | undefined;
   private cancelWait: (() => void) | undefined;
   private stopped = false;
+  /** The last few notices `watchNotices` kept. */
+  private readonly notices: string[] = [];
   private readonly maxDeliver: number;
   private readonly batchSize: number;
   /** The durable consumer's name, also the `consumer` column of its inbox rows. */
@@ -152,9 +154,30 @@ export class IdempotentConsumer<S extends TSchema> {
    * Where this consumer stands, for a test that waited in vain to say why: still waiting for its
    * stream's owner, reading, or stopped; and what this process holds but has not settled.
    */
-  describe(): { state: 'waiting for the stream' | 'reading' | 'stopped'; queued: number; handling: boolean } {
+  describe(): {
+    state: 'waiting for the stream' | 'reading' | 'stopped';
+    queued: number;
+    handling: boolean;
+    notices: string[];
+  } {
     const state = this.stopped ? 'stopped' : this.messages ? 'reading' : 'waiting for the stream';
-    return { state, queued: this.queue.length, handling: this.drainActive };
+    return { state, queued: this.queue.length, handling: this.drainActive, notices: [...this.notices] };
+  }
+
+  /**
+   * Keeps the client's last few notices about this consumer's pulls that are not routine (missed
+   * heartbeats, a pull reset or discarded, the consumer or stream gone), with when they came, for
+   * `describe`.
+   */
+  private watchNotices(messages: ConsumerMessages): void {
+    const routine = new Set(['next', 'heartbeat', 'flow_control', 'debug']);
+    void (async () => {
+      for await (const notice of messages.status()) {
+        if (routine.has(notice.type)) continue;
+        this.notices.push(`${new Date().toISOString()} ${notice.type}`);
+        if (this.notices.length > 5) this.notices.shift();
+      }
+    })().catch(() => undefined);
   }
 
   /** The contract a message's subject belongs to, with the subject's parameters. */
@@ -210,6 +233,7 @@ export class IdempotentConsumer<S extends TSchema> {
     const consumer = await bus.js.consumers.get(stream, this.durableName);
     if (this.stopped) return true;
     this.messages = await consumer.consume({ max_messages: this.batchSize * 2 });
+    this.watchNotices(this.messages);
     this.reading = this.read(this.messages);
     return true;
   }
