@@ -46,6 +46,19 @@ async function createThing(
   return { thingId, eventId };
 }
 
+/** A consumer of the sink's, on `owner`'s stream, whose handler does nothing (started by the test). */
+function idleSinkConsumer(name: string, owner: string) {
+  return new IdempotentConsumer({
+    name,
+    stream: sink.bus.ns.stream(owner),
+    contract: thingCreated,
+    db: sink.db,
+    bus: sink.bus,
+    logger: sinkLogs.logger,
+    handler: async () => undefined,
+  });
+}
+
 async function effectsFor(thingId: string): Promise<number> {
   const rows = await sink.db.selectFrom('effects').select('seq').where('thing_id', '=', thingId).execute();
   return rows.length;
@@ -238,15 +251,7 @@ describe('idempotent consumer', () => {
   });
 
   it('stops a consumer still waiting for its stream at once', async () => {
-    const waiting = new IdempotentConsumer({
-      name: 'sink.waits',
-      stream: sink.bus.ns.stream('nobody'),
-      contract: thingCreated,
-      db: sink.db,
-      bus: sink.bus,
-      logger: sinkLogs.logger,
-      handler: async () => undefined,
-    });
+    const waiting = idleSinkConsumer('sink.waits', 'nobody');
     await waiting.start();
     expect(waiting.describe()).toEqual({ state: 'waiting for the stream', queued: 0, handling: false, notices: [] });
     // Let its retry delay grow past a second before stopping it.
@@ -258,15 +263,7 @@ describe('idempotent consumer', () => {
   });
 
   it('keeps the client notices about its pulls that are not routine: its durable deleted on the server', async () => {
-    const watched = new IdempotentConsumer({
-      name: 'sink.notices',
-      stream: probe.bus.ns.stream('probe'),
-      contract: thingCreated,
-      db: sink.db,
-      bus: sink.bus,
-      logger: sinkLogs.logger,
-      handler: async () => undefined,
-    });
+    const watched = idleSinkConsumer('sink.notices', 'probe');
     await watched.start();
     try {
       expect(watched.describe()).toMatchObject({ state: 'reading', notices: [] });
