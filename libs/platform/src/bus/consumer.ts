@@ -152,7 +152,8 @@ export class IdempotentConsumer<S extends TSchema> {
 
   /**
    * Where this consumer stands, for a test that waited in vain to say why: still waiting for its
-   * stream's owner, reading, or stopped; and what this process holds but has not settled.
+   * stream's owner, reading, or stopped; what this process holds but has not settled; and the
+   * client's last notices about its pulls that are not routine (`watchNotices`).
    */
   describe(): {
     state: 'waiting for the stream' | 'reading' | 'stopped';

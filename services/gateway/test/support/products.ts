@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceDefinition } from '@qw/platform';
 import { eventually } from '@qw/testkit';
 import { sql } from 'kysely';
+import { purchaseClaimed } from '@qw/contracts';
 import { billingService } from '@qw/billing';
 import { provisioningService, type ProvisioningSettings } from '@qw/provisioning';
 import { telemetryService } from '@qw/telemetry';
@@ -118,7 +119,7 @@ async function claimTrail(stack: Stack): Promise<string> {
       ? (
           await sql<{ seq: string; attempts: number; last_error: string | null }>`
             select seq, attempts, last_error from outbox
-            where subject = 'billing.purchase.claimed' and published_at is null order by seq`.execute(billing.db)
+            where subject = ${purchaseClaimed.subject} and published_at is null order by seq`.execute(billing.db)
         ).rows
       : 'no billing service in this stack',
   );
