@@ -63,13 +63,15 @@ export async function customerWithPlan(
   step('sign-up', await client.call('POST', '/api/auth/signup', { email, password }), 201);
   // A Business claim answers 503 while identity is still making its organization (the gateway
   // waits a while first): claiming again answers the same purchase once it is there, as the
-  // checkout page does. Anything else is a failure.
+  // checkout page does. Anything else is a failure. It gives up after 20 s, inside the test's own
+  // 30 s, so that a claim that never shows says where its event stood (claimTrail) instead of the
+  // test timing out silently around it.
   const claim = await eventually(
     async () => {
       const answer = await client.call('POST', '/api/checkout/claim', { session_id: started.data.session_id, email });
       return answer.statusCode === 503 && answer.data?.error?.code === 'unavailable' ? undefined : answer;
     },
-    30_000,
+    20_000,
     250,
   ).catch(async (error: Error) => {
     throw new Error(`${error.message}; ${await claimTrail(stack)}`);
