@@ -15,6 +15,7 @@ import {
   uapiGet,
   uapiLatestHandshakes,
   UapiGetParser,
+  parseUapiHandshakes,
   uapiSet,
   uapiSetRequest,
   uapiSocketPath,
@@ -86,9 +87,9 @@ describe('UAPI get answers, parsed as they stream', () => {
     `public_key=${keyToHex(key('b'))}\npreshared_key=${'0'.repeat(64)}\nlast_handshake_time_sec=0\n` +
     'persistent_keepalive_interval=0\nerrno=0\n\n';
 
-  function parse(chunkSize: number, handshakesOnly = false) {
+  function parse(chunkSize: number) {
     const peers: WgDumpPeer[] = [];
-    const parser = new UapiGetParser((peer) => peers.push(peer), handshakesOnly);
+    const parser = new UapiGetParser((peer) => peers.push(peer));
     for (let i = 0; i < answer.length; i += chunkSize) parser.push(answer.slice(i, i + chunkSize));
     parser.end();
     return { peers, parser };
@@ -116,12 +117,40 @@ describe('UAPI get answers, parsed as they stream', () => {
     for (const secret of [privateKey, psk, keyToHex(privateKey), keyToHex(psk)]) expect(text).not.toContain(secret);
   });
 
-  it('reads only keys and handshakes for the watch', () => {
-    const { peers } = parse(13, true);
-    expect(peers.map((p) => [p.publicKey, p.latestHandshake, p.allowedIps.length])).toEqual([
-      [key('a'), 1700000000, 0],
-      [key('b'), 0, 0],
+  it('reads only keys and handshakes for the watch, as the whole parse reads them', async () => {
+    expect([...(await parseUapiHandshakes(Buffer.from(answer)))]).toEqual([
+      [key('a'), 1700000000],
+      [key('b'), 0],
     ]);
+    expect([...(await parseUapiHandshakes(Buffer.from(answer)))]).toEqual(
+      parse(answer.length).peers.map((p) => [p.publicKey, p.latestHandshake]),
+    );
+    // A peer first in the answer (an interface with neither key nor port), one without a handshake
+    // line, and an interface with no peers.
+    const bare = `public_key=${keyToHex(key('c'))}\nallowed_ip=10.64.0.3/32\n${answer.slice(answer.indexOf('public_key='))}`;
+    expect([...(await parseUapiHandshakes(Buffer.from(bare)))]).toEqual([
+      [key('c'), 0],
+      [key('a'), 1700000000],
+      [key('b'), 0],
+    ]);
+    expect((await parseUapiHandshakes(Buffer.from('listen_port=51820\nerrno=0\n\n'))).size).toBe(0);
+  });
+
+  it('refuses for the watch what the whole parse refuses', async () => {
+    await expect(parseUapiHandshakes(Buffer.from(answer.slice(0, 200)))).rejects.toThrow(/before its errno/);
+    await expect(parseUapiHandshakes(Buffer.from('errno=22\n\n'))).rejects.toThrow(/errno=22/);
+    await expect(parseUapiHandshakes(Buffer.from(answer.replace(keyToHex(key('b')), '0'.repeat(64))))).rejects.toThrow(
+      /all-zero/,
+    );
+    await expect(parseUapiHandshakes(Buffer.from(answer.replace(keyToHex(key('b')), 'zz'.repeat(32))))).rejects.toThrow(
+      /64 hex/,
+    );
+    await expect(
+      parseUapiHandshakes(Buffer.from(answer.replace(keyToHex(key('b')), keyToHex(key('b')).slice(2)))),
+    ).rejects.toThrow(/public key/);
+    await expect(parseUapiHandshakes(Buffer.from(answer.replace('=1700000000', '=-1')))).rejects.toThrow(
+      /non-negative integer/,
+    );
   });
 
   it('refuses an answer cut short or saying an error', () => {
@@ -255,6 +284,10 @@ describe.runIf(canRun)('on a real wireguard-go socket', () => {
     const dump = await uapiGet(socket);
     const seen = new Set(dump.peers.map((p) => p.publicKey));
     expect(changes.every((change) => seen.has(change.publicKey))).toBe(true);
+    // The watch's reading (in slices of 1,000 peers) finds every peer the whole parse finds.
+    const handshakes = await uapiLatestHandshakes(socket);
+    expect(handshakes.size).toBe(dump.peers.length);
+    expect(dump.peers.every((p) => handshakes.get(p.publicKey) === p.latestHandshake)).toBe(true);
     await uapiSet(
       socket,
       changes.map((change) => ({ publicKey: change.publicKey, remove: true })),
