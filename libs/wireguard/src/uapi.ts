@@ -213,7 +213,8 @@ function exchange(
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     // Bytes, not text: the answer is ASCII, and the handshake watch reads only a few lines of each
-    // peer out of 3 MB every second at 10,000 peers (`parseUapiHandshakes`).
+    // peer out of 3 MB every second at 10,000 peers (`parseUapiHandshakes`). What is read becomes
+    // text as latin1, byte for byte, so a byte that is not ASCII is never taken for a hex digit.
     const socket = connect(socketPath);
     let settled = false;
     const finish = (error?: Error) => {
@@ -259,7 +260,7 @@ export async function uapiSet(
     socketPath,
     pieces,
     (chunk) => {
-      answer += chunk.toString('ascii');
+      answer += chunk.toString('latin1');
       return answer.endsWith('\n\n');
     },
     timeoutMs,
@@ -284,9 +285,9 @@ export async function uapiLatestHandshakes(socketPath: string, timeoutMs = 60_00
 }
 
 const peerKeyLine = Buffer.from('public_key=');
+const handshakeLine = Buffer.from('\nlast_handshake_time_sec=');
 /** About 2 ms of `parseUapiHandshakes` between turns of the event loop. */
 const handshakePeersPerSlice = 1000;
-const handshakeLine = Buffer.from('\nlast_handshake_time_sec=');
 
 /**
  * Each peer's public key and latest handshake (unix seconds, 0: never) from a whole `get=1`
@@ -300,7 +301,7 @@ const handshakeLine = Buffer.from('\nlast_handshake_time_sec=');
  * number.
  */
 export async function parseUapiHandshakes(answer: Buffer): Promise<Map<string, number>> {
-  const ended = /(?:^|\n)errno=(\d+)\n\n$/.exec(answer.toString('ascii', Math.max(0, answer.length - 32)));
+  const ended = /(?:^|\n)errno=(\d+)\n\n$/.exec(answer.toString('latin1', Math.max(0, answer.length - 32)));
   if (!ended) throw new UapiError('uapi: the answer ended before its errno line');
   if (ended[1] !== '0') throw new UapiError(`uapi: get answered errno=${Number(ended[1])}`, Number(ended[1]));
   const handshakes = new Map<string, number>();
@@ -314,7 +315,7 @@ export async function parseUapiHandshakes(answer: Buffer): Promise<Map<string, n
   for (let at = nextPeer(0), peers = 1; at >= 0; peers++) {
     if (peers % handshakePeersPerSlice === 0) await new Promise((resolve) => setImmediate(resolve));
     const keyStart = at + peerKeyLine.length;
-    const publicKey = hexToKey(answer.toString('ascii', keyStart, keyStart + 64), 'peer public key');
+    const publicKey = hexToKey(answer.toString('latin1', keyStart, keyStart + 64), 'peer public key');
     if (publicKey === null || answer[keyStart + 64] !== 10)
       throw new UapiError('uapi: a peer has an all-zero or malformed public key');
     const next = nextPeer(keyStart);
@@ -323,7 +324,7 @@ export async function parseUapiHandshakes(answer: Buffer): Promise<Map<string, n
     if (handshake >= 0 && (next < 0 || handshake < next)) {
       const valueStart = handshake + handshakeLine.length;
       seconds = unsigned(
-        answer.toString('ascii', valueStart, answer.indexOf(10, valueStart)),
+        answer.toString('latin1', valueStart, answer.indexOf(10, valueStart)),
         'last_handshake_time_sec',
       );
     }
@@ -349,7 +350,7 @@ async function gatherGet(socketPath: string, timeoutMs: number): Promise<Buffer[
     ['get=1\n\n'],
     (chunk) => {
       chunks.push(chunk);
-      tail = (tail + chunk.toString('ascii', Math.max(0, chunk.length - 32))).slice(-32);
+      tail = (tail + chunk.toString('latin1', Math.max(0, chunk.length - 32))).slice(-32);
       return answerEnded.test(tail);
     },
     timeoutMs,
@@ -364,7 +365,7 @@ async function readGet(socketPath: string, parser: UapiGetParser, timeoutMs: num
   // change while the handshake watch reads) is seen at once, not after every peer has been parsed.
   let sinceYield = 0;
   for (const chunk of chunks) {
-    parser.push(chunk.toString('ascii'));
+    parser.push(chunk.toString('latin1'));
     sinceYield += chunk.length;
     if (sinceYield >= parseSliceChars) {
       sinceYield = 0;

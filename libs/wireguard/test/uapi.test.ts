@@ -148,6 +148,10 @@ describe('UAPI get answers, parsed as they stream', () => {
     await expect(
       parseUapiHandshakes(Buffer.from(answer.replace(keyToHex(key('b')), keyToHex(key('b')).slice(2)))),
     ).rejects.toThrow(/public key/);
+    // A byte that is not ASCII is never read as the hex digit its low seven bits spell (0xe1: 'a').
+    const bytes = Buffer.from(answer, 'latin1');
+    bytes[answer.indexOf(keyToHex(key('b')))] = 0xe1;
+    await expect(parseUapiHandshakes(bytes)).rejects.toThrow(/64 hex/);
     await expect(parseUapiHandshakes(Buffer.from(answer.replace('=1700000000', '=-1')))).rejects.toThrow(
       /non-negative integer/,
     );
