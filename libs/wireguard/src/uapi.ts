@@ -132,8 +132,7 @@ export class UapiGetParser {
     const cut = this.rest !== '';
     this.rest = '';
     this.flush();
-    if (cut || this.errno === undefined) throw new UapiError('uapi: the answer ended before its errno line');
-    if (this.errno !== 0) throw new UapiError(`uapi: get answered errno=${this.errno}`, this.errno);
+    refuseGetEnd(cut ? undefined : this.errno);
   }
 
   private flush(): void {
@@ -301,9 +300,8 @@ const handshakePeersPerSlice = 1000;
  * number.
  */
 export async function parseUapiHandshakes(answer: Buffer): Promise<Map<string, number>> {
-  const ended = /(?:^|\n)errno=(\d+)\n\n$/.exec(answer.toString('latin1', Math.max(0, answer.length - 32)));
-  if (!ended) throw new UapiError('uapi: the answer ended before its errno line');
-  if (ended[1] !== '0') throw new UapiError(`uapi: get answered errno=${Number(ended[1])}`, Number(ended[1]));
+  const ended = answerEnded.exec(answer.toString('latin1', Math.max(0, answer.length - 32)));
+  refuseGetEnd(ended ? Number(ended[1]) : undefined);
   const handshakes = new Map<string, number>();
   let handshake = answer.indexOf(handshakeLine);
   // Where the next peer's `public_key` line starts, from `from` on (-1: no more peers).
@@ -379,4 +377,10 @@ async function readGet(socketPath: string, parser: UapiGetParser, timeoutMs: num
 const parseSliceChars = 64 * 1024;
 
 /** The end of a `get` answer: its `errno` line (the first line, when the get failed) and a blank line. */
-const answerEnded = /(?:^|\n)errno=\d+\n\n$/;
+const answerEnded = /(?:^|\n)errno=(\d+)\n\n$/;
+
+/** Throws when a `get` answer did not end well: cut short before its `errno` line (undefined), or an error. */
+function refuseGetEnd(errno: number | undefined): void {
+  if (errno === undefined) throw new UapiError('uapi: the answer ended before its errno line');
+  if (errno !== 0) throw new UapiError(`uapi: get answered errno=${errno}`, errno);
+}

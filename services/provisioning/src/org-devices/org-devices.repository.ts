@@ -100,8 +100,9 @@ export type OrganizationQuotaFacts = {
  * Postgres): the members, the device counts of the members and of everyone holding one of the
  * organization's devices (a person removed a moment ago included), the organization's device
  * count and its entitling plan. Without `everyone` (a member's own view), only the caller counts.
- * The counts come from `org_device_counts` (kept by triggers as devices come and go): a few rows
- * per request, where counting the devices read every one of the organization's (issue #24).
+ * The counts come from `org_device_counts` (kept by triggers as devices come and go, a row at zero
+ * deleted): a few rows per request, where counting the devices read every one of the
+ * organization's (issue #24).
  */
 export async function organizationQuotaFacts(
   db: Db,
@@ -122,13 +123,13 @@ export async function organizationQuotaFacts(
     ), people as (
       select user_id from members
       union
-      select user_id from org_device_counts where ${everyone}::boolean and org_id = ${orgId} and n > 0
+      select user_id from org_device_counts where ${everyone}::boolean and org_id = ${orgId}
     )
     select (select json_agg(user_id) from members) as members,
            (select json_agg(json_build_object('user_id', c.user_id, 'n', c.n))
               from (select user_id, sum(n)::int as n from org_device_counts
                     where user_id in (select user_id from people)
-                    group by user_id having sum(n) > 0) as c) as counts,
+                    group by user_id) as c) as counts,
            (select coalesce(sum(n), 0) from org_device_counts where org_id = ${orgId}) as devices,
            (select plan_code from entitlements
               where org_id = ${orgId} and status = any(${[...entitlingStatuses]}::text[])
