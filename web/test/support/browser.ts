@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { launchBrowser } from './chromium';
 import { type Site, startSite } from './site';
 
@@ -24,6 +24,7 @@ export async function openPage(
   if (spare) {
     await spare.page.setViewportSize(viewport);
     await spare.page.emulateMedia({ media: null, colorScheme, reducedMotion: 'reduce', forcedColors: null });
+    reportOnFailure(spare.page);
     return spare;
   }
   const context = await browser.newContext({
@@ -36,7 +37,63 @@ export async function openPage(
   // No route here: the node's check address is failed by the browser's resolver (chromium.ts).
   const page = await context.newPage();
   if (process.env.QW_PAGE_POOL !== '0') recyclable(browser, context, page);
+  reportOnFailure(page);
   return { context, page };
+}
+
+/** Which handing out of a page is the current one (`reportOnFailure`); none while it is in the pool. */
+const handouts = new WeakMap<Page, object>();
+
+/**
+ * If the test that was handed `page` fails while it still holds the page, prints where the page
+ * stood (`pageAtFailure`): a test that times out while a step waits for an element says nothing of
+ * its own about which step it was. A page handed back (closed, or in the pool for the next test)
+ * is not read.
+ */
+function reportOnFailure(page: Page): void {
+  const handout = {};
+  handouts.set(page, handout);
+  const answers: string[] = [];
+  // Removed with the page's other listeners when it is handed back (`recyclable`).
+  page.on('response', (response) => {
+    const { pathname } = new URL(response.url());
+    if (!pathname.startsWith('/api/')) return;
+    answers.push(`${response.request().method()} ${pathname} ${response.status()}`);
+    if (answers.length > 8) answers.shift();
+  });
+  const held = () => handouts.get(page) === handout && !page.isClosed();
+  try {
+    onTestFailed(async () =>
+      console.error(held() ? await pageAtFailure(page, answers) : 'the test failed after handing its page back'),
+    );
+  } catch {
+    // Opened outside a test (a beforeAll): nothing to report a failure to.
+  }
+}
+
+/**
+ * Where a page stood when its test failed: its path (no query: links carry tokens), heading,
+ * alerts and busy elements, and its last answers from the API. Waits at most 2 s for the page.
+ */
+async function pageAtFailure(page: Page, answers: readonly string[]): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const state = await Promise.race([
+    page.evaluate(() => ({
+      path: location.pathname,
+      heading: document.querySelector('h1')?.textContent?.trim() ?? null,
+      alerts: [...document.querySelectorAll('[role="alert"], .qw-alert')]
+        .map((element) => element.textContent?.trim())
+        .filter(Boolean)
+        .slice(0, 5),
+      busy: document.querySelectorAll('[aria-busy="true"]').length,
+    })),
+    new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve('the page did not answer within 2 s'), 2000);
+    }),
+  ])
+    .catch((error: unknown) => `the page could not be read: ${(error as Error).message}`)
+    .finally(() => clearTimeout(timer));
+  return `where the page stood when the test failed: ${JSON.stringify(state)}; its last answers from the API: ${answers.join(', ') || 'none'}`;
 }
 
 /** Pages handed back, per connection to the browser (a file's), waiting for the next `openPage`. */
@@ -135,6 +192,7 @@ function recyclable(browser: Browser, context: BrowserContext, page: Page): void
     watchOrigins();
     const idle = idlePages.get(browser) ?? [];
     idlePages.set(browser, idle);
+    handouts.delete(page);
     idle.push({ context, page });
   };
 }

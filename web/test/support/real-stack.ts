@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { onTestFailed } from 'vitest';
 import { analyticsService } from '@qw/analytics';
 import { billingService } from '@qw/billing';
 import { deviceServices } from '../../../services/gateway/test/support/products.ts';
@@ -160,27 +159,11 @@ export async function businessAccountViaApi(stack: Stack, email: string): Promis
 
 export type TestPage = { page: Page; errors: string[]; close(): Promise<void> };
 
-/**
- * A fresh context (own cookies) per test; page errors are collected for the test to check. If the
- * test fails, where the page stood is printed (`pageAtFailure`): a test that times out while a
- * step waits for an element says nothing of its own about which step it was.
- */
+/** A fresh context (own cookies) per test; page errors are collected for the test to check. */
 export async function newPage(browser: Browser, options: PageOptions = {}): Promise<TestPage> {
   const { context, page } = await openPage(browser, options);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  const answers: string[] = [];
-  page.on('response', (response) => {
-    const { pathname } = new URL(response.url());
-    if (!pathname.startsWith('/api/')) return;
-    answers.push(`${response.request().method()} ${pathname} ${response.status()}`);
-    if (answers.length > 8) answers.shift();
-  });
-  try {
-    onTestFailed(async () => console.error(await pageAtFailure(page, answers)));
-  } catch {
-    // Opened outside a test (a beforeAll): nothing to report a failure to.
-  }
   // Any alert the test does not expect is accepted (and recorded) so the page never hangs on it.
   page.on('dialog', (dialog) => {
     // Tests that expect a dialog add their own listener (page.once), which accepts it.
@@ -190,27 +173,6 @@ export async function newPage(browser: Browser, options: PageOptions = {}): Prom
     }
   });
   return { page, errors, close: () => context.close() };
-}
-
-/**
- * Where a page stood when its test failed: its path (no query: links carry tokens), heading,
- * alerts and busy elements, and its last answers from the API. Waits at most 2 s for the page.
- */
-async function pageAtFailure(page: Page, answers: readonly string[]): Promise<string> {
-  if (page.isClosed()) return 'the test failed after closing its page';
-  const state = await Promise.race([
-    page.evaluate(() => ({
-      path: location.pathname,
-      heading: document.querySelector('h1')?.textContent?.trim() ?? null,
-      alerts: [...document.querySelectorAll('[role="alert"], .qw-alert')]
-        .map((element) => element.textContent?.trim())
-        .filter(Boolean)
-        .slice(0, 5),
-      busy: document.querySelectorAll('[aria-busy="true"]').length,
-    })),
-    new Promise<string>((resolve) => setTimeout(() => resolve('the page did not answer within 2 s'), 2000)),
-  ]).catch((error: unknown) => `the page could not be read: ${(error as Error).message}`);
-  return `where the page stood when the test failed: ${JSON.stringify(state)}; its last answers from the API: ${answers.join(', ') || 'none'}`;
 }
 
 /** Signs in on /login (optionally with ?next=…) and waits until the page has left /login. */
