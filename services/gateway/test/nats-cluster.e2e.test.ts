@@ -374,6 +374,10 @@ describe.skipIf(problem)('the product on a three-server NATS cluster', () => {
     let servedWhileCut = 0;
     let toldDuringCut = 0;
     let toldWithin = -1;
+    // Where the case's time goes (seconds from its start), printed with its figures.
+    const began = Date.now();
+    const at = () => ((Date.now() - began) / 1000).toFixed(1);
+    const phases: Record<string, string> = {};
     const outcome = await churn('part', partitionCase, async (progress) => {
       await eventually(() => progress() >= 0.1, 120_000, 100);
       const { leader } = await streamCluster('provisioning');
@@ -381,6 +385,7 @@ describe.skipIf(problem)('the product on a three-server NATS cluster', () => {
       cut = cluster.servers[index]!.name;
       const before = progress();
       const cutAt = Date.now();
+      phases.cut = at();
       await cluster.cut(index);
       // The node is told, while the machine is away, of changes made after it went.
       const healAt = cutAt + partitionMs;
@@ -392,15 +397,19 @@ describe.skipIf(problem)('the product on a three-server NATS cluster', () => {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, healAt - Date.now())));
       servedWhileCut = progress() - before;
       await cluster.heal(index);
+      phases.healed = at();
     });
+    phases['churn ended'] = at();
     // The majority kept selling and provisioning while the machine was away.
     expect(servedWhileCut).toBeGreaterThan(0);
     expect(toldWithin, 'the node was told no change made while the machine was cut off').toBeGreaterThan(0);
     const figures = await verify(outcome);
+    phases.verified = at();
     for (const owner of ['identity', 'billing', 'provisioning'])
       await eventually(async () => (await streamCluster(owner)).current, 60_000, 250);
+    phases['replicas current'] = at();
     console.info(
-      `cluster partition (${cut} cut ${partitionMs} ms): ${outcome.paidSessions.size} checkouts, ${outcome.acknowledgedAdds.size} adds, ${outcome.acknowledgedRemoves.size} removals acknowledged, ${Math.round(servedWhileCut * partitionCase.checkouts * (partitionCase.changes + 1))} requests acknowledged while cut, the node told of a change made during the cut ${toldWithin} ms after it began, ${outcome.retries} answers asked again; ${figures.told} peer changes told`,
+      `cluster partition (${cut} cut ${partitionMs} ms): ${outcome.paidSessions.size} checkouts, ${outcome.acknowledgedAdds.size} adds, ${outcome.acknowledgedRemoves.size} removals acknowledged, ${Math.round(servedWhileCut * partitionCase.checkouts * (partitionCase.changes + 1))} requests acknowledged while cut, the node told of a change made during the cut ${toldWithin} ms after it began, ${outcome.retries} answers asked again; ${figures.told} peer changes told; seconds from the start: ${JSON.stringify(phases)}`,
     );
   }, 240_000);
 });
