@@ -150,6 +150,23 @@ describe.skipIf(problem !== null)('draining a server on real WireGuard', () => {
   it('holds the devices when no server of the region has room, and moves them once one comes up', async () => {
     // A is drained too: draining B leaves the region without room.
     const held = await drain(ids.b, true);
+    if (held.devices_held !== deviceCount) {
+      // Seen once (a clean-clone CI run, 2026-11-30): the answer, in about a second, held none
+      // and the cause is not known. Say what the pass recorded in its audit row, and the card a
+      // moment later, before failing.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const audit = await provisioningDb()
+        .selectFrom('operator_actions')
+        .select(['at', 'details'])
+        .where('kind', '=', 'node.drained')
+        .where('target_id', '=', ids.b)
+        .orderBy('at')
+        .execute();
+      const later = await card(ids.b);
+      console.warn(
+        `fleet-drain-tunnel: the drain answered ${JSON.stringify(held)}; its audit rows ${JSON.stringify(audit)}; 2 s later the card says ${JSON.stringify(later)}`,
+      );
+    }
     expect(held).toMatchObject({ draining: true, peers_placed: deviceCount, devices_held: deviceCount });
     const listed = (await dana.call('GET', '/api/devices')).data.devices as Array<{ held_since: string | null }>;
     expect(listed).toHaveLength(deviceCount / 2);
