@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { launchBrowser } from './chromium';
 import { type Site, startSite } from './site';
@@ -54,17 +54,36 @@ function reportOnFailure(page: Page): void {
   const handout = {};
   handouts.set(page, handout);
   const answers: string[] = [];
+  // API requests asked and not yet answered, with when they were asked: a test stuck on a request
+  // that never came back reads differently from one stuck on a click that asked nothing.
+  const pending = new Map<Request, number>();
+  const apiPath = (request: Request) => {
+    const { pathname } = new URL(request.url());
+    return pathname.startsWith('/api/') ? `${request.method()} ${pathname}` : undefined;
+  };
   // Removed with the page's other listeners when it is handed back (`recyclable`).
-  page.on('response', (response) => {
-    const { pathname } = new URL(response.url());
-    if (!pathname.startsWith('/api/')) return;
-    answers.push(`${response.request().method()} ${pathname} ${response.status()}`);
+  page.on('request', (request) => {
+    if (apiPath(request)) pending.set(request, Date.now());
+  });
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => {
+    if (!pending.delete(request)) return;
+    answers.push(`${apiPath(request)} failed (${request.failure()?.errorText ?? 'no reason given'})`);
     if (answers.length > 8) answers.shift();
   });
+  page.on('response', (response) => {
+    const asked = apiPath(response.request());
+    if (!asked) return;
+    answers.push(`${asked} ${response.status()}`);
+    if (answers.length > 8) answers.shift();
+  });
+  const unanswered = () => [...pending].map(([request, at]) => `${apiPath(request)} asked ${Date.now() - at} ms ago`);
   const held = () => handouts.get(page) === handout && !page.isClosed();
   try {
     onTestFailed(async () =>
-      console.error(held() ? await pageAtFailure(page, answers) : 'the test failed after handing its page back'),
+      console.error(
+        held() ? await pageAtFailure(page, answers, unanswered()) : 'the test failed after handing its page back',
+      ),
     );
   } catch {
     // Opened outside a test (a beforeAll): nothing to report a failure to.
@@ -73,9 +92,10 @@ function reportOnFailure(page: Page): void {
 
 /**
  * Where a page stood when its test failed: its path (no query: links carry tokens), heading,
- * alerts and busy elements, and its last answers from the API. Waits at most 2 s for the page.
+ * alerts and busy elements, its last answers from the API and the API requests still unanswered.
+ * Waits at most 2 s for the page.
  */
-async function pageAtFailure(page: Page, answers: readonly string[]): Promise<string> {
+async function pageAtFailure(page: Page, answers: readonly string[], unanswered: readonly string[]): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const state = await Promise.race([
     page.evaluate(() => ({
@@ -93,7 +113,7 @@ async function pageAtFailure(page: Page, answers: readonly string[]): Promise<st
   ])
     .catch((error: unknown) => `the page could not be read: ${(error as Error).message}`)
     .finally(() => clearTimeout(timer));
-  return `where the page stood when the test failed: ${JSON.stringify(state)}; its last answers from the API: ${answers.join(', ') || 'none'}`;
+  return `where the page stood when the test failed: ${JSON.stringify(state)}; its last answers from the API: ${answers.join(', ') || 'none'}; asked and not answered: ${unanswered.join(', ') || 'none'}`;
 }
 
 /** Pages handed back, per connection to the browser (a file's), waiting for the next `openPage`. */
