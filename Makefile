@@ -3,11 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: help install infra packages web dev seed-demo test e2e bench up up-cluster lint format typecheck clean screenshots
+.PHONY: help install infra packages web services dev seed-demo test e2e bench up up-cluster lint format typecheck clean screenshots
 
 help:
 	@echo "make dev    install, set up the database, build the web app and run everything at http://localhost:8080"
 	@echo "make seed-demo  two years of demo customers in the running \`make dev\` product (for the Analytics page)"
+	@echo "make services  compile each service into plain JavaScript (services/<name>/dist/main.mjs; make dev does it too)"
 	@echo "make test   install and run every test (unit, integration, end-to-end, browser)"
 	@echo "make e2e    only the end-to-end and browser tests"
 	@echo "make screenshots  the browser tests, photographing every screen into test-results/screenshots"
@@ -31,6 +32,9 @@ packages:
 
 web: install
 	cd web && npx vite build --logLevel warn
+
+services: install
+	npx tsx scripts/build-services.ts
 
 dev: install infra packages web
 	npx tsx scripts/dev.ts
@@ -72,4 +76,4 @@ up-cluster: install
 	NATS_STREAM_REPLICAS=3 NATS_CONFIG=nats-cluster.conf docker compose --env-file $$(npx tsx scripts/compose-env.ts) --profile cluster up --build
 
 clean:
-	rm -rf node_modules */*/node_modules web/dist var test-results
+	rm -rf node_modules */*/node_modules web/dist services/*/dist var test-results

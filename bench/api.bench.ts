@@ -65,7 +65,7 @@ export function load(
 
 const sizes = {
   full: { orgDevices: 1000, seconds: 5, rounds: 3, warmUp: 1, processes: true },
-  // Spawning five processes through tsx takes 20–40 s on two loaded cores: not at the test's size.
+  // Five more processes (each a bundle, libs/build) and their start: not at the test's size.
   tiny: { orgDevices: 100, seconds: 1, rounds: 1, warmUp: 0, processes: false },
 } satisfies Record<BenchSize, unknown>;
 

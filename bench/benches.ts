@@ -36,9 +36,9 @@ export const tinyExcluded: Record<string, string> = {
   admin: 'seeds three services and times 15 pages one request at a time: 20–60 s even at tiny',
   analytics: 'publishes a history and builds the projection twice: about 35 s even at tiny',
   failover: 'a three-server NATS cluster in namespaces and a 5 s wait per kill (about 30 s even at tiny)',
-  replicas: 'spawns two provisioning processes through tsx (about 20 s each on two loaded cores)',
+  replicas: 'spawns two provisioning processes and kills one under load: tens of seconds even at tiny',
   wireguard:
-    'network namespaces, wireguard-go and three node-agent processes through tsx: about 70 s at tiny on two loaded cores; the tunnel tests cover the path',
+    'network namespaces, wireguard-go and three node-agent processes: about 70 s at tiny on two loaded cores (with tsx; not measured since the bundles); the tunnel tests cover the path',
   telemetry:
     'starts a telemetry process twice (a restart mid-batch); services/telemetry/test/ingest-bench.test.ts runs it at tiny',
 };

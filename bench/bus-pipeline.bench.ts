@@ -149,7 +149,7 @@ export async function runBusPipelineBench(
   // The consumer runs in its own process, as a consuming service does in production, and
   // records each batch of events with one statement (batchConsumer).
   const sinkUrl = await database.provision('sink-batch');
-  const sinkProcess = spawnTsProcess('sink', 'bench/sink.process.ts', {
+  const sinkProcess = await spawnTsProcess('sink', 'bench/sink.process.ts', {
     DATABASE_URL: sinkUrl,
     NATS_URL: sharedNatsUrl,
     BUS_NAMESPACE: namespace,

@@ -49,7 +49,7 @@ export async function runReplicasBench(
     const vaultKey = randomBytes(32).toString('base64');
     const startReplica = async (index: number) => {
       const port = await freePort();
-      const child = spawnTsProcess(`provisioning-${index}`, 'services/provisioning/src/main.ts', {
+      const child = await spawnTsProcess(`provisioning-${index}`, 'services/provisioning/src/main.ts', {
         ...alone.bus.env('provisioning'),
         LOG_LEVEL: 'warn',
         NODE_ENV: 'test',

@@ -430,7 +430,7 @@ export async function runTelemetryBench(size: FleetSize): Promise<TelemetryBench
     /** One telemetry replica as it runs in production (its own process), ready when this returns. */
     const startReplica = async () => {
       const port = await freePort();
-      const child = spawnTsProcess(
+      const child = await spawnTsProcess(
         'telemetry',
         'services/telemetry/src/main.ts',
         {

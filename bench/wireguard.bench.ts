@@ -142,10 +142,10 @@ type LiveSteps = { applied: number; stored: number; received: number; keyed: num
  * A node agent in its own process (bench/wireguard-agent.process.ts): its `BENCH` line, and in
  * follow mode the epoch time at which each key went live.
  */
-function agentProcess(env: Record<string, string>, follow: boolean) {
+async function agentProcess(env: Record<string, string>, follow: boolean) {
   // BENCH_WG_PROFILE=<dir>: the agent writes a CPU profile there when it stops.
   const profile = process.env.BENCH_WG_PROFILE;
-  const child = spawnTsProcess(
+  const child = await spawnTsProcess(
     'bench-agent',
     'bench/wireguard-agent.process.ts',
     { ...env, ...(follow ? { BENCH_MODE: 'follow' } : {}) },
@@ -234,7 +234,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
   /** Runs an agent once to register its node (placement needs it) and lets it exit. */
   const register = async (name: string, port: number) => {
     const iface = await freshInterface(lab);
-    const once = agentProcess(
+    const once = await agentProcess(
       { ...(await agentEnv(name, iface, port)), BENCH_SETTLE_MS: '0', BENCH_BARE_SETS: '0' },
       false,
     );
@@ -242,13 +242,13 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
     await once.exited;
     await dropInterface(lab, iface);
   };
-  let follower: ReturnType<typeof agentProcess> | undefined;
+  let follower: Awaited<ReturnType<typeof agentProcess>> | undefined;
   const figures: BenchFigure[] = [];
   try {
     // 1. A node holding `heldPeers`, its agent in its own process, following the bus.
     await register('bench-wg-1', 51820);
     await seedPeers(stack, 'bench-wg-1', 0, s.heldPeers);
-    follower = agentProcess(await agentEnv('bench-wg-1', lab.nodeIface, 51820), true);
+    follower = await agentProcess(await agentEnv('bench-wg-1', lab.nodeIface, 51820), true);
     const atStart = await follower.result;
     if (atStart.applied < s.heldPeers) throw new Error(`node holds ${atStart.applied} peers, not ${s.heldPeers}`);
 
@@ -377,7 +377,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
       let rssMiB = 0;
       for (let round = 0; round < s.rounds; round++) {
         const iface = await freshInterface(lab);
-        const once = agentProcess(await agentEnv('bench-wg-2', iface, port), false);
+        const once = await agentProcess(await agentEnv('bench-wg-2', iface, port), false);
         const result = await once.result;
         await once.exited;
         await dropInterface(lab, iface);
@@ -406,7 +406,7 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
           figure: `node agent resident memory at ${peers} peers (reconciled, its watch running)`,
           value: Math.round(rssMiB),
           unit: 'MiB',
-          note: 'the largest of the rounds; the agent runs its TypeScript through tsx',
+          note: 'the largest of the rounds; the agent runs as a bundle (libs/build), as `make dev` runs it',
         });
     }
     return figures;

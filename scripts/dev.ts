@@ -5,6 +5,7 @@
 import concurrently from 'concurrently';
 import { backendServices, nodeUser, regionLabel } from '@qw/contracts';
 import { callerTokenSigner } from '@qw/platform';
+import { builtServiceEntry, buildServices } from '@qw/build';
 import { setUpDatabase } from './db-setup.ts';
 import { devSecrets } from './dev-secrets.ts';
 import { demoAdminEmail, seedDemo } from './seed-demo.ts';
@@ -53,6 +54,11 @@ const natsConfig = bus.configFile;
 const natsUser = (user: string) => ({ NATS_CREDS: bus.creds[user]! });
 const publicUrl = env.PUBLIC_URL ?? 'http://localhost:8080';
 const databaseUrls = await setUpDatabase(adminUrl, env.DATABASE_NAME ?? 'quietwire');
+// Every process runs its bundle (plain JavaScript, libs/build), built here from the sources as they
+// are now: a few seconds, against several seconds of CPU per process for a TypeScript loader.
+const built = await buildServices();
+console.log(`built the services in ${Math.round(built)} ms`);
+const run = (service: string) => `exec node --enable-source-maps ${builtServiceEntry(service)}`;
 const ports: Record<string, number> = {
   identity: 8081,
   billing: 8082,
@@ -67,7 +73,7 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
   { name: 'nats', command: `exec ${env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server'} -c ${natsConfig}`, env: {} },
   ...backendServices.map((service) => ({
     name: service,
-    command: `exec node --import tsx services/${service}/src/main.ts`,
+    command: run(service),
     env: {
       ...common,
       ...natsUser(service),
@@ -95,7 +101,7 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
   })),
   {
     name: 'gateway',
-    command: 'exec node --import tsx services/gateway/src/main.ts',
+    command: run('gateway'),
     env: {
       ...common,
       ...natsUser('gateway'),
@@ -111,7 +117,7 @@ const commands: Array<{ name: string; command: string; env: Record<string, strin
 for (const agent of agents) {
   commands.push({
     name: agent.name,
-    command: 'exec node --import tsx services/node-agent/src/main.ts',
+    command: run('node-agent'),
     env: { ...common, ...natsUser(nodeUser(agent.name)), ...agent.env },
   });
 }

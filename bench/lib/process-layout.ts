@@ -4,7 +4,7 @@ import type { Stack } from '../../services/gateway/test/support/stack.ts';
 
 /**
  * The stack's data served as production runs it: the services of `names` and the gateway each in
- * its own Node process (their entry points, through tsx), on the stack's database and bus. The
+ * its own Node process (their entry points bundled, as `make services` builds them), on the stack's database and bus. The
  * stack's own (in-process) instances of those services are stopped first, so every request
  * reaches the processes (NATS would otherwise share them out in the queue group). Access tokens
  * the stack's gateway issued stay valid: the gateway process gets the same `jwtSecret`.
@@ -35,7 +35,7 @@ export async function spawnProcessLayout(
     };
     for (const name of options.names) {
       processes.push(
-        spawnTsProcess(name, `services/${name}/src/main.ts`, {
+        await spawnTsProcess(name, `services/${name}/src/main.ts`, {
           ...common,
           ...(stack.testBus.env(name) as Record<string, string>),
           HTTP_PORT: String(await freePort()),
@@ -48,7 +48,7 @@ export async function spawnProcessLayout(
     }
     const port = await freePort();
     processes.push(
-      spawnTsProcess('gateway', 'services/gateway/src/main.ts', {
+      await spawnTsProcess('gateway', 'services/gateway/src/main.ts', {
         ...common,
         ...(stack.testBus.env('gateway') as Record<string, string>),
         CALLER_TOKEN_PRIVATE_KEY: testCallerKeys.privateKey,

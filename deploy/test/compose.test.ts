@@ -73,6 +73,8 @@ describe('docker-compose.yml', () => {
       expect(replicas.map(([n]) => n)).toEqual([name, `${name}-2`]);
       const [first, second] = replicas.map(([, service]) => service);
       expect(second!.command).toEqual(first!.command);
+      // What the image itself runs (its CMD): the service's built bundle.
+      expect(first!.command).toEqual(['node', '--enable-source-maps', `services/${name}/dist/main.mjs`]);
       expect(second!.environment).toEqual(first!.environment);
       expect(second!.volumes).toEqual(first!.volumes);
       expect(second!.build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile', target: name });
@@ -94,10 +96,22 @@ describe('deploy/Dockerfile', () => {
     for (const name of services) {
       const stage = dockerfile.slice(dockerfile.indexOf(`AS ${name}\n`)).split(/^FROM /m)[0]!;
       expect(stage).toContain(`COPY services/${name} services/${name}`);
-      expect(stage).toContain(`CMD ["node", "--import", "tsx", "services/${name}/src/main.ts"]`);
+      // The service's bundle from the build stage, run by plain Node (no TypeScript loader).
+      expect(stage).toContain(`COPY --from=services /app/services/${name}/dist services/${name}/dist`);
+      expect(stage).toContain(`CMD ["node", "--enable-source-maps", "services/${name}/dist/main.mjs"]`);
     }
+    expect(stages).toContainEqual({ from: 'deps', name: 'services' });
+    expect(dockerfile).toMatch(/^RUN npx tsx scripts\/build-services\.ts$/m);
     // A build without --target gives the gateway, as before the file had targets.
     expect(stages.at(-1)?.name).toBe('gateway');
+  });
+
+  it('installs with every workspace package of the lockfile in place (npm ci refuses a missing one)', () => {
+    const deps = dockerfile.slice(dockerfile.indexOf('AS deps'), dockerfile.indexOf('RUN npm ci'));
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, unknown> };
+    const workspaces = Object.keys(lock.packages).filter((key) => key !== '' && !key.includes('node_modules'));
+    expect(workspaces.length).toBeGreaterThan(8);
+    for (const workspace of workspaces) expect(deps).toContain(`COPY ${workspace}/package.json ${workspace}/`);
   });
 
   it('keeps secrets, local files and the git history out of the build context', () => {

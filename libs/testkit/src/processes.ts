@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleEntry, serviceMigrations } from '@qw/build';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -12,21 +14,57 @@ export type SpawnedProcess = {
 };
 
 /**
- * Runs a TypeScript entry point of the repo as its own Node process (through tsx), collecting its
- * output. `nodeArgs` go to Node before the entry (`--cpu-prof`, which NODE_OPTIONS refuses).
+ * Runs a TypeScript entry point of the repo as its own Node process, collecting its output. The
+ * entry is first bundled into plain JavaScript (libs/build, as `make services` builds the services
+ * for production; once per entry in this test process), so the process starts without a TypeScript
+ * loader: through tsx a service spent 5 s of CPU in the loader's hooks before it served anything
+ * (identity, measured), the bundle a few hundred milliseconds. A service's entry
+ * (`services/<name>/src/main.ts`) carries its migrations. `nodeArgs` go to Node before the entry
+ * (`--cpu-prof`, which NODE_OPTIONS refuses).
  */
-export function spawnTsProcess(
+export async function spawnTsProcess(
   name: string,
   entry: string,
   env: Record<string, string>,
   nodeArgs: readonly string[] = [],
-): SpawnedProcess {
-  let output = '';
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+): Promise<SpawnedProcess> {
+  const bundle = await bundled(entry);
+  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, bundle], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return collected(name, child);
+}
+
+/** Bundles made by this process, by entry; removed when it exits. */
+const bundles = new Map<string, Promise<string>>();
+const bundleDir = path.join(repoRoot, 'node_modules', '.cache', 'qw-bundles', String(process.pid));
+
+/**
+ * `entry` bundled into this process's folder under node_modules/.cache (inside the repository, so
+ * the bundle's imports of installed packages resolve to its node_modules).
+ */
+function bundled(entry: string): Promise<string> {
+  let bundle = bundles.get(entry);
+  if (!bundle) {
+    if (bundles.size === 0) process.once('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
+    const outfile = path.join(bundleDir, `${entry.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/\.ts$/, '')}.mjs`);
+    const service = /^services\/([^/]+)\/src\/main\.ts$/.exec(entry)?.[1];
+    const migrations = service ? serviceMigrations(service) : undefined;
+    bundle = bundleEntry({
+      entry: path.join(repoRoot, entry),
+      outfile,
+      ...(migrations ? { migrations: path.join(repoRoot, migrations) } : {}),
+    }).then(() => outfile);
+    bundle.catch(() => bundles.delete(entry));
+    bundles.set(entry, bundle);
+  }
+  return bundle;
+}
+
+function collected(name: string, child: ChildProcess): SpawnedProcess {
+  let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return {

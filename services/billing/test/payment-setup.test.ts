@@ -74,7 +74,10 @@ describe('which payment provider may run', () => {
   });
 
   it('the billing process exits with the configuration exit code and names the variable', async () => {
-    const process = spawnTsProcess('billing', 'services/billing/src/main.ts', { ...base, NODE_ENV: 'production' });
+    const process = await spawnTsProcess('billing', 'services/billing/src/main.ts', {
+      ...base,
+      NODE_ENV: 'production',
+    });
     const code = await new Promise<number | null>((resolve) => process.child.once('exit', (exit) => resolve(exit)));
     expect(code).toBe(78);
     expect(process.output()).toContain('STRIPE_SECRET_KEY is required in production');

@@ -40,7 +40,7 @@ beforeAll(async () => {
       HTTP_PORT: String(await freePort()),
       PRIVATE_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     };
-    processes.set(service, spawnTsProcess(service, `services/${service}/src/main.ts`, env));
+    processes.set(service, await spawnTsProcess(service, `services/${service}/src/main.ts`, env));
   }
   const port = await freePort();
   const internalPort = await freePort();
@@ -48,7 +48,7 @@ beforeAll(async () => {
   internalUrl = `http://127.0.0.1:${internalPort}`;
   processes.set(
     'gateway',
-    spawnTsProcess('gateway', 'services/gateway/src/main.ts', {
+    await spawnTsProcess('gateway', 'services/gateway/src/main.ts', {
       ...common,
       ...bus.env('gateway'),
       CALLER_TOKEN_PRIVATE_KEY: testCallerKeys.privateKey,

@@ -3,7 +3,7 @@ import { spawnTsProcess, testCallerKeys } from '@qw/testkit';
 
 /** Starts a process with this environment and waits for it to exit on its own. */
 async function exitOf(entry: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const process = spawnTsProcess(entry, entry, env);
+  const process = await spawnTsProcess(entry, entry, env);
   const code = await new Promise<number | null>((resolve) => process.child.once('exit', (exit) => resolve(exit)));
   return { code, output: process.output() };
 }

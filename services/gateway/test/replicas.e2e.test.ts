@@ -144,7 +144,7 @@ beforeAll(async () => {
     for (const index of [0, 1]) {
       const port = await freePort();
       const name = `${service}-${index}`;
-      const process = spawnTsProcess(name, `services/${service}/src/main.ts`, {
+      const process = await spawnTsProcess(name, `services/${service}/src/main.ts`, {
         ...common,
         ...bus.env(service),
         CALLER_TOKEN_PUBLIC_KEY: testCallerKeys.publicKey,
@@ -162,7 +162,7 @@ beforeAll(async () => {
     const port = await freePort();
     const internalPort = await freePort();
     const name = `gateway-${index}`;
-    const process = spawnTsProcess(name, 'services/gateway/src/main.ts', {
+    const process = await spawnTsProcess(name, 'services/gateway/src/main.ts', {
       ...common,
       ...bus.env('gateway'),
       CALLER_TOKEN_PRIVATE_KEY: testCallerKeys.privateKey,

@@ -14,6 +14,18 @@ export { builtOnce, builtPerShape } from './built-once.ts';
 export { prepareRepeatedStatements } from './prepared-statements.ts';
 export { lockName } from './transaction-lock.ts';
 
+/**
+ * Migrations a built service carries inside its bundle (libs/build), by the folder they were
+ * bundled from: plain Node cannot import that folder's TypeScript, so the bundle hands them over
+ * before the service starts, and the folder is not read.
+ */
+const builtMigrations = new Map<string, Record<string, Migration>>();
+
+/** Called by a bundle's first module (libs/build): `folder`'s migrations, already imported. */
+export function registerBuiltMigrations(folder: string, migrations: Record<string, Migration>): void {
+  builtMigrations.set(path.resolve(folder), migrations);
+}
+
 export { sql, type Kysely, type Transaction } from 'kysely';
 
 export type Database<DB> = {
@@ -137,6 +149,8 @@ class ServiceMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     const migrations: Record<string, Migration> = { ...platformMigrations };
     if (!this.folder) return migrations;
+    const built = builtMigrations.get(path.resolve(this.folder));
+    if (built) return { ...migrations, ...built };
     let files: string[] = [];
     try {
       files = await fs.readdir(this.folder);
@@ -151,6 +165,11 @@ class ServiceMigrationProvider implements MigrationProvider {
     }
     return migrations;
   }
+}
+
+/** The names of the migrations a service whose folder is `folder` applies (the platform's first), sorted. */
+export async function serviceMigrationNames(folder: string): Promise<string[]> {
+  return Object.keys(await new ServiceMigrationProvider(folder).getMigrations()).sort();
 }
 
 export class MigrationError extends Error {
