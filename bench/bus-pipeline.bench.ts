@@ -149,13 +149,15 @@ export async function runBusPipelineBench(
   // The consumer runs in its own process, as a consuming service does in production, and
   // records each batch of events with one statement (batchConsumer).
   const sinkUrl = await database.provision('sink-batch');
-  const sinkProcess = await spawnTsProcess('sink', 'bench/sink.process.ts', {
-    DATABASE_URL: sinkUrl,
-    NATS_URL: sharedNatsUrl,
-    BUS_NAMESPACE: namespace,
-    SINK_BATCH: '1',
+  const sinkProcess = await spawnTsProcess(
+    'sink',
+    'bench/sink.process.ts',
+    { DATABASE_URL: sinkUrl, NATS_URL: sharedNatsUrl, BUS_NAMESPACE: namespace, SINK_BATCH: '1' },
+    { migrations: 'libs/platform/test/fixtures/sink-migrations' },
+  );
+  await eventually(() => sinkProcess.output().includes('ready'), 30_000, 50).catch((error: Error) => {
+    throw new Error(`${error.message}: the sink process did not start: ${sinkProcess.output().slice(-1500)}`);
   });
-  await eventually(() => sinkProcess.output().includes('ready'), 30_000, 50);
   const sinkDatabase = connectDatabase<any>(sinkUrl, 'sink_batch', 2);
   const sink: Sink = { db: sinkDatabase.db };
   try {

@@ -443,7 +443,7 @@ export async function runTelemetryBench(size: FleetSize): Promise<TelemetryBench
           DATABASE_URL: databaseUrl,
           CALLER_TOKEN_PUBLIC_KEY: testCallerKeys.publicKey,
         },
-        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+        profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {},
       );
       replica = child;
       await eventually(

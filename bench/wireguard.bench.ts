@@ -149,7 +149,7 @@ async function agentProcess(env: Record<string, string>, follow: boolean) {
     'bench-agent',
     'bench/wireguard-agent.process.ts',
     { ...env, ...(follow ? { BENCH_MODE: 'follow' } : {}) },
-    profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+    profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {},
   );
   const live = new Map<string, LiveSteps>();
   const waiters = new Map<string, () => void>();

@@ -26,9 +26,18 @@ export async function spawnTsProcess(
   name: string,
   entry: string,
   env: Record<string, string>,
-  nodeArgs: readonly string[] = [],
+  options: {
+    /** Arguments for Node before the entry. */
+    nodeArgs?: readonly string[];
+    /**
+     * The migrations folder of the service the entry starts (relative to the repository), when
+     * the entry is not a service's own `services/<name>/src/main.ts` (a benchmark's fixture).
+     */
+    migrations?: string;
+  } = {},
 ): Promise<SpawnedProcess> {
-  const bundle = await bundled(entry);
+  const nodeArgs = options.nodeArgs ?? [];
+  const bundle = await bundled(entry, options.migrations);
   const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, bundle], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
@@ -45,20 +54,21 @@ const bundleDir = path.join(repoRoot, 'node_modules', '.cache', 'qw-bundles', St
  * `entry` bundled into this process's folder under node_modules/.cache (inside the repository, so
  * the bundle's imports of installed packages resolve to its node_modules).
  */
-function bundled(entry: string): Promise<string> {
-  let bundle = bundles.get(entry);
+function bundled(entry: string, migrationsFolder?: string): Promise<string> {
+  const key = `${entry} ${migrationsFolder ?? ''}`;
+  let bundle = bundles.get(key);
   if (!bundle) {
     if (bundles.size === 0) process.once('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
-    const outfile = path.join(bundleDir, `${entry.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/\.ts$/, '')}.mjs`);
+    const outfile = path.join(bundleDir, `${key.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/\.ts_?$/, '')}.mjs`);
     const service = /^services\/([^/]+)\/src\/main\.ts$/.exec(entry)?.[1];
-    const migrations = service ? serviceMigrations(service) : undefined;
+    const migrations = migrationsFolder ?? (service ? serviceMigrations(service) : undefined);
     bundle = bundleEntry({
       entry: path.join(repoRoot, entry),
       outfile,
       ...(migrations ? { migrations: path.join(repoRoot, migrations) } : {}),
     }).then(() => outfile);
-    bundle.catch(() => bundles.delete(entry));
-    bundles.set(entry, bundle);
+    bundle.catch(() => bundles.delete(key));
+    bundles.set(key, bundle);
   }
   return bundle;
 }
