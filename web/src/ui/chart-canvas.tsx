@@ -63,16 +63,16 @@ function theme(dark: boolean) {
 echarts.registerTheme('quietwire-light', theme(false));
 echarts.registerTheme('quietwire-dark', theme(true));
 
-function usePrefersDark(): boolean {
-  const query = '(prefers-color-scheme: dark)';
-  const [dark, setDark] = useState(() => window.matchMedia(query).matches);
+/** Whether the media query matches now, following its changes. */
+function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
   useEffect(() => {
     const list = window.matchMedia(query);
-    const onChange = () => setDark(list.matches);
+    const onChange = () => setMatches(list.matches);
     list.addEventListener('change', onChange);
     return () => list.removeEventListener('change', onChange);
-  }, []);
-  return dark;
+  }, [query]);
+  return matches;
 }
 
 export type LegendEntry = { name: string; color: string };
@@ -94,24 +94,36 @@ export function legendEntries(option: EChartsOption, colors: string[]): LegendEn
  * onto as many lines as a narrow screen needs, is never paged or cut, and each button shows or
  * hides its series (echarts' own legend stays, hidden, to carry which are shown).
  */
+/**
+ * The option echarts is given: the chart's own, with the legend hidden (our buttons stand for it,
+ * `hidden` naming the series switched off), and without animation for a visitor who asks for less
+ * motion (`still`), as the rest of the UI does (theme.css).
+ */
+export function shownOption(
+  option: EChartsOption,
+  entries: readonly LegendEntry[],
+  hidden: ReadonlySet<string>,
+  still: boolean,
+): EChartsOption {
+  const legend =
+    entries.length === 0
+      ? {}
+      : {
+          legend: {
+            show: false,
+            data: entries.map((entry) => entry.name),
+            selected: Object.fromEntries(entries.map((entry) => [entry.name, !hidden.has(entry.name)])),
+          },
+        };
+  return entries.length === 0 && !still ? option : { ...option, ...legend, ...(still ? { animation: false } : {}) };
+}
+
 export default function ChartCanvas({ option, label, height, loading = false }: ChartProps) {
-  const dark = usePrefersDark();
+  const dark = useMediaQuery('(prefers-color-scheme: dark)');
+  const still = useMediaQuery('(prefers-reduced-motion: reduce)');
   const entries = useMemo(() => legendEntries(option, dark ? palette.dark : palette.light), [option, dark]);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
-  const shown = useMemo<EChartsOption>(
-    () =>
-      entries.length === 0
-        ? option
-        : {
-            ...option,
-            legend: {
-              show: false,
-              data: entries.map((entry) => entry.name),
-              selected: Object.fromEntries(entries.map((entry) => [entry.name, !hidden.has(entry.name)])),
-            },
-          },
-    [option, entries, hidden],
-  );
+  const shown = useMemo(() => shownOption(option, entries, hidden, still), [option, entries, hidden, still]);
   const toggle = (name: string) =>
     setHidden((before) => {
       const after = new Set(before);
