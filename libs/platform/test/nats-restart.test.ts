@@ -58,6 +58,10 @@ it('delivers all 500 events, each with one effect, when NATS restarts while they
     60_000,
     200,
   );
+  // What a consumer says of itself when a test waits in vain names the connection's loss.
+  const notices = sink.consumers[0]!.describe().notices.join('\n');
+  expect(notices).toMatch(/connection disconnect/);
+  expect(notices).toMatch(/connection reconnect/);
   // Every delivery handled (a late redelivery included) before counting duplicates.
   await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.record-thing'), 30_000, 100);
   const totals = await sql<{ rows: number; things: number }>`

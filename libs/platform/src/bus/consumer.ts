@@ -153,7 +153,8 @@ export class IdempotentConsumer<S extends TSchema> {
   /**
    * Where this consumer stands, for a test that waited in vain to say why: still waiting for its
    * stream's owner, reading, or stopped; what this process holds but has not settled; and the
-   * client's last notices about its pulls that are not routine (`watchNotices`).
+   * client's last notices about its pulls that are not routine and about its connection's drops
+   * (`watchNotices`).
    */
   describe(): {
     state: 'waiting for the stream' | 'reading' | 'stopped';
@@ -167,16 +168,28 @@ export class IdempotentConsumer<S extends TSchema> {
 
   /**
    * Keeps the client's last few notices about this consumer's pulls that are not routine (missed
-   * heartbeats, a pull reset or discarded, the consumer or stream gone), with when they came, for
-   * `describe`.
+   * heartbeats, a pull reset or discarded, the consumer or stream gone) and the connection's
+   * disconnects, reconnects and errors, with when they came, for `describe`.
    */
   private watchNotices(messages: ConsumerMessages): void {
     const routine = new Set(['next', 'heartbeat', 'flow_control', 'debug']);
+    const note = (what: string) => {
+      this.notices.push(`${new Date().toISOString()} ${what}`);
+      if (this.notices.length > 8) this.notices.shift();
+    };
     void (async () => {
       for await (const notice of messages.status()) {
-        if (routine.has(notice.type)) continue;
-        this.notices.push(`${new Date().toISOString()} ${notice.type}`);
-        if (this.notices.length > 5) this.notices.shift();
+        if (!routine.has(notice.type)) note(notice.type);
+      }
+    })().catch(() => undefined);
+    // The connection's own losses too: messages the server sent down a connection that then
+    // dropped stay unacknowledged until the ack wait (30 s) sends them again.
+    const connection = this.options.bus.nc.status();
+    void (async () => {
+      for await (const status of connection) {
+        if (this.stopped) break;
+        if (status.type === 'disconnect' || status.type === 'reconnect' || status.type === 'error')
+          note(`connection ${status.type}`);
       }
     })().catch(() => undefined);
   }
