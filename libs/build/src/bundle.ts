@@ -102,7 +102,10 @@ function sourceRelativeImportMeta(outdir: string): Plugin {
   };
 }
 
-/** The folder's migration modules, by name (the file's name without its extension), sorted. */
+/**
+ * The folder's migration modules, by name (the file's name without its extension), sorted: the
+ * files the platform's migration provider reads from a folder (libs/platform/src/db), by the same rule.
+ */
 async function migrationModules(folder: string): Promise<Array<{ name: string; file: string }>> {
   if (!existsSync(folder)) throw new Error(`no migrations folder at ${folder}`);
   return (await readdir(folder))
