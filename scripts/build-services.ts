@@ -13,5 +13,6 @@ if (unknown.length > 0) {
   console.error(`unknown service: ${unknown.join(', ')} (known: ${servicesBuilt.join(', ')})`);
   process.exit(2);
 }
-const took = await buildServices(asked.length > 0 ? asked : servicesBuilt);
-console.log(`built ${(asked.length > 0 ? asked : servicesBuilt).join(', ')} in ${Math.round(took)} ms`);
+const services = asked.length > 0 ? asked : servicesBuilt;
+const took = await buildServices(services);
+console.log(`built ${services.join(', ')} in ${Math.round(took)} ms`);

@@ -4,10 +4,11 @@ import type { Stack } from '../../services/gateway/test/support/stack.ts';
 
 /**
  * The stack's data served as production runs it: the services of `names` and the gateway each in
- * its own Node process (their entry points bundled, as `make services` builds them), on the stack's database and bus. The
- * stack's own (in-process) instances of those services are stopped first, so every request
- * reaches the processes (NATS would otherwise share them out in the queue group). Access tokens
- * the stack's gateway issued stay valid: the gateway process gets the same `jwtSecret`.
+ * its own Node process (their entry points bundled, as `make services` builds them), on the
+ * stack's database and bus. The stack's own (in-process) instances of those services are stopped
+ * first, so every request reaches the processes (NATS would otherwise share them out in the queue
+ * group). Access tokens the stack's gateway issued stay valid: the gateway process gets the same
+ * `jwtSecret`.
  */
 export async function spawnProcessLayout(
   stack: Stack,

@@ -1,9 +1,2 @@
 export { bundleEntry, type BundleOptions } from './bundle.ts';
-export {
-  type BuiltService,
-  buildServices,
-  builtServiceEntry,
-  serviceEntry,
-  serviceMigrations,
-  servicesBuilt,
-} from './services.ts';
+export { buildServices, builtServiceEntry, serviceMigrations, servicesBuilt } from './services.ts';

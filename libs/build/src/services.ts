@@ -15,10 +15,9 @@ export const servicesBuilt = [
   'analytics',
   'node-agent',
 ] as const;
-export type BuiltService = (typeof servicesBuilt)[number];
 
 /** A service's TypeScript entry point, relative to the repository. */
-export function serviceEntry(service: string): string {
+function serviceEntry(service: string): string {
   return `services/${service}/src/main.ts`;
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { EChartsOption } from 'echarts';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { BarChart, FunnelChart, HeatmapChart, LineChart, PieChart } from 'echarts/charts';
@@ -14,6 +14,7 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { ChartProps } from './chart';
 import './chart.css';
+import { useMediaQuery } from './use-media-query';
 
 echarts.use([
   LineChart,
@@ -63,18 +64,6 @@ function theme(dark: boolean) {
 echarts.registerTheme('quietwire-light', theme(false));
 echarts.registerTheme('quietwire-dark', theme(true));
 
-/** Whether the media query matches now, following its changes. */
-function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const list = window.matchMedia(query);
-    const onChange = () => setMatches(list.matches);
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  }, [query]);
-  return matches;
-}
-
 export type LegendEntry = { name: string; color: string };
 
 /** The series a chart's legend names, with their colours (a series' own, else the theme's in turn). */
@@ -89,11 +78,6 @@ export function legendEntries(option: EChartsOption, colors: string[]): LegendEn
   });
 }
 
-/**
- * The chart, with its legend drawn as a list of buttons above the canvas (issue #26): it wraps
- * onto as many lines as a narrow screen needs, is never paged or cut, and each button shows or
- * hides its series (echarts' own legend stays, hidden, to carry which are shown).
- */
 /**
  * The option echarts is given: the chart's own, with the legend hidden (our buttons stand for it,
  * `hidden` naming the series switched off), and without animation for a visitor who asks for less
@@ -118,6 +102,11 @@ export function shownOption(
   return entries.length === 0 && !still ? option : { ...option, ...legend, ...(still ? { animation: false } : {}) };
 }
 
+/**
+ * The chart, with its legend drawn as a list of buttons above the canvas (issue #26): it wraps
+ * onto as many lines as a narrow screen needs, is never paged or cut, and each button shows or
+ * hides its series (echarts' own legend stays, hidden, to carry which are shown).
+ */
 export default function ChartCanvas({ option, label, height, loading = false }: ChartProps) {
   const dark = useMediaQuery('(prefers-color-scheme: dark)');
   const still = useMediaQuery('(prefers-reduced-motion: reduce)');

@@ -61,21 +61,23 @@ function reportOnFailure(page: Page): void {
     const { pathname } = new URL(request.url());
     return pathname.startsWith('/api/') ? `${request.method()} ${pathname}` : undefined;
   };
-  // Removed with the page's other listeners when it is handed back (`recyclable`).
+  const remember = (answer: string) => {
+    answers.push(answer);
+    if (answers.length > 8) answers.shift();
+  };
+  // Removed with the page's other listeners when it is handed back (`recyclable`). A request is
+  // answered when its response comes (no listener for its end: every event subscribed to is sent
+  // by Chromium for every request of the page, assets included).
   page.on('request', (request) => {
     if (apiPath(request)) pending.set(request, Date.now());
   });
-  page.on('requestfinished', (request) => pending.delete(request));
   page.on('requestfailed', (request) => {
-    if (!pending.delete(request)) return;
-    answers.push(`${apiPath(request)} failed (${request.failure()?.errorText ?? 'no reason given'})`);
-    if (answers.length > 8) answers.shift();
+    if (pending.delete(request))
+      remember(`${apiPath(request)} failed (${request.failure()?.errorText ?? 'no reason given'})`);
   });
   page.on('response', (response) => {
-    const asked = apiPath(response.request());
-    if (!asked) return;
-    answers.push(`${asked} ${response.status()}`);
-    if (answers.length > 8) answers.shift();
+    const request = response.request();
+    if (pending.delete(request)) remember(`${apiPath(request)} ${response.status()}`);
   });
   const unanswered = () => [...pending].map(([request, at]) => `${apiPath(request)} asked ${Date.now() - at} ms ago`);
   const held = () => handouts.get(page) === handout && !page.isClosed();

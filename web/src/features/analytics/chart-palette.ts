@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useMediaQuery } from '../../ui/use-media-query';
 
 /**
  * Named series colours from the theme (ui/theme.css): teal for what comes in, amber for what goes
@@ -47,15 +47,6 @@ export const darkPalette: ChartPalette = {
   heatInk: ['#e6edf7', '#04211e'],
 };
 
-const darkQuery = '(prefers-color-scheme: dark)';
-
 export function useChartPalette(): ChartPalette {
-  const [dark, setDark] = useState(() => window.matchMedia(darkQuery).matches);
-  useEffect(() => {
-    const list = window.matchMedia(darkQuery);
-    const onChange = () => setDark(list.matches);
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  }, []);
-  return dark ? darkPalette : lightPalette;
+  return useMediaQuery('(prefers-color-scheme: dark)') ? darkPalette : lightPalette;
 }
