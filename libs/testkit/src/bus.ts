@@ -61,6 +61,12 @@ export type TestBus = {
    * port with the same streams, as a NATS upgrade or a crash does; every client reconnects.
    */
   restart?(downMs: number): Promise<void>;
+  /**
+   * A single server's: the clients connected to it now, by the name each gave and with the
+   * subjects each subscribes to, as the server's system account reports them (CONNZ): for a test
+   * that waited in vain to say who else reads what it expected.
+   */
+  connections?(): Promise<Array<{ name: string; user: string; subscriptions: string[] }>>;
   stop(): Promise<void>;
 };
 
@@ -155,6 +161,24 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
       return connectBus({ url, name, namespace: '', logger, creds: issuedTo(user).creds, caFile: tls.caFile });
     },
     restart: (downMs) => server.restart('SIGTERM', downMs),
+    async connections() {
+      const nc = await connectAs(users.system.creds);
+      try {
+        const answer = await nc.request('$SYS.REQ.SERVER.PING.CONNZ', JSON.stringify({ subscriptions: true }), {
+          timeout: 2000,
+        });
+        const connz = answer.json<{
+          data?: { connections?: Array<{ name?: string; authorized_user?: string; subscriptions_list?: string[] }> };
+        }>();
+        return (connz.data?.connections ?? []).map((c) => ({
+          name: c.name ?? '',
+          user: c.authorized_user ?? '',
+          subscriptions: c.subscriptions_list ?? [],
+        }));
+      } finally {
+        await nc.close();
+      }
+    },
     async stop() {
       await server.halt('SIGTERM');
       await rm(dir, { recursive: true, force: true });

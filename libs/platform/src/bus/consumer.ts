@@ -125,6 +125,10 @@ export class IdempotentConsumer<S extends TSchema> {
   private stopped = false;
   /** The last few notices `watchNotices` kept. */
   private readonly notices: string[] = [];
+  /** Messages the reading loop took from the client since this process started reading. */
+  private read_ = 0;
+  /** How the reading loop ended, while the consumer was not stopped: it should never end then. */
+  private readEnd: string | undefined;
   private readonly maxDeliver: number;
   private readonly batchSize: number;
   /** The durable consumer's name, also the `consumer` column of its inbox rows. */
@@ -152,18 +156,28 @@ export class IdempotentConsumer<S extends TSchema> {
 
   /**
    * Where this consumer stands, for a test that waited in vain to say why: still waiting for its
-   * stream's owner, reading, or stopped; what this process holds but has not settled; and the
-   * client's last notices about its pulls that are not routine and about its connection's drops
-   * (`watchNotices`).
+   * stream's owner, reading, or stopped; how many messages it has read; what this process holds
+   * but has not settled; the client's last notices about its pulls that are not routine and about
+   * its connection's drops (`watchNotices`); and how its reading ended if it did while it was not
+   * stopped.
    */
   describe(): {
     state: 'waiting for the stream' | 'reading' | 'stopped';
+    read: number;
     queued: number;
     handling: boolean;
     notices: string[];
+    readEnd?: string;
   } {
     const state = this.stopped ? 'stopped' : this.messages ? 'reading' : 'waiting for the stream';
-    return { state, queued: this.queue.length, handling: this.drainActive, notices: [...this.notices] };
+    return {
+      state,
+      read: this.read_,
+      queued: this.queue.length,
+      handling: this.drainActive,
+      notices: [...this.notices],
+      ...(this.readEnd ? { readEnd: this.readEnd } : {}),
+    };
   }
 
   /**
@@ -278,9 +292,16 @@ export class IdempotentConsumer<S extends TSchema> {
   }
 
   private async read(messages: ConsumerMessages): Promise<void> {
-    for await (const msg of messages) {
-      this.queue.push(msg);
-      this.startDraining();
+    try {
+      for await (const msg of messages) {
+        this.read_++;
+        this.queue.push(msg);
+        this.startDraining();
+      }
+      if (!this.stopped) this.readEnd = `${new Date().toISOString()} ended`;
+    } catch (error) {
+      if (!this.stopped) this.readEnd = `${new Date().toISOString()} failed: ${asError(error).message}`;
+      throw error;
     }
   }
 

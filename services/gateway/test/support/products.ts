@@ -137,6 +137,15 @@ async function claimTrail(stack: Stack): Promise<string> {
       await admin.close();
     }
   });
+  // Who else is on the stack's bus: a second reader of identity's durable (a connection left from
+  // an earlier stack that found this server, or a second consumer here) would hold its messages.
+  await attempt('connections on the bus', async () =>
+    stack.testBus.connections
+      ? (await stack.testBus.connections()).map(
+          ({ name, subscriptions }) => `${name} (${subscriptions.filter((s) => !s.startsWith('$')).length} subs)`,
+        )
+      : 'not reported by this bus',
+  );
   await attempt('identity inbox', async () =>
     consumer
       ? (
