@@ -253,7 +253,13 @@ describe('idempotent consumer', () => {
   it('stops a consumer still waiting for its stream at once', async () => {
     const waiting = idleSinkConsumer('sink.waits', 'nobody');
     await waiting.start();
-    expect(waiting.describe()).toEqual({ state: 'waiting for the stream', queued: 0, handling: false, notices: [] });
+    expect(waiting.describe()).toEqual({
+      state: 'waiting for the stream',
+      read: 0,
+      queued: 0,
+      handling: false,
+      notices: [],
+    });
     // Let its retry delay grow past a second before stopping it.
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     const started = Date.now();
@@ -262,17 +268,72 @@ describe('idempotent consumer', () => {
     expect(waiting.describe().state).toBe('stopped');
   });
 
-  it('keeps the client notices about its pulls that are not routine: its durable deleted on the server', async () => {
-    const watched = idleSinkConsumer('sink.notices', 'probe');
+  it('its durable deleted on the server: keeps the notice, declares the durable again and reads on from the start', async () => {
+    const handled: string[] = [];
+    const watched = new IdempotentConsumer({
+      name: 'sink.notices',
+      stream: sink.bus.ns.stream('probe'),
+      contract: thingCreated,
+      db: sink.db,
+      bus: sink.bus,
+      logger: sinkLogs.logger,
+      handler: async (_tx, event) => void handled.push(event.data.thingId),
+    });
     await watched.start();
     try {
+      const before = await createThing(probe, 'lamp');
+      await eventually(() => handled.includes(before.thingId));
       expect(watched.describe()).toMatchObject({ state: 'reading', notices: [] });
       await sink.bus.jsm.consumers.delete(probe.bus.ns.stream('probe'), watched.durableName);
       const notices = await eventually(async () => {
         const seen = watched.describe().notices;
         return seen.some((notice) => /consumer_(deleted|not_found)$/.test(notice)) ? seen : undefined;
       });
-      expect(notices.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z consumer_(deleted|not_found)$/);
+      expect(notices.find((notice) => /consumer_(deleted|not_found)$/.test(notice))).toMatch(
+        /^\d{4}-\d\d-\d\dT[\d:.]+Z consumer_(deleted|not_found)$/,
+      );
+      // Made anew, it reads the stream from its start: the event handled before is a duplicate
+      // (the inbox), one published since is handled once.
+      const info = await eventually(async () =>
+        sink.bus.jsm.consumers.info(probe.bus.ns.stream('probe'), watched.durableName).catch(() => undefined),
+      );
+      expect(info.config.deliver_policy).toBe('all');
+      const after = await createThing(probe, 'desk');
+      await eventually(() => handled.includes(after.thingId));
+      await eventually(() => consumerSettled(sink.bus, 'probe', 'sink.notices'));
+      expect(handled.filter((id) => id === before.thingId)).toHaveLength(1);
+      expect(handled.filter((id) => id === after.thingId)).toHaveLength(1);
+      expect(watched.describe()).toMatchObject({
+        state: 'reading',
+        restarted: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z consumer (deleted|not found) on the server$/),
+      });
+    } finally {
+      await watched.stop();
+    }
+  });
+
+  it('its reading ended by the client (an error from the server): reads again and handles what comes next', async () => {
+    const handled: string[] = [];
+    const watched = new IdempotentConsumer({
+      name: 'sink.read-again',
+      stream: sink.bus.ns.stream('probe'),
+      contract: thingCreated,
+      db: sink.db,
+      bus: sink.bus,
+      logger: sinkLogs.logger,
+      handler: async (_tx, event) => void handled.push(event.data.thingId),
+    });
+    await watched.start();
+    try {
+      // What the client does to a consume whose subscription the server refused: it ends the
+      // reading with the error.
+      const reading = (watched as unknown as { messages: { stop(error?: Error): void } }).messages;
+      reading.stop(new Error('Permissions Violation for Subscription'));
+      const restarted = await eventually(() => watched.describe().restarted);
+      expect(restarted).toMatch(/Z reading failed: Permissions Violation for Subscription$/);
+      await eventually(() => watched.describe().state === 'reading');
+      const { thingId } = await createThing(probe, 'chair');
+      await eventually(() => handled.includes(thingId));
     } finally {
       await watched.stop();
     }

@@ -127,8 +127,9 @@ export class IdempotentConsumer<S extends TSchema> {
   private readonly notices: string[] = [];
   /** Messages the reading loop took from the client since this process started reading. */
   private read_ = 0;
-  /** How the reading loop ended, while the consumer was not stopped: it should never end then. */
-  private readEnd: string | undefined;
+  /** Why reading last started again (`readAgain`), with when. */
+  private restarted: string | undefined;
+  private watchingConnection = false;
   private readonly maxDeliver: number;
   private readonly batchSize: number;
   /** The durable consumer's name, also the `consumer` column of its inbox rows. */
@@ -158,8 +159,7 @@ export class IdempotentConsumer<S extends TSchema> {
    * Where this consumer stands, for a test that waited in vain to say why: still waiting for its
    * stream's owner, reading, or stopped; how many messages it has read; what this process holds
    * but has not settled; the client's last notices about its pulls that are not routine and about
-   * its connection's drops (`watchNotices`); and how its reading ended if it did while it was not
-   * stopped.
+   * its connection's drops (`watchNotices`); and why its reading last started again (`readAgain`).
    */
   describe(): {
     state: 'waiting for the stream' | 'reading' | 'stopped';
@@ -167,7 +167,7 @@ export class IdempotentConsumer<S extends TSchema> {
     queued: number;
     handling: boolean;
     notices: string[];
-    readEnd?: string;
+    restarted?: string;
   } {
     const state = this.stopped ? 'stopped' : this.messages ? 'reading' : 'waiting for the stream';
     return {
@@ -176,36 +176,45 @@ export class IdempotentConsumer<S extends TSchema> {
       queued: this.queue.length,
       handling: this.drainActive,
       notices: [...this.notices],
-      ...(this.readEnd ? { readEnd: this.readEnd } : {}),
+      ...(this.restarted ? { restarted: this.restarted } : {}),
     };
   }
 
   /**
-   * Keeps the client's last few notices about this consumer's pulls that are not routine (missed
-   * heartbeats, a pull reset or discarded, the consumer or stream gone) and the connection's
-   * disconnects, reconnects and errors, with when they came, for `describe`.
+   * Keeps the client's last few notices about this reading's pulls that are not routine (missed
+   * heartbeats, a pull reset or discarded, the consumer or stream gone), with when they came, for
+   * `describe`; the durable or its stream gone starts the reading again (`readAgain`).
    */
   private watchNotices(messages: ConsumerMessages): void {
     const routine = new Set(['next', 'heartbeat', 'flow_control', 'debug']);
-    const note = (what: string) => {
-      this.notices.push(`${new Date().toISOString()} ${what}`);
-      if (this.notices.length > 8) this.notices.shift();
-    };
+    const gone = new Set(['consumer_deleted', 'consumer_not_found', 'stream_not_found']);
     void (async () => {
       for await (const notice of messages.status()) {
-        if (!routine.has(notice.type)) note(notice.type);
+        if (!routine.has(notice.type)) this.note(notice.type);
+        if (gone.has(notice.type)) void this.readAgain(messages, `${notice.type.replaceAll('_', ' ')} on the server`);
       }
     })().catch(() => undefined);
-    // The connection's own losses too: messages the server sent down a connection that then
-    // dropped stay unacknowledged until the ack wait (30 s) sends them again.
+  }
+
+  /**
+   * The connection's own losses, for `describe`, watched once: messages the server sent down a
+   * connection that then dropped stay unacknowledged until the ack wait (30 s) sends them again.
+   */
+  private watchConnection(): void {
     const connection = this.options.bus.nc.status();
     void (async () => {
       for await (const status of connection) {
         if (this.stopped) break;
         if (status.type === 'disconnect' || status.type === 'reconnect' || status.type === 'error')
-          note(`connection ${status.type}`);
+          this.note(`connection ${status.type}`);
       }
     })().catch(() => undefined);
+  }
+
+  /** Keeps a notice for `describe`, the last 8. */
+  private note(what: string): void {
+    this.notices.push(`${new Date().toISOString()} ${what}`);
+    if (this.notices.length > 8) this.notices.shift();
   }
 
   /** The contract a message's subject belongs to, with the subject's parameters. */
@@ -229,6 +238,11 @@ export class IdempotentConsumer<S extends TSchema> {
       { consumer: this.durableName, stream: this.options.stream },
       "the events' stream is not declared yet; waiting for its owner",
     );
+    this.retryAttach();
+  }
+
+  /** Attaches in the background, 250 ms doubling to 5 s between tries, until reading or stopped. */
+  private retryAttach(): void {
     this.waiting = (async () => {
       for (let delay = 250; !this.stopped; delay = Math.min(delay * 2, 5000)) {
         // stop() cuts the wait short: a service stopping never waits out a retry delay.
@@ -251,8 +265,27 @@ export class IdempotentConsumer<S extends TSchema> {
   }
 
   /**
-   * True once reading; false while the stream does not exist. The durable is declared here, once
-   * per start (an idempotent create, see `declareDurable`); reading only looks it up.
+   * Reads again from a new start when this reading can no longer deliver: its loop ended while the
+   * consumer was not stopped (the client ends it on an error from the server, such as a refused
+   * subscription), or the server no longer has the durable or its stream (deleted, or lost with
+   * the server's store). The client itself would only ask after the durable for ever; declaring it
+   * again (an idempotent create, `declareDurable`) makes it anew where it is gone, from the start
+   * of the stream, and the inbox makes what was handled before a duplicate. Messages this process
+   * already holds are handled and acknowledged as usual.
+   */
+  private async readAgain(messages: ConsumerMessages, reason: string): Promise<void> {
+    if (this.stopped || this.messages !== messages) return;
+    this.messages = undefined;
+    this.restarted = `${new Date().toISOString()} ${reason}`;
+    this.options.logger.error({ consumer: this.durableName, reason }, 'event reading stopped; reading again');
+    await messages.close().catch(() => undefined);
+    if (this.stopped || this.options.bus.nc.isClosed()) return;
+    this.retryAttach();
+  }
+
+  /**
+   * True once reading; false while the stream does not exist. The durable is declared here, each
+   * time reading starts (an idempotent create, see `declareDurable`); reading only looks it up.
    */
   private async attach(): Promise<boolean> {
     const { bus, stream } = this.options;
@@ -262,6 +295,10 @@ export class IdempotentConsumer<S extends TSchema> {
     if (this.stopped) return true;
     this.messages = await consumer.consume({ max_messages: this.batchSize * 2 });
     this.watchNotices(this.messages);
+    if (!this.watchingConnection) {
+      this.watchingConnection = true;
+      this.watchConnection();
+    }
     this.reading = this.read(this.messages);
     return true;
   }
@@ -292,17 +329,17 @@ export class IdempotentConsumer<S extends TSchema> {
   }
 
   private async read(messages: ConsumerMessages): Promise<void> {
+    let end = 'reading ended';
     try {
       for await (const msg of messages) {
         this.read_++;
         this.queue.push(msg);
         this.startDraining();
       }
-      if (!this.stopped) this.readEnd = `${new Date().toISOString()} ended`;
     } catch (error) {
-      if (!this.stopped) this.readEnd = `${new Date().toISOString()} failed: ${asError(error).message}`;
-      throw error;
+      end = `reading failed: ${asError(error).message}`;
     }
+    await this.readAgain(messages, end);
   }
 
   /**
