@@ -126,7 +126,7 @@ export class IdempotentConsumer<S extends TSchema> {
   /** The last few notices `watchNotices` kept. */
   private readonly notices: string[] = [];
   /** Messages the reading loop took from the client since this process started reading. */
-  private read_ = 0;
+  private readCount = 0;
   /** Why reading last started again (`readAgain`), with when. */
   private restarted: string | undefined;
   private watchingConnection = false;
@@ -172,7 +172,7 @@ export class IdempotentConsumer<S extends TSchema> {
     const state = this.stopped ? 'stopped' : this.messages ? 'reading' : 'waiting for the stream';
     return {
       state,
-      read: this.read_,
+      read: this.readCount,
       queued: this.queue.length,
       handling: this.drainActive,
       notices: [...this.notices],
@@ -276,10 +276,12 @@ export class IdempotentConsumer<S extends TSchema> {
   private async readAgain(messages: ConsumerMessages, reason: string): Promise<void> {
     if (this.stopped || this.messages !== messages) return;
     this.messages = undefined;
+    // The connection closed (the process is stopping): nothing to read from, nothing to say.
+    if (this.options.bus.nc.isClosed()) return;
     this.restarted = `${new Date().toISOString()} ${reason}`;
     this.options.logger.error({ consumer: this.durableName, reason }, 'event reading stopped; reading again');
     await messages.close().catch(() => undefined);
-    if (this.stopped || this.options.bus.nc.isClosed()) return;
+    if (this.stopped) return;
     this.retryAttach();
   }
 
@@ -332,7 +334,7 @@ export class IdempotentConsumer<S extends TSchema> {
     let end = 'reading ended';
     try {
       for await (const msg of messages) {
-        this.read_++;
+        this.readCount++;
         this.queue.push(msg);
         this.startDraining();
       }
