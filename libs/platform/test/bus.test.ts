@@ -59,6 +59,21 @@ function idleSinkConsumer(name: string, owner: string) {
   });
 }
 
+/** A consumer of the probe's things that notes the id of each thing it handles, in order. */
+function recordingSinkConsumer(name: string) {
+  const handled: string[] = [];
+  const watched = new IdempotentConsumer({
+    name,
+    stream: sink.bus.ns.stream('probe'),
+    contract: thingCreated,
+    db: sink.db,
+    bus: sink.bus,
+    logger: sinkLogs.logger,
+    handler: async (_tx, event) => void handled.push(event.data.thingId),
+  });
+  return { watched, handled };
+}
+
 async function effectsFor(thingId: string): Promise<number> {
   const rows = await sink.db.selectFrom('effects').select('seq').where('thing_id', '=', thingId).execute();
   return rows.length;
@@ -269,16 +284,7 @@ describe('idempotent consumer', () => {
   });
 
   it('its durable deleted on the server: keeps the notice, declares the durable again and reads on from the start', async () => {
-    const handled: string[] = [];
-    const watched = new IdempotentConsumer({
-      name: 'sink.notices',
-      stream: sink.bus.ns.stream('probe'),
-      contract: thingCreated,
-      db: sink.db,
-      bus: sink.bus,
-      logger: sinkLogs.logger,
-      handler: async (_tx, event) => void handled.push(event.data.thingId),
-    });
+    const { watched, handled } = recordingSinkConsumer('sink.notices');
     await watched.start();
     try {
       const before = await createThing(probe, 'lamp');
@@ -313,16 +319,7 @@ describe('idempotent consumer', () => {
   });
 
   it('its reading ended by the client (an error from the server): reads again and handles what comes next', async () => {
-    const handled: string[] = [];
-    const watched = new IdempotentConsumer({
-      name: 'sink.read-again',
-      stream: sink.bus.ns.stream('probe'),
-      contract: thingCreated,
-      db: sink.db,
-      bus: sink.bus,
-      logger: sinkLogs.logger,
-      handler: async (_tx, event) => void handled.push(event.data.thingId),
-    });
+    const { watched, handled } = recordingSinkConsumer('sink.read-again');
     await watched.start();
     try {
       // What the client does to a consume whose subscription the server refused: it ends the
