@@ -66,7 +66,7 @@ export type TestBus = {
    * subjects each subscribes to, as the server's system account reports them (CONNZ): for a test
    * that waited in vain to say who else reads what it expected.
    */
-  connections?(): Promise<Array<{ name: string; user: string; subscriptions: string[] }>>;
+  connections?(): Promise<Array<{ name: string; subscriptions: string[] }>>;
   stop(): Promise<void>;
 };
 
@@ -168,11 +168,10 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
           timeout: 2000,
         });
         const connz = answer.json<{
-          data?: { connections?: Array<{ name?: string; authorized_user?: string; subscriptions_list?: string[] }> };
+          data?: { connections?: Array<{ name?: string; subscriptions_list?: string[] }> };
         }>();
         return (connz.data?.connections ?? []).map((c) => ({
           name: c.name ?? '',
-          user: c.authorized_user ?? '',
           subscriptions: c.subscriptions_list ?? [],
         }));
       } finally {

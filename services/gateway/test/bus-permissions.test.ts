@@ -85,6 +85,19 @@ afterAll(async () => {
 });
 
 describe('NATS permissions', () => {
+  it("names every client it holds, each reading replies on its own user's inbox only", async () => {
+    const connections = await stack.testBus.connections!();
+    const names = connections.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['identity', 'billing', 'provisioning', 'telemetry', 'gateway-test']));
+    for (const service of ['identity', 'billing', 'provisioning', 'telemetry']) {
+      const inboxes = connections
+        .find((c) => c.name === service)!
+        .subscriptions.filter((subject) => subject.startsWith('_INBOX'));
+      expect(inboxes.length).toBeGreaterThan(0);
+      expect(inboxes.every((subject) => subject.startsWith(`_INBOX_U.${service}.`))).toBe(true);
+    }
+  });
+
   it('refuses a client without credentials', async () => {
     await expect(
       connect({ servers: stack.testBus.url, reconnect: false, timeout: 1000, tls: { caFile: stack.testBus.caFile } }),
