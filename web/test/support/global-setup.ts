@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,22 +51,44 @@ function runViteBuild(): Promise<void> {
 const lockDir = join(tmpdir(), `qw-web-build-${createHash('sha1').update(webDir).digest('hex').slice(0, 12)}.lock`);
 const staleLockMs = 5 * 60_000;
 
-async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+/** Whether the process that took the lock `dir` has gone (killed mid-run) without removing it. */
+function holderGone(dir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+  } catch {
+    return false; // Taken a moment ago, its holder not written yet (or removed meanwhile).
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Runs `work` while this process holds the lock `dir` (a folder made for it, with the holder's
+ * pid), waiting while another process holds it. A lock is taken over once its holder is gone (a
+ * run killed while it held it, which held up the next run's browser files for minutes) or once
+ * it is older than a few minutes (a holder whose pid was reused).
+ */
+export async function withBuildLock<T>(dir: string, work: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
-      mkdirSync(lockDir);
+      mkdirSync(dir);
       break;
     } catch {
-      // Another test process is building; a lock older than a few minutes belongs to a dead one.
-      if (existsSync(lockDir) && Date.now() - statSync(lockDir).mtimeMs > staleLockMs)
-        rmSync(lockDir, { recursive: true, force: true });
+      if (existsSync(dir) && (holderGone(dir) || Date.now() - statSync(dir).mtimeMs > staleLockMs))
+        rmSync(dir, { recursive: true, force: true });
       await new Promise((resolveTimer) => setTimeout(resolveTimer, 250));
     }
   }
   try {
+    writeFileSync(join(dir, 'pid'), String(process.pid));
     return await work();
   } finally {
-    rmSync(lockDir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -76,7 +98,7 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
  * processes at once: one builds, the others wait and then find the build fresh.
  */
 export async function withWebBuild<T>(use: (dist: string) => T | Promise<T>): Promise<T> {
-  return withBuildLock(async () => {
+  return withBuildLock(lockDir, async () => {
     if (!webBuildIsFresh()) await runViteBuild();
     return use(distDir);
   });
