@@ -341,7 +341,12 @@ describe('idempotent consumer', () => {
     const { thingId } = await createThing(probe, 'lamp');
     await eventually(async () => (await effectsFor(thingId)) === 1);
     await eventually(() => !reading.describe().handling);
-    expect(reading.describe()).toMatchObject({ state: 'reading', queued: 0, handling: false });
+    expect(reading.describe()).toMatchObject({
+      state: 'reading',
+      queued: 0,
+      handling: false,
+      inbox: expect.stringMatching(/^_INBOX/),
+    });
   });
 
   it('stopped while it holds events, handles them before it returns: nothing is left to the ack wait', async () => {

@@ -86,6 +86,9 @@ afterAll(async () => {
 
 describe('NATS permissions', () => {
   it("names every client it holds, each reading replies on its own user's inbox only", async () => {
+    // Identity's readers of billing's events attach once billing has declared its stream.
+    const readers = stack.services.identity!.consumers;
+    await eventually(() => readers.every((consumer) => consumer.describe().state === 'reading'));
     const connections = await stack.testBus.connections!();
     const names = connections.map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['identity', 'billing', 'provisioning', 'telemetry', 'gateway-test']));
@@ -96,6 +99,9 @@ describe('NATS permissions', () => {
       expect(inboxes.length).toBeGreaterThan(0);
       expect(inboxes.every((subject) => subject.startsWith(`_INBOX_U.${service}.`))).toBe(true);
     }
+    // Each of identity's readers is answered on an inbox the server has its subscription for.
+    const identity = connections.find((c) => c.name === 'identity')!;
+    for (const consumer of readers) expect(identity.subscriptions).toContain(consumer.describe().inbox);
   });
 
   it('refuses a client without credentials', async () => {

@@ -159,7 +159,8 @@ export class IdempotentConsumer<S extends TSchema> {
    * Where this consumer stands, for a test that waited in vain to say why: still waiting for its
    * stream's owner, reading, or stopped; how many messages it has read; what this process holds
    * but has not settled; the client's last notices about its pulls that are not routine and about
-   * its connection's drops (`watchNotices`); and why its reading last started again (`readAgain`).
+   * its connection's drops (`watchNotices`); why its reading last started again (`readAgain`);
+   * and the inbox its pulls are answered on.
    */
   describe(): {
     state: 'waiting for the stream' | 'reading' | 'stopped';
@@ -168,10 +169,14 @@ export class IdempotentConsumer<S extends TSchema> {
     handling: boolean;
     notices: string[];
     restarted?: string;
+    inbox?: string;
   } {
     const state = this.stopped ? 'stopped' : this.messages ? 'reading' : 'waiting for the stream';
+    // The subject this reading's pulls are answered on (the client's, not in its types).
+    const inbox = (this.messages as { inbox?: unknown } | undefined)?.inbox;
     return {
       state,
+      ...(typeof inbox === 'string' ? { inbox } : {}),
       read: this.readCount,
       queued: this.queue.length,
       handling: this.drainActive,

@@ -139,13 +139,21 @@ async function claimTrail(stack: Stack): Promise<string> {
   });
   // Who else is on the stack's bus: a second reader of identity's durable (a connection left from
   // an earlier stack that found this server, or a second consumer here) would hold its messages.
-  await attempt('connections on the bus', async () =>
-    stack.testBus.connections
-      ? (await stack.testBus.connections()).map(
-          ({ name, subscriptions }) => `${name} (${subscriptions.filter((s) => !s.startsWith('$')).length} subs)`,
-        )
-      : 'not reported by this bus',
-  );
+  // And whether the server still has the subscription identity's reader is answered on: a pull
+  // whose subscription is gone keeps getting messages on NATS 2.9, which go nowhere.
+  await attempt('connections on the bus', async () => {
+    if (!stack.testBus.connections) return 'not reported by this bus';
+    const connections = await stack.testBus.connections();
+    const inbox = consumer?.describe().inbox;
+    return {
+      clients: connections.map(
+        ({ name, subscriptions }) => `${name} (${subscriptions.filter((s) => !s.startsWith('$')).length} subs)`,
+      ),
+      readerInboxSubscribed: inbox
+        ? connections.some((c) => c.name === 'identity' && c.subscriptions.includes(inbox))
+        : 'no reading',
+    };
+  });
   await attempt('identity inbox', async () =>
     consumer
       ? (
