@@ -100,6 +100,11 @@ async function drainPulls(messages: ConsumerMessages): Promise<void> {
   await sub.drain().catch(() => undefined);
 }
 
+/** The client's notices about a reading's pulls that say nothing worth keeping. */
+const routineNotices = new Set(['next', 'heartbeat', 'flow_control', 'debug']);
+/** The client's notices that the durable or its stream is gone from the server (`readAgain`). */
+const goneNotices = new Set(['consumer_deleted', 'consumer_not_found', 'stream_not_found']);
+
 /** The redelivery delay after the n-th failed delivery: 250 ms doubling, capped at 30 s. */
 export function redeliveryDelayMs(deliveryCount: number): number {
   return Math.min(250 * 2 ** Math.max(0, deliveryCount - 1), 30_000);
@@ -129,7 +134,6 @@ export class IdempotentConsumer<S extends TSchema> {
   private readCount = 0;
   /** Why reading last started again (`readAgain`), with when. */
   private restarted: string | undefined;
-  private watchingConnection = false;
   private readonly maxDeliver: number;
   private readonly batchSize: number;
   /** The durable consumer's name, also the `consumer` column of its inbox rows. */
@@ -191,18 +195,17 @@ export class IdempotentConsumer<S extends TSchema> {
    * `describe`; the durable or its stream gone starts the reading again (`readAgain`).
    */
   private watchNotices(messages: ConsumerMessages): void {
-    const routine = new Set(['next', 'heartbeat', 'flow_control', 'debug']);
-    const gone = new Set(['consumer_deleted', 'consumer_not_found', 'stream_not_found']);
     void (async () => {
       for await (const notice of messages.status()) {
-        if (!routine.has(notice.type)) this.note(notice.type);
-        if (gone.has(notice.type)) void this.readAgain(messages, `${notice.type.replaceAll('_', ' ')} on the server`);
+        if (!routineNotices.has(notice.type)) this.note(notice.type);
+        if (goneNotices.has(notice.type))
+          void this.readAgain(messages, `${notice.type.replaceAll('_', ' ')} on the server`);
       }
     })().catch(() => undefined);
   }
 
   /**
-   * The connection's own losses, for `describe`, watched once: messages the server sent down a
+   * The connection's own losses, for `describe`, watched from the start: messages the server sent down a
    * connection that then dropped stay unacknowledged until the ack wait (30 s) sends them again.
    */
   private watchConnection(): void {
@@ -238,6 +241,7 @@ export class IdempotentConsumer<S extends TSchema> {
    * (`startService`), once, before its consumers start.
    */
   async start(): Promise<void> {
+    this.watchConnection();
     if (await this.attach()) return;
     this.options.logger.warn(
       { consumer: this.durableName, stream: this.options.stream },
@@ -302,10 +306,6 @@ export class IdempotentConsumer<S extends TSchema> {
     if (this.stopped) return true;
     this.messages = await consumer.consume({ max_messages: this.batchSize * 2 });
     this.watchNotices(this.messages);
-    if (!this.watchingConnection) {
-      this.watchingConnection = true;
-      this.watchConnection();
-    }
     this.reading = this.read(this.messages);
     return true;
   }

@@ -137,10 +137,9 @@ async function claimTrail(stack: Stack): Promise<string> {
       await admin.close();
     }
   });
-  // Who else is on the stack's bus: a second reader of identity's durable (a connection left from
-  // an earlier stack that found this server, or a second consumer here) would hold its messages.
-  // And whether the server still has the subscription identity's reader is answered on: a pull
-  // whose subscription is gone keeps getting messages on NATS 2.9, which go nowhere.
+  // Who is on the stack's bus (a second reader of identity's durable would hold its messages), and
+  // whether the server still has the subscription identity's reader is answered on (a pull whose
+  // subscription is gone keeps getting messages on NATS 2.9, which go nowhere).
   await attempt('connections on the bus', async () => {
     if (!stack.testBus.connections) return 'not reported by this bus';
     const connections = await stack.testBus.connections();
