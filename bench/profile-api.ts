@@ -168,13 +168,13 @@ try {
       const idle = fields[3]! + fields[4]!;
       return ((fields.reduce((a, b) => a + b, 0) - idle) * 1000) / 100;
     };
-    // Postgres's own: every server process's user and system time (clock ticks of 10 ms).
-    const postgresMs = () => {
+    // A server's own: the user and system time of every process of that name (clock ticks of 10 ms).
+    const serverMs = (name: string) => {
       let ticks = 0;
-      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
         try {
           const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-          if (!stat.includes('(postgres)')) continue;
+          if (!stat.includes(`(${name})`)) continue;
           const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
           ticks += Number(fields[11]) + Number(fields[12]);
         } catch {
@@ -186,13 +186,15 @@ try {
     const cpuMs = async (run: () => Promise<{ total: number }>) => {
       const before = process.cpuUsage();
       const machineBefore = machineBusyMs();
-      const postgresBefore = postgresMs();
+      const postgresBefore = serverMs('postgres');
+      const natsBefore = serverMs('nats-server');
       const { total } = await run();
       const used = process.cpuUsage(before);
       return {
         own: (used.user + used.system) / 1000 / total,
         machine: (machineBusyMs() - machineBefore) / total,
-        postgres: (postgresMs() - postgresBefore) / total,
+        postgres: (serverMs('postgres') - postgresBefore) / total,
+        nats: (serverMs('nats-server') - natsBefore) / total,
       };
     };
     const m = await medianOfRounds(3, 1, async () => {
@@ -212,10 +214,11 @@ try {
         bareMachine: bareCpu.machine,
         apiMachine: apiCpu.machine,
         apiPostgres: apiCpu.postgres,
+        apiNats: apiCpu.nats,
       };
     });
     console.log(
-      `${route.name}: ${m.api} req/s (bare ${m.bare}, ratio ${(m.api / m.bare).toFixed(3)}), p99 ${m.p99} ms (bare ${m.bareP99}); CPU per request ${m.apiCpu.toFixed(3)} ms in this process, ${m.apiMachine.toFixed(3)} ms on the machine, ${m.apiPostgres.toFixed(3)} ms in Postgres (bare ${m.bareCpu.toFixed(3)}, ${m.bareMachine.toFixed(3)})`,
+      `${route.name}: ${m.api} req/s (bare ${m.bare}, ratio ${(m.api / m.bare).toFixed(3)}), p99 ${m.p99} ms (bare ${m.bareP99}); CPU per request ${m.apiCpu.toFixed(3)} ms in this process, ${m.apiMachine.toFixed(3)} ms on the machine, ${m.apiPostgres.toFixed(3)} ms in Postgres, ${m.apiNats.toFixed(3)} ms in NATS (bare ${m.bareCpu.toFixed(3)}, ${m.bareMachine.toFixed(3)})`,
     );
   } else {
     await load(url, { connections: 20, seconds: 2, headers });

@@ -8,7 +8,8 @@ import { callerTokenSigner, createHttpApp, type BusConnection, type HttpApp, typ
 import { trustProxyOption, type GatewayConfig } from './config.ts';
 import { registerHealthRoutes } from './health/health.routes.ts';
 import { registerWebApp, spaFallback } from './web-app.ts';
-import { accessTokenAudience, checkOrigin, identifyCaller } from './auth/caller.ts';
+import { accessTokenAudience, checkOrigin, identifyCaller, type AccessClaims } from './auth/caller.ts';
+import { rememberedVerifications } from './auth/verified-tokens.ts';
 import { AuthorityCache } from './auth/authority-cache.ts';
 import { reusedAssertions } from './auth/assertion-cache.ts';
 import { accessTokenSecrets } from './auth/access-token-secrets.ts';
@@ -99,8 +100,11 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps): Pr
   });
   app.addHook(
     'preHandler',
-    identifyCaller(assert, (claims, token, options) =>
-      authority.get({ user_id: claims.sub, ...(claims.sid ? { session_id: claims.sid } : {}) }, token, options),
+    identifyCaller(
+      assert,
+      (claims, token, options) =>
+        authority.get({ user_id: claims.sub, ...(claims.sid ? { session_id: claims.sid } : {}) }, token, options),
+      rememberedVerifications<AccessClaims>(),
     ),
   );
 

@@ -6,6 +6,7 @@ import { Kysely, Migrator, sql, type Migration, type MigrationProvider, type Mig
 import { platformMigrations } from './platform-migrations.ts';
 import { OutboxCommitSignal, signallingPostgresDialect } from './outbox-signal.ts';
 import { prepareRepeatedStatements } from './prepared-statements.ts';
+import { fastTimestampTypes } from './timestamps.ts';
 
 export { OutboxCommitSignal } from './outbox-signal.ts';
 export * from './platform-tables.ts';
@@ -43,6 +44,7 @@ export type Database<DB> = {
  * the sum across services and replicas that must stay under Postgres's max_connections).
  * Statements the process sends again are prepared on each connection (prepared-statements.ts)
  * unless `preparedStatements` is false (DATABASE_PREPARED_STATEMENTS, off behind PgBouncer).
+ * `timestamptz` values are read by `parseTimestamptz`.
  */
 export function connectDatabase<DB>(
   url: string,
@@ -50,7 +52,13 @@ export function connectDatabase<DB>(
   max = 10,
   options: { preparedStatements?: boolean } = {},
 ): Database<DB> {
-  const pool = new pg.Pool({ connectionString: url, max, options: `-c search_path=${schema}` });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    options: `-c search_path=${schema}`,
+    // Timestamps read without node-postgres's regular expressions (timestamps.ts).
+    types: fastTimestampTypes,
+  });
   if (options.preparedStatements !== false) prepareRepeatedStatements(pool);
   // An idle client that loses its server (restart) emits here; the pool replaces it on next use.
   pool.on('error', () => undefined);

@@ -11,7 +11,16 @@ import {
 import { clientAddress, ipv6NetworkKey } from './client-address.ts';
 
 /** `sid`: the session the token belongs to; when it ends (sign-out, an operator's removal), so does the token. */
-export type AccessClaims = { sub: string; sid?: string; acct: string; role: string; adm: boolean; ver: boolean };
+export type AccessClaims = {
+  sub: string;
+  sid?: string;
+  acct: string;
+  role: string;
+  adm: boolean;
+  ver: boolean;
+  /** Set by signing: when the token expires (unix seconds). */
+  exp?: number;
+};
 
 /** Access tokens name their purpose; a token signed for anything else is refused where they are read. */
 export const accessTokenAudience = 'quietwire-access';
@@ -76,6 +85,8 @@ export function callerOf(claims: AccessClaims, authority: Authority): Omit<Calle
 export function identifyCaller(
   assert: (caller: Caller) => Caller,
   authority: (claims: AccessClaims, token: string, options: { fresh: boolean }) => Promise<Authority>,
+  /** Verifies the header's token (`request.jwtVerify`), or believes one that verified before (verified-tokens.ts). */
+  verified: (header: string, verify: () => Promise<AccessClaims>) => Promise<AccessClaims>,
 ) {
   return async (request: FastifyRequest): Promise<void> => {
     request.caller = anonymousCaller;
@@ -85,7 +96,7 @@ export function identifyCaller(
       throw new AppError('invalid_token', 'The Authorization header must be "Bearer <token>".');
     let claims: AccessClaims;
     try {
-      claims = await request.jwtVerify<AccessClaims>();
+      claims = await verified(header, () => request.jwtVerify<AccessClaims>());
     } catch {
       throw new AppError('invalid_token', 'Your session has expired. Please sign in again.');
     }
