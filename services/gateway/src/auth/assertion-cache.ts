@@ -1,4 +1,5 @@
 import type { Caller } from '@qw/contracts';
+import { dropExpired } from './time-ordered.ts';
 
 /**
  * The caller assertion signed once and used again (issue #24): signing an Ed25519 assertion on
@@ -24,11 +25,7 @@ export function reusedAssertions(
     if (held && held.until > at) return held.caller;
     const fresh = sign(caller);
     signed.delete(key);
-    // Entries go in in time order (a Map keeps it), so the first are the oldest: never more than `max`.
-    for (const [old, entry] of signed) {
-      if (entry.until > at && signed.size < max) break;
-      signed.delete(old);
-    }
+    dropExpired(signed, at, max);
     signed.set(key, { caller: fresh, until: at + options.reuseMs });
     return fresh;
   };

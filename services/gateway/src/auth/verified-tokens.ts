@@ -1,3 +1,5 @@
+import { dropExpired } from './time-ordered.ts';
+
 /**
  * Access tokens verified once and believed again until they expire (issue #24). A signed token
  * cannot change, and the keys that verify it are the process's configuration, so verifying the
@@ -22,11 +24,7 @@ export function rememberedVerifications<Claims extends { exp?: number }>(
     verified.delete(header);
     const claims = await verify();
     if (typeof claims.exp !== 'number') return claims;
-    // Entries go in in time order (a Map keeps it), so the first are the oldest: never more than `max`.
-    for (const [old, entry] of verified) {
-      if (entry.until > at && verified.size < max) break;
-      verified.delete(old);
-    }
+    dropExpired(verified, at, max);
     verified.set(header, { claims, until: claims.exp * 1000 });
     return claims;
   };
