@@ -263,6 +263,8 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
     const toKeyed: number[] = [];
     const toApplied: number[] = [];
     let liveBefore201 = 0;
+    /** Each measured add's steps from its 201 (ms): to stored, to the agent, key fetched, applied. */
+    const tails: Array<{ total: number; steps: number[] }> = [];
     for (let i = 0; i < s.devices + s.warmUp; i++) {
       const owner = owners[i % owners.length]!;
       const asked = epochNow();
@@ -278,6 +280,15 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
       toApplied.push(steps.applied - steps.keyed);
       if (liveAt < at201) liveBefore201 += 1;
       fromCreated.push(Math.max(0, liveAt - at201));
+      tails.push({
+        total: liveAt - at201,
+        steps: [
+          steps.stored - at201,
+          steps.received - steps.stored,
+          steps.keyed - steps.received,
+          liveAt - steps.keyed,
+        ],
+      });
       fromAsked.push(liveAt - asked);
     }
     fromCreated.sort((a, b) => a - b);
@@ -313,6 +324,11 @@ export async function runWireguardBench(size: BenchSize): Promise<BenchFigure[]>
         unit: 'ms',
         baseline: { label: 'one bare `wg set` of one peer from the agent, p99', value: round1(percentile(bare, 99)) },
         target: { on: 'value', comparison: '<', limit: 25 },
+        note: `the slowest adds, from the 201 (ms): stored by JetStream (negative: before the 201) / to the agent / key fetched / applied: ${tails
+          .sort((a, b) => b.total - a.total)
+          .slice(0, Math.max(1, Math.ceil(tails.length / 50)))
+          .map((tail) => tail.steps.map(round1).join(' / '))
+          .join('; ')}`,
       },
       {
         figure: `handshake watch, one reading at ${held} peers (${atStart.path === 'uapi' ? 'UAPI get=1 streamed, keys and handshakes only' : 'wg show latest-handshakes'}, parse, diff; once a second)`,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { connect, credsAuthenticator, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
+import { coalesceWrites } from './coalesced-writes.ts';
 import { credsUser } from './identities.ts';
 import { Namespace } from './subjects.ts';
 
@@ -95,6 +96,8 @@ export function busConnectOptions(options: Omit<BusOptions, 'logger' | 'namespac
 /** Connects and keeps reconnecting for as long as the process lives; a restart of NATS is an outage, not a crash. */
 export async function connectBus(options: BusOptions): Promise<BusConnection> {
   const nc = await connect(busConnectOptions(options));
+  if (!coalesceWrites(nc))
+    options.logger.warn('this NATS client is not the shape coalesceWrites knows; each publish is written on its own');
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect')
