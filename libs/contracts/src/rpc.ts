@@ -23,14 +23,21 @@ export type RpcContract<Req extends TSchema = TSchema, Res extends TSchema = TSc
   subject: string;
   request: Req;
   response: Res;
+  /**
+   * The gateway sends this RPC's answers to the browser as they arrive, unparsed: the service
+   * writes them through the response schema (only what it names, as the gateway's route would),
+   * and the gateway's route answers with the same schema (checked when the route is registered).
+   */
+  forwarded?: true;
 };
 
 export function defineRpc<Req extends TSchema, Res extends TSchema>(
   subject: string,
   request: Req,
   response: Res,
+  options: { forwarded?: true } = {},
 ): RpcContract<Req, Res> {
-  return { subject, request, response };
+  return { subject, request, response, ...options };
 }
 
 /** What travels on the wire for a request: the payload and, for a person, the gateway's signed assertion. */

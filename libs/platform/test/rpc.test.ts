@@ -5,6 +5,7 @@ import { captureLogs, deleteNamespace, sharedNatsUrl, testNamespace } from '@qw/
 import { createPrivateKey } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
 import {
+  ForwardedAnswer,
   RpcClient,
   callerTokenSigner,
   callerTokenVerifier,
@@ -33,6 +34,16 @@ const whoAmI = defineRpc(
 const slow = defineRpc('probe.rpc.slow', Type.Object({}), Type.Object({}));
 const broken = defineRpc('probe.rpc.broken', Type.Object({}), Type.Object({ n: Type.Integer() }));
 const nobody = defineRpc('probe.rpc.nobody', Type.Object({}), Type.Object({}));
+/** Forwarded: its answers are written through the response schema, and read unparsed. */
+const seatsList = defineRpc(
+  'probe.rpc.seats-list',
+  Type.Object({ refuse: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    seats: Type.Array(Type.Object({ id: Type.Integer(), label: Type.String(), since: Type.Optional(Type.String()) })),
+    total: Type.Integer(),
+  }),
+  { forwarded: true },
+);
 
 let bus: BusConnection;
 let server: RpcServer;
@@ -55,6 +66,15 @@ beforeAll(async () => {
       endpoint(slow, () => new Promise((resolve) => setTimeout(() => resolve({}), 1000))),
       endpoint(broken, async () => {
         throw new Error('database said no at 10.1.2.3');
+      }),
+      endpoint(seatsList, async ({ refuse }) => {
+        if (refuse) throw new AppError('forbidden', 'Only owners see the seats.');
+        // Fields the contract does not name, as a row spread into an answer would bring them.
+        const seats = [
+          { id: 1, label: 'Ada "the first"', secret_key: 'k-1' },
+          { id: 2, label: 'Zoë', since: '2026-11-30', secret_key: 'k-2' },
+        ];
+        return { seats, total: 2, sealed: 'not for the browser' } as never;
       }),
     ],
   });
@@ -110,6 +130,30 @@ describe('request/reply', () => {
       ok: true,
       data: { userId: 'u-1' },
     });
+  });
+
+  it("a forwarded answer is the contract's fields only, written once by the service and read unparsed", async () => {
+    const forwarded = await client.forward(seatsList, {});
+    expect(forwarded).toBeInstanceOf(ForwardedAnswer);
+    const expected = {
+      seats: [
+        { id: 1, label: 'Ada "the first"' },
+        { id: 2, label: 'Zoë', since: '2026-11-30' },
+      ],
+      total: 2,
+    };
+    expect(JSON.parse(forwarded.json)).toEqual(expected);
+    expect(forwarded.json).not.toContain('secret_key');
+    expect(forwarded.json).not.toContain('sealed');
+    // The same contract asked as usual gives the same, parsed.
+    expect(await client.request(seatsList, {})).toEqual(expected);
+    // A refusal is still thrown with its code.
+    await expect(client.forward(seatsList, { refuse: true })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: 'Only owners see the seats.',
+    });
+    // Only a contract marked forwarded can be forwarded.
+    await expect(client.forward(addSeats, { seats: 1 })).rejects.toThrow(/not a forwarded contract/);
   });
 
   it('will not forward a caller without its assertion', async () => {

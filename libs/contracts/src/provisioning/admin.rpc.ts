@@ -38,6 +38,7 @@ export const adminDevicesRpc = defineRpc(
   'provisioning.rpc.admin-devices',
   AdminDevicesQuerySchema,
   AdminDevicePageSchema,
+  { forwarded: true },
 );
 /** The overview's Devices tile and what it is made of. `exclude_test`: test accounts' devices left out. */
 export const adminDeviceCountRpc = defineRpc(

@@ -170,6 +170,7 @@ export const listDevicesRpc = defineRpc(
   'provisioning.rpc.list-devices',
   Type.Object({}),
   Type.Object({ devices: Type.Array(DeviceWithStatusSchema) }),
+  { forwarded: true },
 );
 /** An organization's devices: owners and admins see all, members their own (spec §2, §7). */
 export const OrgDeviceQuotaSchema = Type.Object({
@@ -217,11 +218,13 @@ export const listOrgDevicesRpc = defineRpc(
   'provisioning.rpc.org-devices',
   Type.Object({ org_id: Uuid, ...OrgDevicesPagingFields }),
   OrgDevicesPageSchema,
+  { forwarded: true },
 );
 export const orgDeviceOverviewRpc = defineRpc(
   'provisioning.rpc.org-device-overview',
   Type.Object({ org_id: Uuid }),
   DeviceOverviewSchema,
+  { forwarded: true },
 );
 /** Spec §5 business add device: platform linux by default; owners and admins may assign it to any member. */
 export const createOrgDeviceRpc = defineRpc(
@@ -238,7 +241,9 @@ export const createOrgDeviceRpc = defineRpc(
   }),
   Type.Object({ device: DeviceViewSchema }),
 );
-export const deviceOverviewRpc = defineRpc('provisioning.rpc.device-overview', Type.Object({}), DeviceOverviewSchema);
+export const deviceOverviewRpc = defineRpc('provisioning.rpc.device-overview', Type.Object({}), DeviceOverviewSchema, {
+  forwarded: true,
+});
 export const createDeviceRpc = defineRpc(
   'provisioning.rpc.create-device',
   Type.Object({

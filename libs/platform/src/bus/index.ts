@@ -38,6 +38,7 @@ export {
   serveRpc,
   endpoint,
   RpcClient,
+  ForwardedAnswer,
   refuseEveryCallerToken,
   refuseRpcInTransactions,
   allowRpcInTransactions,

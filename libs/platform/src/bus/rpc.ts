@@ -19,6 +19,7 @@ import { inboxOwnerOf, type BusConnection } from './connection.ts';
 import { describeProblems } from './validation.ts';
 import { busMetrics } from './metrics.ts';
 import { inTransaction, trackTransactions, untrackTransactions } from '../db/transaction-scope.ts';
+import { buildSerializer } from '../http/schema-compilers.ts';
 
 /**
  * `params` are the parameters of the subject the request came on (`{node}`): for node agents'
@@ -47,6 +48,41 @@ const encoder = new TextEncoder();
 
 function reply(msg: Msg, frame: RpcReplyFrame<unknown>): void {
   msg.respond(encoder.encode(JSON.stringify(frame)));
+}
+
+/** How an answer's frame starts on the wire; what follows, but for the closing brace, is its data. */
+const answeredPrefix = '{"ok":true,"data":';
+
+/**
+ * A forwarded contract's answer written through its response schema (fast-json-stringify, as the
+ * gateway's route would write it): only the fields the schema names leave the service.
+ */
+const answerWriters = new WeakMap<TSchema, (data: unknown) => string>();
+function answerWriter(contract: RpcContract): (data: unknown) => string {
+  let write = answerWriters.get(contract.response);
+  if (!write) {
+    write = buildSerializer(
+      {},
+      undefined,
+    )({
+      schema: contract.response,
+      method: 'RPC',
+      url: contract.subject,
+      httpStatus: '200',
+    }) as (data: unknown) => string;
+    answerWriters.set(contract.response, write);
+  }
+  return write;
+}
+
+function answer(msg: Msg, contract: RpcContract, data: unknown): void {
+  if (contract.forwarded) msg.respond(encoder.encode(`${answeredPrefix}${answerWriter(contract)(data)}}`));
+  else reply(msg, { ok: true, data });
+}
+
+/** A forwarded RPC's answer as the service wrote it (`json`), for the gateway to send unparsed (RpcClient.forward). */
+export class ForwardedAnswer {
+  constructor(readonly json: string) {}
 }
 
 export type RpcServer = { stop(): Promise<void> };
@@ -133,7 +169,7 @@ export async function serveRpc(
       if (responseProblems.length > 0)
         throw new Error(`${contract.subject} answered outside its contract: ${responseProblems.join('; ')}`);
       observe('ok');
-      reply(msg, { ok: true, data });
+      answer(msg, contract, data);
     } catch (handlerError) {
       if (handlerError instanceof AppError) {
         observe(handlerError.code);
@@ -179,6 +215,8 @@ export function allowRpcInTransactions(): void {
   untrackTransactions();
 }
 
+type RequestOptions = { timeoutMs?: number; params?: SubjectParams };
+
 /** Calls other services. Errors come back as AppError with the callee's code. */
 export class RpcClient {
   constructor(
@@ -194,8 +232,32 @@ export class RpcClient {
     contract: RpcContract<Req, Res>,
     data: Static<Req>,
     caller: Caller = anonymousCaller,
-    options: { timeoutMs?: number; params?: SubjectParams } = {},
+    options: RequestOptions = {},
   ): Promise<Static<Res>> {
+    return this.dataOf(contract, await this.ask(contract, data, caller, options)) as Static<Res>;
+  }
+
+  /**
+   * The same question for a forwarded contract (`defineRpc(…, { forwarded: true })`): its answer
+   * as the service wrote it, unparsed, for the gateway to send on as it is. A refusal still
+   * throws its AppError.
+   */
+  async forward<Req extends TSchema, Res extends TSchema>(
+    contract: RpcContract<Req, Res>,
+    data: Static<Req>,
+    caller: Caller = anonymousCaller,
+    options: RequestOptions = {},
+  ): Promise<ForwardedAnswer> {
+    if (!contract.forwarded) throw new Error(`${contract.subject}: not a forwarded contract`);
+    const text = await this.ask(contract, data, caller, options);
+    if (text.startsWith(answeredPrefix) && text.endsWith('}'))
+      return new ForwardedAnswer(text.slice(answeredPrefix.length, -1));
+    this.dataOf(contract, text);
+    throw new AppError('internal', `${contract.subject}: answer is not a reply frame`);
+  }
+
+  /** Sends the request; the answer's text. */
+  private async ask(contract: RpcContract, data: unknown, caller: Caller, options: RequestOptions): Promise<string> {
     if (refuseInTransaction && inTransaction())
       throw new Error(
         `${contract.subject}: asked inside an open transaction (ask before it starts, or read a local copy)`,
@@ -230,14 +292,19 @@ export class RpcClient {
       }
       throw new AppError('unavailable', `${contract.subject}: ${(error as Error).message}`);
     }
+    return answer.string();
+  }
+
+  /** An answer's data, or the AppError it carries. */
+  private dataOf(contract: RpcContract, text: string): unknown {
     let frame: unknown;
     try {
-      frame = JSON.parse(answer.string());
+      frame = JSON.parse(text);
     } catch {
       throw new AppError('internal', `${contract.subject}: answer is not JSON`);
     }
     if (!isRpcReplyFrame(frame)) throw new AppError('internal', `${contract.subject}: answer is not a reply frame`);
     if (!frame.ok) throw new AppError(frame.error.code, frame.error.message, frame.error.details);
-    return frame.data as Static<Res>;
+    return frame.data;
   }
 }

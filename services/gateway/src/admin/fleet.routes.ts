@@ -18,6 +18,7 @@ import {
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
+import { forwardedAnswers } from '../http/forwarded.ts';
 
 /**
  * The operator console's fleet (spec §2 Overview, Devices, Telemetry, Servers; §7
@@ -50,10 +51,12 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
     });
   });
 
+  const sendDevices = forwardedAnswers(adminDevicesRoute, adminDevicesRpc);
   addRoute(app, adminDevicesRoute, async (request, reply) =>
-    reply
-      .header('cache-control', 'no-store')
-      .send(await rpc.request(adminDevicesRpc, request.query ?? {}, request.caller)),
+    sendDevices(
+      reply.header('cache-control', 'no-store'),
+      await rpc.forward(adminDevicesRpc, request.query ?? {}, request.caller),
+    ),
   );
 
   // Spec §7: `{action, deviceId}`; `x-admin-email` is ignored (admin comes from the session only).

@@ -29,6 +29,7 @@ import {
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addKillSwitch, configQrPng } from '@qw/wireguard';
 import { addRoute } from '../http/add-route.ts';
+import { forwardedAnswers } from '../http/forwarded.ts';
 import { sendSignInPage, wantsPage } from '../http/sign-in-page.ts';
 import { isUuid } from '../http/ids.ts';
 
@@ -50,12 +51,14 @@ function linkToken(raw: string | undefined): string {
 export function registerDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
   const { rpc } = deps;
 
+  const sendList = forwardedAnswers(listDevicesRoute, listDevicesRpc);
   addRoute(app, listDevicesRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(listDevicesRpc, {}, request.caller)),
+    sendList(reply.header('cache-control', 'no-store'), await rpc.forward(listDevicesRpc, {}, request.caller)),
   );
 
+  const sendOverview = forwardedAnswers(deviceOverviewRoute, deviceOverviewRpc);
   addRoute(app, deviceOverviewRoute, async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await rpc.request(deviceOverviewRpc, {}, request.caller)),
+    sendOverview(reply.header('cache-control', 'no-store'), await rpc.forward(deviceOverviewRpc, {}, request.caller)),
   );
 
   addRoute(app, createDeviceRoute, async (request, reply) =>

@@ -9,6 +9,7 @@ import {
 } from '@qw/contracts';
 import type { HttpApp, RpcClient } from '@qw/platform';
 import { addRoute } from '../http/add-route.ts';
+import { forwardedAnswers } from '../http/forwarded.ts';
 import { organizationIdOf } from '../http/route-access.ts';
 import { isUuid } from '../http/ids.ts';
 
@@ -33,12 +34,15 @@ function assigneeId(raw: string | undefined): string | undefined {
 export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
   const { rpc } = deps;
 
+  const sendOverview = forwardedAnswers(orgOverviewRoute, orgDeviceOverviewRpc);
   addRoute(app, orgOverviewRoute, async (request, reply) =>
-    reply
-      .header('cache-control', 'no-store')
-      .send(await rpc.request(orgDeviceOverviewRpc, { org_id: organizationIdOf(request.params.id) }, request.caller)),
+    sendOverview(
+      reply.header('cache-control', 'no-store'),
+      await rpc.forward(orgDeviceOverviewRpc, { org_id: organizationIdOf(request.params.id) }, request.caller),
+    ),
   );
 
+  const sendPage = forwardedAnswers(orgDevicesRoute, listOrgDevicesRpc);
   addRoute(app, orgDevicesRoute, async (request, reply) => {
     const { page, per_page, assignee_id, q } = request.query;
     const query = {
@@ -48,7 +52,10 @@ export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }):
       ...(assignee_id !== undefined ? { assignee_id: assignee_id.toLowerCase() } : {}),
       ...(q !== undefined ? { q } : {}),
     };
-    return reply.header('cache-control', 'no-store').send(await rpc.request(listOrgDevicesRpc, query, request.caller));
+    return sendPage(
+      reply.header('cache-control', 'no-store'),
+      await rpc.forward(listOrgDevicesRpc, query, request.caller),
+    );
   });
 
   addRoute(app, createOrgDeviceRoute, async (request, reply) => {
