@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { connect, credsAuthenticator, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
+import { endRequestsWithoutStacks } from './answered-requests.ts';
 import { coalesceWrites } from './coalesced-writes.ts';
 import { credsUser } from './identities.ts';
 import { Namespace } from './subjects.ts';
@@ -98,6 +99,10 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
   const nc = await connect(busConnectOptions(options));
   if (!coalesceWrites(nc))
     options.logger.warn('this NATS client is not the shape coalesceWrites knows; each publish is written on its own');
+  if (!endRequestsWithoutStacks())
+    options.logger.warn(
+      'this NATS client is not the shape endRequestsWithoutStacks knows; each request ends with a stack',
+    );
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect')
