@@ -46,10 +46,19 @@ async function answered(count: number): Promise<number> {
   return built;
 }
 
-// In this order: nats-core as it is first, then with the change (made once per process).
+type Cancel = ((error?: Error) => void) & { replaced?: Cancel };
+const prototype = RequestOne.prototype as unknown as { cancel: Cancel };
+
 describe('requests end without building an error', () => {
   it('nats-core alone builds a RequestError for every answered request', async () => {
-    expect(await answered(10)).toBe(10);
+    // Another file in this worker may have made the change already (connectBus does): undo it here.
+    const current = prototype.cancel;
+    prototype.cancel = current.replaced ?? current;
+    try {
+      expect(await answered(10)).toBe(10);
+    } finally {
+      prototype.cancel = current;
+    }
   });
 
   it('with the change, answered requests build none, and time-outs and no responders fail as before', async () => {

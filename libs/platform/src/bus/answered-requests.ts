@@ -8,7 +8,7 @@ import { RequestOne } from '@nats-io/nats-core/internal';
  */
 const ended = new errors.RequestError('cancelled');
 
-let installed = false;
+type Cancel = ((error?: Error) => void) & { replaced?: Cancel };
 
 /**
  * nats-core (3.x) ends every request with `cancel()`, and `cancel()` builds a new
@@ -17,18 +17,20 @@ let installed = false;
  * RPC (issue #24). This gives `cancel()` one error made once instead. A `cancel(error)` with an
  * error of its own, such as a failed publish, passes that error as before.
  *
- * Changes nats-core's `RequestOne` class (exported by the package as internal, not public API)
- * once per process. Returns false, changing nothing, when the class is not the shape this was
+ * Changes nats-core's `RequestOne` class (exported by the package as internal, not public API),
+ * once however often it is called. Returns false, changing nothing, when the class is not the shape this was
  * written for.
  */
 export function endRequestsWithoutStacks(): boolean {
-  if (installed) return true;
-  const prototype = RequestOne?.prototype as { cancel?: (error?: Error) => void } | undefined;
+  const prototype = RequestOne?.prototype as { cancel?: Cancel } | undefined;
   const cancel = prototype?.cancel;
   if (typeof cancel !== 'function' || cancel.length > 1) return false;
-  prototype!.cancel = function (this: unknown, error?: Error) {
+  if (cancel.replaced) return true;
+  const instead: Cancel = function (this: unknown, error?: Error) {
     cancel.call(this, error ?? ended);
   };
-  installed = true;
+  // What it replaced, so that a second call leaves it as it is (and a test can compare).
+  instead.replaced = cancel;
+  prototype!.cancel = instead;
   return true;
 }
