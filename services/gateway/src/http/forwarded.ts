@@ -3,9 +3,10 @@ import type { HttpRoute, RpcContract } from '@qw/contracts';
 import type { ForwardedAnswer } from '@qw/platform';
 
 /**
- * How a route sends a forwarded RPC's answer (`RpcClient.forward`) as its own, unparsed. Parsing
- * a list's answer and writing it again through the route's schema was a fifth of the gateway's
- * CPU for an organization's page of devices (issue #24). The service already wrote the answer
+ * How a route sends a forwarded RPC's answer (`RpcClient.forward`) as its own, unparsed, instead
+ * of parsing a list's answer and writing it again through the route's schema: two more passes
+ * over every byte of it, and the objects between them for the garbage collector (issue #24;
+ * docs/architecture.md has the figures). The service already wrote the answer
  * through the contract's response schema (only the fields it names). So the route must answer
  * with that same schema, or the browser would get other fields than the route declares. This is
  * checked once, when the route is registered: a route whose 200 schema differs from the
