@@ -4,6 +4,9 @@ import Fastify from 'fastify';
 import {
   adminDevicesRoute,
   adminDevicesRpc,
+  anonymousCaller,
+  type HttpRoute,
+  type RpcContract,
   defineRoute,
   defineRpc,
   deviceOverviewRoute,
@@ -27,20 +30,27 @@ const route = defineRoute({
   response: { 200: Answer },
 });
 
+/** Registration asks nothing: a client that fails if it is asked. */
+const notAsked = {
+  forward: async (): Promise<ForwardedAnswer> => {
+    throw new Error('asked at registration');
+  },
+};
+
 describe('forwarded answers', () => {
   it('refuses, when the route is registered, a contract not marked forwarded or a schema other than the route’s', () => {
-    expect(() => forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), Answer))).toThrow(
+    expect(() => forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), Answer), notAsked)).toThrow(
       /not a forwarded contract/,
     );
     // One more field in the contract's answer than the route declares: the browser would get it.
     const wider = Type.Object({ ...Answer.properties, owner_email: Type.String() });
     expect(() =>
-      forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), wider, { forwarded: true })),
+      forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), wider, { forwarded: true }), notAsked),
     ).toThrow(/is not probe.rpc.seats's response schema/);
     // The same shape built again is the same schema.
     const same = Type.Object({ seats: Type.Array(Type.Object({ id: Type.Integer() })), total: Type.Integer() });
     expect(() =>
-      forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), same, { forwarded: true })),
+      forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), same, { forwarded: true }), notAsked),
     ).not.toThrow();
   });
 
@@ -50,17 +60,19 @@ describe('forwarded answers', () => {
       [deviceOverviewRoute, deviceOverviewRpc],
       [orgDevicesRoute, listOrgDevicesRpc],
       [adminDevicesRoute, adminDevicesRpc],
-    ] as const)
-      expect(() => forwardedAnswers(httpRoute, contract)).not.toThrow();
+    ] as Array<[HttpRoute, RpcContract]>)
+      expect(() => forwardedAnswers(httpRoute, contract, notAsked)).not.toThrow();
   });
 
   it('sends the answer’s bytes as JSON, not written again through the route’s schema', async () => {
     const app = Fastify();
-    const send = forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), Answer, { forwarded: true }));
     // Bytes the route's serialiser would not write (the spacing): they reach the browser as they came.
     const json = '{"seats":[{"id":1}],  "total":1}';
+    const send = forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), Answer, { forwarded: true }), {
+      forward: async () => new ForwardedAnswer(json),
+    });
     app.get('/api/probe/seats', { schema: { response: { 200: Answer } } }, async (_request, reply) =>
-      send(reply, new ForwardedAnswer(json)),
+      send(reply, {}, anonymousCaller),
     );
     const answer = await app.inject({ method: 'GET', url: '/api/probe/seats' });
     expect(answer.statusCode).toBe(200);

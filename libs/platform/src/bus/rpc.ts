@@ -54,30 +54,24 @@ function reply(msg: Msg, frame: RpcReplyFrame<unknown>): void {
 const answeredPrefix = '{"ok":true,"data":';
 
 /**
- * A forwarded contract's answer written through its response schema (fast-json-stringify, as the
- * gateway's route would write it): only the fields the schema names leave the service.
+ * A forwarded contract's answer is written through its response schema (fast-json-stringify, as
+ * the gateway's route would write it): only the fields the schema names leave the service. The
+ * process's serializer pool (schema-compilers.ts) compiles each schema once.
  */
-const answerWriters = new WeakMap<TSchema, (data: unknown) => string>();
-function answerWriter(contract: RpcContract): (data: unknown) => string {
-  let write = answerWriters.get(contract.response);
-  if (!write) {
-    write = buildSerializer(
-      {},
-      undefined,
-    )({
-      schema: contract.response,
-      method: 'RPC',
-      url: contract.subject,
-      httpStatus: '200',
-    }) as (data: unknown) => string;
-    answerWriters.set(contract.response, write);
-  }
-  return write;
-}
+const writeThroughSchema = buildSerializer({}, undefined);
 
 function answer(msg: Msg, contract: RpcContract, data: unknown): void {
-  if (contract.forwarded) msg.respond(encoder.encode(`${answeredPrefix}${answerWriter(contract)(data)}}`));
-  else reply(msg, { ok: true, data });
+  if (!contract.forwarded) {
+    reply(msg, { ok: true, data });
+    return;
+  }
+  const write = writeThroughSchema({
+    schema: contract.response,
+    method: 'RPC',
+    url: contract.subject,
+    httpStatus: '200',
+  }) as (data: unknown) => string;
+  msg.respond(encoder.encode(`${answeredPrefix}${write(data)}}`));
 }
 
 /** A forwarded RPC's answer as the service wrote it (`json`), for the gateway to send unparsed (RpcClient.forward). */

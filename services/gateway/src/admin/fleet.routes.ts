@@ -51,12 +51,9 @@ export function registerAdminFleetRoutes(app: HttpApp, deps: { rpc: RpcClient })
     });
   });
 
-  const sendDevices = forwardedAnswers(adminDevicesRoute, adminDevicesRpc);
+  const devices = forwardedAnswers(adminDevicesRoute, adminDevicesRpc, rpc);
   addRoute(app, adminDevicesRoute, async (request, reply) =>
-    sendDevices(
-      reply.header('cache-control', 'no-store'),
-      await rpc.forward(adminDevicesRpc, request.query ?? {}, request.caller),
-    ),
+    devices(reply.header('cache-control', 'no-store'), request.query ?? {}, request.caller),
   );
 
   // Spec §7: `{action, deviceId}`; `x-admin-email` is ignored (admin comes from the session only).

@@ -51,14 +51,14 @@ function linkToken(raw: string | undefined): string {
 export function registerDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
   const { rpc } = deps;
 
-  const sendList = forwardedAnswers(listDevicesRoute, listDevicesRpc);
+  const list = forwardedAnswers(listDevicesRoute, listDevicesRpc, rpc);
   addRoute(app, listDevicesRoute, async (request, reply) =>
-    sendList(reply.header('cache-control', 'no-store'), await rpc.forward(listDevicesRpc, {}, request.caller)),
+    list(reply.header('cache-control', 'no-store'), {}, request.caller),
   );
 
-  const sendOverview = forwardedAnswers(deviceOverviewRoute, deviceOverviewRpc);
+  const overview = forwardedAnswers(deviceOverviewRoute, deviceOverviewRpc, rpc);
   addRoute(app, deviceOverviewRoute, async (request, reply) =>
-    sendOverview(reply.header('cache-control', 'no-store'), await rpc.forward(deviceOverviewRpc, {}, request.caller)),
+    overview(reply.header('cache-control', 'no-store'), {}, request.caller),
   );
 
   addRoute(app, createDeviceRoute, async (request, reply) =>

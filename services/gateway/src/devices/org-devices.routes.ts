@@ -34,15 +34,16 @@ function assigneeId(raw: string | undefined): string | undefined {
 export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }): void {
   const { rpc } = deps;
 
-  const sendOverview = forwardedAnswers(orgOverviewRoute, orgDeviceOverviewRpc);
+  const overview = forwardedAnswers(orgOverviewRoute, orgDeviceOverviewRpc, rpc);
   addRoute(app, orgOverviewRoute, async (request, reply) =>
-    sendOverview(
+    overview(
       reply.header('cache-control', 'no-store'),
-      await rpc.forward(orgDeviceOverviewRpc, { org_id: organizationIdOf(request.params.id) }, request.caller),
+      { org_id: organizationIdOf(request.params.id) },
+      request.caller,
     ),
   );
 
-  const sendPage = forwardedAnswers(orgDevicesRoute, listOrgDevicesRpc);
+  const devicesPage = forwardedAnswers(orgDevicesRoute, listOrgDevicesRpc, rpc);
   addRoute(app, orgDevicesRoute, async (request, reply) => {
     const { page, per_page, assignee_id, q } = request.query;
     const query = {
@@ -52,10 +53,7 @@ export function registerOrgDeviceRoutes(app: HttpApp, deps: { rpc: RpcClient }):
       ...(assignee_id !== undefined ? { assignee_id: assignee_id.toLowerCase() } : {}),
       ...(q !== undefined ? { q } : {}),
     };
-    return sendPage(
-      reply.header('cache-control', 'no-store'),
-      await rpc.forward(listOrgDevicesRpc, query, request.caller),
-    );
+    return devicesPage(reply.header('cache-control', 'no-store'), query, request.caller);
   });
 
   addRoute(app, createOrgDeviceRoute, async (request, reply) => {
