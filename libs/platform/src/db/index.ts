@@ -11,7 +11,7 @@ import { fastTimestampTypes } from './timestamps.ts';
 export { OutboxCommitSignal } from './outbox-signal.ts';
 export * from './platform-tables.ts';
 export { inTransaction } from './transaction-scope.ts';
-export { builtOnce, builtPerShape } from './built-once.ts';
+export { builtOnce, builtPerShape, pageLiterals, type PageBounds } from './built-once.ts';
 export { prepareRepeatedStatements } from './prepared-statements.ts';
 export { lockName } from './transaction-lock.ts';
 

@@ -26,6 +26,9 @@ export type PreparedStatementLimits = { perConnection: number; texts: number };
 
 const preparedStatementLimits: PreparedStatementLimits = { perConnection: 200, texts: 4000 };
 
+/** A select with no second statement after it. */
+const singleSelect = /^\s*select\s[^;]*$/i;
+
 type QueryFunction = (this: pg.PoolClient, ...args: unknown[]) => unknown;
 
 /** Errors after which the connection's statements are named anew. */
@@ -75,8 +78,10 @@ export function prepareRepeatedStatements(pool: pg.Pool, limits: PreparedStateme
     const replacement = function (this: pg.PoolClient, ...args: unknown[]): unknown {
       const [text, values] = args;
       // Only kysely's form: text and values, no callback (pool.query and internals pass through).
-      if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || values.length === 0)
-        return query.apply(this, args);
+      if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values)) return query.apply(this, args);
+      // A text without values goes by the simple protocol, which allows several statements in one
+      // (a migration's); only a single select is prepared (the console's unfiltered count).
+      if (values.length === 0 && !singleSelect.test(text)) return query.apply(this, args);
       const name = nameOf(text);
       if (!name) return query.apply(this, args);
       const outsideTransaction = state.status === 'I';

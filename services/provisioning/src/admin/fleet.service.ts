@@ -17,7 +17,7 @@ import {
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { RpcClient } from '@qw/platform/bus';
-import { builtPerShape } from '@qw/platform/db';
+import { builtPerShape, pageLiterals, type PageBounds } from '@qw/platform/db';
 import type { Static } from 'typebox';
 import type { Device, Node, ProvisioningDatabase } from '../database.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
@@ -93,8 +93,7 @@ type ConsoleFilterShape = {
 /**
  * The console's devices through the filters of `shape`. `values` holds their values in this order,
  * each present only when its filter is: the test accounts' ids, the name's `ilike` pattern, the
- * ids of owners whose address matches, the node, the organization; what follows them is the
- * caller's (`rest`).
+ * ids of owners whose address matches, the node, the organization.
  */
 function consoleDevices(db: Db, shape: ConsoleFilterShape, values: unknown[]) {
   let next = 0;
@@ -116,18 +115,18 @@ function consoleDevices(db: Db, shape: ConsoleFilterShape, values: unknown[]) {
   if (shape.active !== null) filtered = filtered.where('devices.is_active', '=', shape.active);
   if (shape.connected === true) filtered = filtered.where(connectedNow);
   if (shape.connected === false) filtered = filtered.where(sql<boolean>`not coalesce(${connectedNow}, false)`);
-  return { filtered, rest: values.slice(next) };
+  return filtered;
 }
 
-/** A page of the console's devices with their nodes' names; after the filters' values, its limit and offset. */
+/** A page of the console's devices with their nodes' names (the page's bounds in the text: `pageLiterals`). */
 const consolePage = builtPerShape(
   (
     db: Db,
-    shape: ConsoleFilterShape & { sort: 'name' | 'created_at'; order: 'asc' | 'desc' },
+    shape: ConsoleFilterShape & { sort: 'name' | 'created_at'; order: 'asc' | 'desc'; page: PageBounds },
     ...values: unknown[]
   ) => {
-    const { filtered, rest } = consoleDevices(db, shape, values);
-    const [limit, offset] = rest as [number, number];
+    const filtered = consoleDevices(db, shape, values);
+    const { limit, offset } = pageLiterals(shape.page);
     return filtered
       .leftJoin('nodes', 'nodes.id', 'devices.node_id')
       .select([...consoleDeviceColumns, 'nodes.name as node_name'])
@@ -140,7 +139,7 @@ const consolePage = builtPerShape(
 
 /** How many devices the filters find. */
 const consoleCount = builtPerShape((db: Db, shape: ConsoleFilterShape, ...values: unknown[]) =>
-  consoleDevices(db, shape, values).filtered.select((eb) => eb.fn.countAll<string>().as('n')),
+  consoleDevices(db, shape, values).select((eb) => eb.fn.countAll<string>().as('n')),
 );
 
 /** From this many rows in, a page is found from whichever end of the list is nearer. */
@@ -225,7 +224,7 @@ export class FleetAdmin {
     const sorted = { ...shape, sort };
     // The page with its nodes' names (one query; the count is the other).
     const pageOf = (order: 'asc' | 'desc', offset: number, limit: number) =>
-      consolePage(db, { ...sorted, order }, ...values, limit, offset);
+      consolePage(db, { ...sorted, order, page: { limit, offset } }, ...values);
     const countOf = async () => Number((await consoleCount(db, shape, ...values))[0]!.n);
     const offset = (page - 1) * perPage;
     let devices: ConsoleDevice[];

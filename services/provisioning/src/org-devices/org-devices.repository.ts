@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { entitlingStatuses } from '@qw/contracts';
-import { builtPerShape } from '@qw/platform/db';
+import { builtPerShape, pageLiterals, type PageBounds } from '@qw/platform/db';
 import type { ProvisioningDatabase } from '../database.ts';
 
 import { deviceStateColumns, likePattern, listedDevices, type ListedDevice } from '../devices/devices.repository.ts';
@@ -27,16 +27,16 @@ function matchingPattern(orgId: string, onlyOf: string | null, pattern: string |
 
 /**
  * A page of the organization's devices for one shape of filter (everyone's or one person's, with
- * or without a part of the name), built once per shape (`builtPerShape`). Its values, in order:
- * the organization, the person when `byPerson`, the name's `ilike` pattern when `byName`, then
- * the page's limit and offset.
+ * or without a part of the name) and one page (its bounds in the text: `pageLiterals`), built once
+ * per shape (`builtPerShape`). Its values, in order: the organization, the person when
+ * `byPerson`, the name's `ilike` pattern when `byName`.
  */
 const organizationPage = builtPerShape(
-  (db: Db, shape: { byPerson: boolean; byName: boolean }, ...values: unknown[]) => {
+  (db: Db, shape: { byPerson: boolean; byName: boolean; page: PageBounds }, ...values: unknown[]) => {
     const [orgId, ...rest] = values as [string, ...unknown[]];
     const person = shape.byPerson ? (rest.shift() as string) : null;
     const pattern = shape.byName ? (rest.shift() as string) : null;
-    const [limit, offset] = rest as [number, number];
+    const { limit, offset } = pageLiterals(shape.page);
     return listedDevices(db)
       .where(matchingPattern(orgId, person, pattern))
       .orderBy('devices.created_at', 'desc')
@@ -61,8 +61,8 @@ export function listedOrganizationDevices(
   const values: unknown[] = [orgId];
   if (filter.onlyOf) values.push(filter.onlyOf);
   if (filter.q) values.push(likePattern(filter.q));
-  const shape = { byPerson: Boolean(filter.onlyOf), byName: Boolean(filter.q) };
-  return organizationPage(db, shape, ...values, page.limit, page.offset);
+  const shape = { byPerson: Boolean(filter.onlyOf), byName: Boolean(filter.q), page };
+  return organizationPage(db, shape, ...values);
 }
 
 /** How many devices the same filter finds in every page. */
