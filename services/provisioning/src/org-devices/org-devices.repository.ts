@@ -56,7 +56,7 @@ export function listedOrganizationDevices(
   db: Db,
   orgId: string,
   filter: OrgDeviceFilter,
-  page: { limit: number; offset: number },
+  page: PageBounds,
 ): Promise<ListedDevice[]> {
   const values: unknown[] = [orgId];
   if (filter.onlyOf) values.push(filter.onlyOf);
