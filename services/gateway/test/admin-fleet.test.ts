@@ -126,7 +126,13 @@ describe('admin console: devices', () => {
     expect(first.data).toMatchObject({ total: 12, page: 1, per_page: 10 });
     expect(first.data.rows).toHaveLength(10);
     const second = await admin.call('GET', '/api/admin/devices?per_page=10&page=2');
+    expect(second.data).toMatchObject({ total: 12, page: 2 });
     expect(second.data.rows).toHaveLength(2);
+    // A page past the end has no rows and still says how many there are; with a filter too.
+    const past = await admin.call('GET', '/api/admin/devices?per_page=10&page=3');
+    expect(past.data).toMatchObject({ rows: [], total: 12, page: 3 });
+    const pastFiltered = await admin.call('GET', '/api/admin/devices?q=BOB.FLEET&per_page=10&page=2');
+    expect(pastFiltered.data).toMatchObject({ rows: [], total: 3 });
     const all = [...first.data.rows, ...second.data.rows];
     // Newest first: the organization's device was added last, Ann's first one first.
     expect(all[0].id).toBe(orgDevice.id);

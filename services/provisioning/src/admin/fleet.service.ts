@@ -118,24 +118,34 @@ function consoleDevices(db: Db, shape: ConsoleFilterShape, values: unknown[]) {
   return filtered;
 }
 
+type ConsolePageShape = ConsoleFilterShape & { sort: 'name' | 'created_at'; order: 'asc' | 'desc'; page: PageBounds };
+
 /** A page of the console's devices with their nodes' names (the page's bounds in the text: `pageLiterals`). */
-const consolePage = builtPerShape(
-  (
-    db: Db,
-    shape: ConsoleFilterShape & { sort: 'name' | 'created_at'; order: 'asc' | 'desc'; page: PageBounds },
-    ...values: unknown[]
-  ) => {
-    const filtered = consoleDevices(db, shape, values);
-    const { limit, offset } = pageLiterals(shape.page);
-    return filtered
-      .leftJoin('nodes', 'nodes.id', 'devices.node_id')
-      .select([...consoleDeviceColumns, 'nodes.name as node_name'])
-      .orderBy(shape.sort === 'name' ? 'devices.name' : 'devices.created_at', shape.order)
-      .orderBy('devices.id', shape.order)
-      .limit(limit)
-      .offset(offset);
-  },
+function consolePageQuery(db: Db, shape: ConsolePageShape, values: unknown[]) {
+  const { limit, offset } = pageLiterals(shape.page);
+  return consoleDevices(db, shape, values)
+    .leftJoin('nodes', 'nodes.id', 'devices.node_id')
+    .select([...consoleDeviceColumns, 'nodes.name as node_name'])
+    .orderBy(shape.sort === 'name' ? 'devices.name' : 'devices.created_at', shape.order)
+    .orderBy('devices.id', shape.order)
+    .limit(limit)
+    .offset(offset);
+}
+
+const consolePage = builtPerShape((db: Db, shape: ConsolePageShape, ...values: unknown[]) =>
+  consolePageQuery(db, shape, values),
 );
+
+/**
+ * A page with the filters' total on each of its rows: the count is a subquery Postgres runs once
+ * for the statement, so the page and its total take one round trip and read one snapshot. The
+ * filters' values come twice, the page's and then the count's (each value one parameter).
+ */
+const consoleCountedPage = builtPerShape((db: Db, shape: ConsolePageShape, ...values: unknown[]) => {
+  const half = values.length / 2;
+  const counted = consoleDevices(db, shape, values.slice(half)).select((eb) => eb.fn.countAll<string>().as('n'));
+  return consolePageQuery(db, shape, values.slice(0, half)).select(counted.as('total'));
+});
 
 /** How many devices the filters find. */
 const consoleCount = builtPerShape((db: Db, shape: ConsoleFilterShape, ...values: unknown[]) =>
@@ -222,21 +232,34 @@ export class FleetAdmin {
     if (input.node) values.push(input.node.toLowerCase());
     if (input.org) values.push(input.org.toLowerCase());
     const sorted = { ...shape, sort };
-    // The page with its nodes' names (one query; the count is the other).
-    const pageOf = (order: 'asc' | 'desc', offset: number, limit: number) =>
-      consolePage(db, { ...sorted, order, page: { limit, offset } }, ...values);
     const countOf = async () => Number((await consoleCount(db, shape, ...values))[0]!.n);
     const offset = (page - 1) * perPage;
     let devices: ConsoleDevice[];
     let total: number;
     if (offset < deepPage) {
-      [devices, total] = await Promise.all([pageOf(dir, offset, perPage), countOf()]);
+      // The page and its total in one statement; a page past the end has no row to carry the
+      // total, so it is counted on its own (none at all on the first page: nothing matches).
+      const rows = await consoleCountedPage(
+        db,
+        { ...sorted, order: dir, page: { limit: perPage, offset } },
+        ...values,
+        ...values,
+      );
+      devices = rows;
+      total = rows.length > 0 ? Number(rows[0]!.total) : offset === 0 ? 0 : await countOf();
     } else {
       // Far from the start, a page nearer the end is read from the end, backwards, and turned
       // round: the last page of 100,000 devices skips 25 rows instead of 99,975.
       total = await countOf();
       const plan = pageFromNearerEnd(total, offset, perPage);
-      const rows = plan.limit === 0 ? [] : await pageOf(plan.reversed ? flip(dir) : dir, plan.offset, plan.limit);
+      const rows =
+        plan.limit === 0
+          ? []
+          : await consolePage(
+              db,
+              { ...sorted, order: plan.reversed ? flip(dir) : dir, page: { limit: plan.limit, offset: plan.offset } },
+              ...values,
+            );
       devices = plan.reversed ? rows.reverse() : rows;
     }
     return {
