@@ -350,6 +350,8 @@ describe('lists, overview and the quota answer', () => {
       devices: byOwner.devices.length,
       device_cap: 10,
     });
+    // An admin's answer counts everyone as the owner's does.
+    expect(byAdmin.quota).toEqual(byOwner.quota);
     expect(byMia.quota).toEqual({
       per_assignee: 5,
       by_assignee: { [people.mia.id]: byMia.devices.length },

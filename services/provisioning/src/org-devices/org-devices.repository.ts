@@ -1,7 +1,8 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { entitlingStatuses } from '@qw/contracts';
 import { builtPerShape, pageLiterals, type PageBounds } from '@qw/platform/db';
 import type { ProvisioningDatabase } from '../database.ts';
+import type { MembershipRow } from '../organizations/organizations.service.ts';
 
 import { deviceStateColumns, likePattern, listedDevices, type ListedDevice } from '../devices/devices.repository.ts';
 
@@ -110,22 +111,61 @@ export async function organizationQuotaFacts(
   callerId: string,
   everyone: boolean,
 ): Promise<OrganizationQuotaFacts> {
-  const { rows } = await sql<{
-    members: string[];
-    counts: Array<{ user_id: string; n: number }> | null;
-    devices: string;
-    plan: string | null;
-  }>`
-    with members as (
+  const { rows } = await sql<QuotaFactsRow>`
+    with ${quotaFactsParts(orgId, callerId, sql<boolean>`${everyone}::boolean`)}
+    select ${quotaFactsColumns(orgId)}`.execute(db);
+  return quotaFactsOf(rows[0]!);
+}
+
+/**
+ * The caller's member row (with its organization's columns) and the quota's facts in one
+ * statement: an organization's page needs both before it is read, and every statement a request
+ * saves is a write to Postgres's socket and a wake-up of its process saved (issue #24). Whether
+ * the facts are everyone's is decided in the statement from the row's role: everyone's when it is
+ * one of `seeingRoles`; the caller's alone otherwise, and when the copy holds no membership (the
+ * caller then asks identity, and reads the facts again if identity says they are a member).
+ */
+export async function membershipWithQuotaFacts(
+  db: Db,
+  orgId: string,
+  callerId: string,
+  seeingRoles: readonly string[],
+): Promise<{ member: MembershipRow | null; facts: OrganizationQuotaFacts }> {
+  const sees = sql<boolean>`coalesce((select is_member and role::text = any(${[...seeingRoles]}::text[]) from me), false)`;
+  const { rows } = await sql<QuotaFactsRow & { member: MembershipRow | null }>`
+    with me as (
+      select m.role, m.is_member, o.is_active, o.suspended_by_operator, o.plan
+        from org_members m left join organizations o on o.org_id = m.org_id
+       where m.org_id = ${orgId} and m.user_id = ${callerId}
+    ), ${quotaFactsParts(orgId, callerId, sees)}
+    select (select row_to_json(me) from me) as member, ${quotaFactsColumns(orgId)}`.execute(db);
+  const row = rows[0]!;
+  return { member: row.member, facts: quotaFactsOf(row) };
+}
+
+type QuotaFactsRow = {
+  members: string[];
+  counts: Array<{ user_id: string; n: number }> | null;
+  devices: string;
+  plan: string | null;
+};
+
+/** The facts' common table expressions: who counts (`everyone`: every member, or the caller alone). */
+function quotaFactsParts(orgId: string, callerId: string, everyone: RawBuilder<boolean>) {
+  return sql`members as (
       select ${callerId}::uuid as user_id
       union
-      select user_id from org_members where ${everyone}::boolean and org_id = ${orgId} and is_member
+      select user_id from org_members where ${everyone} and org_id = ${orgId} and is_member
     ), people as (
       select user_id from members
       union
-      select user_id from org_device_counts where ${everyone}::boolean and org_id = ${orgId}
-    )
-    select (select json_agg(user_id) from members) as members,
+      select user_id from org_device_counts where ${everyone} and org_id = ${orgId}
+    )`;
+}
+
+/** The facts themselves, from those expressions. */
+function quotaFactsColumns(orgId: string) {
+  return sql`(select json_agg(user_id) from members) as members,
            (select json_agg(json_build_object('user_id', c.user_id, 'n', c.n))
               from (select user_id, sum(n)::int as n from org_device_counts
                     where user_id in (select user_id from people)
@@ -133,8 +173,10 @@ export async function organizationQuotaFacts(
            (select coalesce(sum(n), 0) from org_device_counts where org_id = ${orgId}) as devices,
            (select plan_code from entitlements
               where org_id = ${orgId} and status = any(${[...entitlingStatuses]}::text[])
-              order by updated_at desc limit 1) as plan`.execute(db);
-  const row = rows[0]!;
+              order by updated_at desc limit 1) as plan`;
+}
+
+function quotaFactsOf(row: QuotaFactsRow): OrganizationQuotaFacts {
   return {
     members: row.members,
     counts: new Map((row.counts ?? []).map((count) => [count.user_id, count.n])),

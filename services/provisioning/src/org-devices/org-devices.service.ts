@@ -27,6 +27,7 @@ import {
   lockAssignee,
   lockOrganization,
   membershipIn,
+  membershipOf,
   organizationNotFound,
   type Membership,
   projectedMembership,
@@ -37,6 +38,7 @@ import { afterAskingOwners, askOrganizationOwners } from '../organizations/owner
 import {
   assignmentRefusal,
   organizationQuota,
+  everyDeviceSeers,
   quotaRefusal,
   seesEveryDevice,
 } from '../organizations/org-device-rules.ts';
@@ -45,7 +47,9 @@ import {
   countAssigneeDevices,
   countListedOrganizationDevices,
   countOrganizationDevices,
+  membershipWithQuotaFacts,
   organizationQuotaFacts,
+  type OrganizationQuotaFacts,
   organizationDeviceStates,
   listedOrganizationDevices,
 } from './org-devices.repository.ts';
@@ -84,28 +88,31 @@ export class OrgDevicesService {
   async listOrganization(caller: Caller, orgId: string, query: OrgDevicesQuery = {}): Promise<OrgDevicesPage> {
     const userId = requireUserId(caller);
     const { db } = this.deps;
-    const membership = await membershipIn(db, this.deps.rpc, orgId, userId);
+    // The membership and the quota's facts in one statement; when the copy does not hold the
+    // membership yet, identity is asked (membershipIn) and the facts read again.
+    const first = await membershipWithQuotaFacts(db, orgId, userId, everyDeviceSeers);
+    let membership = membershipOf(first.member);
+    let facts: OrganizationQuotaFacts | null = first.facts;
+    if (!membership) {
+      membership = await membershipIn(db, this.deps.rpc, orgId, userId);
+      facts = null;
+    }
     if (!membership) throw organizationNotFound();
     const everyone = seesEveryDevice(membership.role);
+    facts ??= await organizationQuotaFacts(db, orgId, userId, everyone);
+    const { quota, organizationDevices } = await this.quotaOf(orgId, userId, membership, facts);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? orgDevicePageSizes.default;
     const assignee = query.assignee_id?.toLowerCase() ?? null;
     // A member sees their own devices only: asking for someone else's finds none.
-    if (!everyone && assignee !== null && assignee !== userId) {
-      return {
-        ...(await this.quotaOf(orgId, userId, membership, false)),
-        devices: [],
-        total: 0,
-        page,
-        per_page: perPage,
-      };
-    }
+    if (!everyone && assignee !== null && assignee !== userId)
+      return { quota, devices: [], total: 0, page, per_page: perPage };
     const q = query.q?.trim() || null;
     const filter = { onlyOf: everyone ? assignee : userId, q };
-    const [devices, { quota, organizationDevices }] = await Promise.all([
-      listedOrganizationDevices(db, orgId, filter, { limit: perPage, offset: (page - 1) * perPage }),
-      this.quotaOf(orgId, userId, membership, everyone),
-    ]);
+    const devices = await listedOrganizationDevices(db, orgId, filter, {
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
     const total =
       filter.onlyOf === null && filter.q === null
         ? organizationDevices
@@ -113,10 +120,8 @@ export class OrgDevicesService {
     return { devices: await withStatus(this.deps.rpc, devices), quota, total, page, per_page: perPage };
   }
 
-  /** The organization's quota answer (organizationQuota) and its device count. */
-  private async quotaOf(orgId: string, userId: string, membership: Membership, everyone: boolean) {
-    // One query; the caller is a member even while identity's event about it is on its way.
-    const facts = await organizationQuotaFacts(this.deps.db, orgId, userId, everyone);
+  /** The organization's quota answer (organizationQuota) and its device count, from its facts. */
+  private async quotaOf(orgId: string, userId: string, membership: Membership, facts: OrganizationQuotaFacts) {
     const { members, counts, organizationDevices } = facts;
     const plan = facts.plan ?? (await this.billingPlan(orgId)) ?? membership.plan;
     return {

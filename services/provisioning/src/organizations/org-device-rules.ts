@@ -3,6 +3,7 @@ import {
   assigneeQuotaRefusalText,
   devicesPerAssignee,
   managesOrganization,
+  organizationRoles,
   type OrganizationRole,
 } from '@qw/contracts';
 
@@ -95,6 +96,9 @@ export function comesBackWithOrganization(device: {
 export function seesEveryDevice(role: OrganizationRole): boolean {
   return managesOrganization(role);
 }
+
+/** The roles that see every device, for a statement that decides it from a member row's role. */
+export const everyDeviceSeers: readonly OrganizationRole[] = organizationRoles.filter(seesEveryDevice);
 
 /**
  * The quota answer: owners and admins get every member's count of organization devices (the

@@ -52,11 +52,15 @@ export type Membership = {
   plan: string | null;
 };
 
-/**
- * The person's role in the organization, whether it is Active, and its plan, as provisioning's
- * copy of identity's events says. null: not a member, which every caller treats like an
- * organization that does not exist. Reads only local tables, so it belongs inside transactions.
- */
+/** A member row with its organization's columns (null where the copy does not hold the organization yet). */
+export type MembershipRow = {
+  role: OrganizationRole;
+  is_member: boolean;
+  is_active: boolean | null;
+  suspended_by_operator: boolean | null;
+  plan: string | null;
+};
+
 /**
  * One round trip: the member row with its organization's, which the copy may not hold yet. Built
  * once (`builtOnce`): every organization request asks it first.
@@ -76,8 +80,18 @@ const membershipRow = builtOnce((db: Db, orgId: string, userId: string) =>
     .where('org_members.user_id', '=', userId),
 );
 
+/**
+ * The person's role in the organization, whether it is Active, and its plan, as provisioning's
+ * copy of identity's events says. null: not a member, which every caller treats like an
+ * organization that does not exist. Reads only local tables, so it belongs inside transactions.
+ */
 export async function projectedMembership(db: Db, orgId: string, userId: string): Promise<Membership | null> {
   const [row] = await membershipRow(db, orgId, userId);
+  return membershipOf(row);
+}
+
+/** The membership a member row says (null: not a member, or no row). */
+export function membershipOf(row: MembershipRow | null | undefined): Membership | null {
   if (!row?.is_member) return null;
   const suspension = suspensionOf(row);
   return { role: row.role, orgActive: suspension === null, suspension, plan: row.plan };
