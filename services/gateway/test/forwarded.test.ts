@@ -69,7 +69,7 @@ describe('forwarded answers', () => {
     // Bytes the route's serialiser would not write (the spacing): they reach the browser as they came.
     const json = '{"seats":[{"id":1}],  "total":1}';
     const send = forwardedAnswers(route, defineRpc('probe.rpc.seats', Type.Object({}), Answer, { forwarded: true }), {
-      forward: async () => new ForwardedAnswer(Buffer.from(json)),
+      forward: async () => new ForwardedAnswer(json),
     });
     app.get('/api/probe/seats', { schema: { response: { 200: Answer } } }, async (_request, reply) =>
       send(reply, {}, anonymousCaller),

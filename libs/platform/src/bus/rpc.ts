@@ -74,21 +74,9 @@ function answer(msg: Msg, contract: RpcContract, data: unknown): void {
   msg.respond(encoder.encode(`${answeredPrefix}${write(data)}}`));
 }
 
-/** The same start as bytes, to find it in an answer without decoding the answer. */
-const answeredPrefixBytes = Buffer.from(answeredPrefix);
-const closingBrace = 0x7d;
-
-/**
- * A forwarded RPC's answer as the service wrote it: its JSON's UTF-8 bytes (`body`), for the
- * gateway to send unparsed and undecoded (RpcClient.forward).
- */
+/** A forwarded RPC's answer as the service wrote it (`json`), for the gateway to send unparsed (RpcClient.forward). */
 export class ForwardedAnswer {
-  constructor(readonly body: Buffer) {}
-
-  /** The answer as text (tests; the gateway sends the bytes). */
-  get json(): string {
-    return this.body.toString('utf8');
-  }
+  constructor(readonly json: string) {}
 }
 
 export type RpcServer = { stop(): Promise<void> };
@@ -240,7 +228,7 @@ export class RpcClient {
     caller: Caller = anonymousCaller,
     options: RequestOptions = {},
   ): Promise<Static<Res>> {
-    return this.dataOf(contract, (await this.ask(contract, data, caller, options)).string()) as Static<Res>;
+    return this.dataOf(contract, await this.ask(contract, data, caller, options)) as Static<Res>;
   }
 
   /**
@@ -255,23 +243,15 @@ export class RpcClient {
     options: RequestOptions = {},
   ): Promise<ForwardedAnswer> {
     if (!contract.forwarded) throw new Error(`${contract.subject}: not a forwarded contract`);
-    const { data: answer } = await this.ask(contract, data, caller, options);
-    // A view of the bytes as they arrived: a list's answer is neither decoded into a string here
-    // nor encoded again when it is written to the browser (issue #24).
-    const bytes = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
-    const prefix = answeredPrefixBytes.length;
-    if (
-      bytes.length > prefix &&
-      bytes[bytes.length - 1] === closingBrace &&
-      bytes.subarray(0, prefix).equals(answeredPrefixBytes)
-    )
-      return new ForwardedAnswer(bytes.subarray(prefix, -1));
-    this.dataOf(contract, bytes.toString('utf8'));
+    const text = await this.ask(contract, data, caller, options);
+    if (text.startsWith(answeredPrefix) && text.endsWith('}'))
+      return new ForwardedAnswer(text.slice(answeredPrefix.length, -1));
+    this.dataOf(contract, text);
     throw new AppError('internal', `${contract.subject}: answer is not a reply frame`);
   }
 
-  /** Sends the request; the answer. */
-  private async ask(contract: RpcContract, data: unknown, caller: Caller, options: RequestOptions): Promise<Msg> {
+  /** Sends the request; the answer's text. */
+  private async ask(contract: RpcContract, data: unknown, caller: Caller, options: RequestOptions): Promise<string> {
     if (refuseInTransaction && inTransaction())
       throw new Error(
         `${contract.subject}: asked inside an open transaction (ask before it starts, or read a local copy)`,
@@ -306,7 +286,7 @@ export class RpcClient {
       }
       throw new AppError('unavailable', `${contract.subject}: ${(error as Error).message}`);
     }
-    return answer;
+    return answer.string();
   }
 
   /** An answer's data, or the AppError it carries. */

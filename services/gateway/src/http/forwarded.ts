@@ -26,5 +26,5 @@ export function forwardedAnswers<Req extends TSchema, Res extends TSchema>(
       `${name}: its 200 schema is not ${contract.subject}'s response schema, so its answer cannot be forwarded`,
     );
   return async (reply, data, caller) =>
-    reply.type('application/json; charset=utf-8').send((await rpc.forward(contract, data, caller)).body);
+    reply.type('application/json; charset=utf-8').send((await rpc.forward(contract, data, caller)).json);
 }
