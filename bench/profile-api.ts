@@ -8,10 +8,11 @@
  *       fastify route serving the same bytes; prints the medians
  *   npx tsx bench/profile-api.ts <route 0-3> [seconds] procs    the same with the gateway and each
  *       service in its own process (bench/lib/process-layout.ts), as production runs them
- *   npx tsx bench/profile-api.ts 0|1 [seconds] floor    the design's floor: a bare fastify route that
- *       verifies the bearer token, asks one NATS request whose responder runs the device list's
+ *   npx tsx bench/profile-api.ts <route 0-3> [seconds] floor    the design's floor: a bare fastify route
+ *       that verifies the bearer token, asks one NATS request whose responder runs the device list's
  *       one query (the customer's 10 devices) and answers its rows (route 1: the Overview's query
- *       of three columns, answering its counts), beside the bare route and the
+ *       of three columns, answering its counts; route 2: the organization's page of 50 rows; route
+ *       3: the console's first 25 rows with the total), beside the bare route and the
  *       real one (no product code in between: what one HTTP hop, one bus hop and one query cost)
  */
 import { randomBytes } from 'node:crypto';
@@ -111,6 +112,7 @@ try {
     const db = stack.services.provisioning!.db;
     const verify = createVerifier({ key: jwtSecret });
     const subject = `floor.${randomBytes(4).toString('hex')}`;
+    const orgOfRoute = /\/api\/orgs\/([^/]+)\//.exec(route.path)?.[1] ?? null;
     // The list's floor answers the person's rows; the Overview's reads the three columns its
     // counts need and answers the counts alone (its real answer is as small).
     const answerOf: Record<number, (user: string) => Promise<unknown>> = {
@@ -124,9 +126,21 @@ try {
         const connected = rows.filter((row) => row.is_active && row.latest_handshake !== null).length;
         return { devices: rows.length, connected, status: connected > 0 ? 'Online' : 'Idle' };
       },
+      // An organization's second page of 50, its rows as they are (no membership, no quota).
+      2: async () =>
+        (
+          await sql`select * from devices where org_id = ${orgOfRoute}::uuid
+                     order by created_at desc, id desc limit 50 offset 50`.execute(db)
+        ).rows,
+      // The console's first page of 25 with the total beside each row, every device's.
+      3: async () =>
+        (
+          await sql`select d.*, (select count(*) from devices) as total from devices d
+                     order by created_at desc, id desc limit 25`.execute(db)
+        ).rows,
     };
     const answer = answerOf[index];
-    if (!answer) throw new Error('floor measures route 0 (the device list) or 1 (the Overview)');
+    if (!answer) throw new Error('floor measures routes 0 to 3');
     nc.subscribe(subject, {
       callback: (_error, msg) => {
         const { user } = JSON.parse(new TextDecoder().decode(msg.data)) as { user: string };
