@@ -52,7 +52,10 @@ export type Membership = {
   plan: string | null;
 };
 
-/** A member row with its organization's columns (null where the copy does not hold the organization yet). */
+/**
+ * A member row with its organization's columns (null where the copy does not hold the organization
+ * yet), as `membershipRow` below reads it and, beside the quota's facts, `membershipWithQuotaFacts`.
+ */
 export type MembershipRow = {
   role: OrganizationRole;
   is_member: boolean;
