@@ -60,11 +60,15 @@ try {
     const pg = (await import('pg')).default;
     let rpcs = 0;
     let queries = 0;
-    const request = RpcClient.prototype.request;
-    RpcClient.prototype.request = function (this: unknown, ...args: unknown[]) {
-      rpcs++;
-      return (request as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof request;
+    // Asked or forwarded (the gateway forwards the lists: RpcClient.forward).
+    const methods = RpcClient.prototype as unknown as Record<'request' | 'forward', (...a: unknown[]) => unknown>;
+    for (const name of ['request', 'forward'] as const) {
+      const original = methods[name];
+      methods[name] = function (this: unknown, ...args: unknown[]) {
+        rpcs++;
+        return original.apply(this, args);
+      };
+    }
     // Counted where every query is handed to the connection, whatever wraps Client.query (the
     // pools' prepared statements replace each client's own).
     const submittable = (pg as unknown as { Query: { prototype: { submit: (...a: unknown[]) => unknown } } }).Query
