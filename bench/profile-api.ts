@@ -26,6 +26,7 @@ import { deviceServices } from '../services/gateway/test/support/products.ts';
 import { load, routesOf } from './api.bench.ts';
 import { listenOnLoopback } from './lib/listen.ts';
 import { spawnProcessLayout } from './lib/process-layout.ts';
+import { countRoundTrips, type RoundTrips } from './lib/round-trips.ts';
 import { medianOfRounds } from './lib/runner.ts';
 
 // As `make bench` does (bench/run.ts): production runs without the testkit's transaction check.
@@ -56,37 +57,16 @@ try {
     // What one request costs in round trips: the RPCs asked and the Postgres queries sent by this
     // process (gateway and services), each request alone, twenty times; the fewest seen is the
     // request's own (a background loop of a service may add one now and then).
-    const { RpcClient } = await import('@qw/platform');
-    const pg = (await import('pg')).default;
-    let rpcs = 0;
-    let queries = 0;
-    // Asked or forwarded (the gateway forwards the lists: RpcClient.forward).
-    const methods = RpcClient.prototype as unknown as Record<'request' | 'forward', (...a: unknown[]) => unknown>;
-    for (const name of ['request', 'forward'] as const) {
-      const original = methods[name];
-      methods[name] = function (this: unknown, ...args: unknown[]) {
-        rpcs++;
-        return original.apply(this, args);
-      };
-    }
-    // Counted where every query is handed to the connection, whatever wraps Client.query (the
-    // pools' prepared statements replace each client's own).
-    const submittable = (pg as unknown as { Query: { prototype: { submit: (...a: unknown[]) => unknown } } }).Query
-      .prototype;
-    const submit = submittable.submit;
-    submittable.submit = function (this: unknown, ...args: unknown[]) {
-      queries++;
-      return submit.apply(this, args);
-    };
-    const seen: Array<{ rpcs: number; queries: number }> = [];
+    const trips = countRoundTrips();
+    const seen: RoundTrips[] = [];
     for (let i = 0; i < 20; i++) {
-      rpcs = 0;
-      queries = 0;
+      trips.reset();
       const one = await fetch(url, { headers });
       if (!one.ok) throw new Error(String(one.status));
       await one.arrayBuffer();
-      seen.push({ rpcs, queries });
+      seen.push({ ...trips.counted });
     }
+    trips.stop();
     const fewest = (key: 'rpcs' | 'queries') => Math.min(...seen.map((s) => s[key]));
     console.log(
       `${route.name}: one request: ${fewest('rpcs')} RPCs, ${fewest('queries')} queries (fewest of 20; all: ${seen.map((s) => `${s.rpcs}/${s.queries}`).join(' ')})`,

@@ -1,40 +1,23 @@
 /**
  * What one request of each list costs in round trips (issue #24: "the number of bus round trips
- * and queries per request, one each for a list"), counted where they leave the process: every
- * RPC asked or forwarded through `RpcClient`, every statement handed to a Postgres connection by
- * any service of the stack (all of them run in this process). Each route is asked alone ten
+ * and queries per request, one each for a list"), counted where they leave the process
+ * (`countRoundTrips`, bench/lib/round-trips.ts): every RPC asked or forwarded, every statement
+ * handed to a Postgres connection by any service of the stack (all of them run in this process). Each route is asked alone ten
  * times and the fewest seen is its own: a service's background loop may add a query now and then,
  * and the device list asks telemetry for its traffic once a second at most (`DeviceTrafficCache`).
  * The same counts as `bench/profile-api.ts <route> 3 count`, kept here so a change that adds a
  * hop or a statement to a list fails.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RpcClient } from '@qw/platform';
 import { routesOf } from '../../../bench/api.bench.ts';
+import { countRoundTrips, type RoundTrips } from '../../../bench/lib/round-trips.ts';
 import { deviceServices } from './support/products.ts';
 import { startStack, type Stack } from './support/stack.ts';
 
-type Counted = { rpcs: number; queries: number };
-
 let stack: Stack;
 let routes: Awaited<ReturnType<typeof routesOf>>;
-const counted: Counted = { rpcs: 0, queries: 0 };
-const restore: Array<() => void> = [];
-
-/** Wraps `target[name]` to count its calls into `counted[into]`; undone in afterAll. */
-function countCalls(target: object, name: string, into: keyof Counted) {
-  const methods = target as Record<string, (...args: unknown[]) => unknown>;
-  const original = methods[name]!;
-  methods[name] = function (this: unknown, ...args: unknown[]) {
-    counted[into]++;
-    return original.apply(this, args);
-  };
-  restore.push(() => {
-    methods[name] = original;
-  });
-}
+let trips: ReturnType<typeof countRoundTrips> | undefined;
 
 beforeAll(async () => {
   stack = await startStack({
@@ -44,27 +27,22 @@ beforeAll(async () => {
   });
   // A smaller organization than the bench's thousand: the page is still the second of 50.
   routes = await routesOf(stack, 120);
-  countCalls(RpcClient.prototype, 'request', 'rpcs');
-  countCalls(RpcClient.prototype, 'forward', 'rpcs');
-  // Where every statement is handed to a connection, whatever wraps Client.query (the pools'
-  // prepared statements replace each client's own).
-  countCalls((pg as unknown as { Query: { prototype: object } }).Query.prototype, 'submit', 'queries');
+  trips = countRoundTrips();
 });
 
 afterAll(async () => {
-  for (const undo of restore.reverse()) undo();
+  trips?.stop();
   await stack?.stop();
 });
 
 /** The fewest RPCs and statements one request of the route took, of ten asked one after another. */
-async function fewestFor(path: string, token: string): Promise<Counted> {
-  const seen: Counted[] = [];
+async function fewestFor(path: string, token: string): Promise<RoundTrips> {
+  const seen: RoundTrips[] = [];
   for (let i = 0; i < 10; i++) {
-    counted.rpcs = 0;
-    counted.queries = 0;
+    trips!.reset();
     const answer = await stack.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}` } });
     expect(answer.statusCode).toBe(200);
-    seen.push({ ...counted });
+    seen.push({ ...trips!.counted });
   }
   return {
     rpcs: Math.min(...seen.map((one) => one.rpcs)),

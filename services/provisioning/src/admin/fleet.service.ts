@@ -143,13 +143,18 @@ const consolePage = builtPerShape((db: Db, shape: ConsolePageShape, ...values: u
  */
 const consoleCountedPage = builtPerShape((db: Db, shape: ConsolePageShape, ...values: unknown[]) => {
   const half = values.length / 2;
-  const counted = consoleDevices(db, shape, values.slice(half)).select((eb) => eb.fn.countAll<string>().as('n'));
-  return consolePageQuery(db, shape, values.slice(0, half)).select(counted.as('total'));
+  return consolePageQuery(db, shape, values.slice(0, half)).select(
+    consoleCountQuery(db, shape, values.slice(half)).as('total'),
+  );
 });
 
 /** How many devices the filters find. */
+function consoleCountQuery(db: Db, shape: ConsoleFilterShape, values: unknown[]) {
+  return consoleDevices(db, shape, values).select((eb) => eb.fn.countAll<string>().as('n'));
+}
+
 const consoleCount = builtPerShape((db: Db, shape: ConsoleFilterShape, ...values: unknown[]) =>
-  consoleDevices(db, shape, values).select((eb) => eb.fn.countAll<string>().as('n')),
+  consoleCountQuery(db, shape, values),
 );
 
 /** From this many rows in, a page is found from whichever end of the list is nearer. */

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysel
 import { entitlingStatuses } from '@qw/contracts';
 import { builtPerShape, pageLiterals, type PageBounds } from '@qw/platform/db';
 import type { ProvisioningDatabase } from '../database.ts';
-import type { MembershipRow } from '../organizations/organizations.service.ts';
+import { memberRowQuery, type MembershipRow } from '../organizations/organizations.service.ts';
 
 import { deviceStateColumns, likePattern, listedDevices, type ListedDevice } from '../devices/devices.repository.ts';
 
@@ -133,11 +133,7 @@ export async function membershipWithQuotaFacts(
 ): Promise<{ member: MembershipRow | null; facts: OrganizationQuotaFacts }> {
   const sees = sql<boolean>`coalesce((select is_member and role::text = any(${[...seeingRoles]}::text[]) from me), false)`;
   const { rows } = await sql<QuotaFactsRow & { member: MembershipRow | null }>`
-    with me as (
-      select m.role, m.is_member, o.is_active, o.suspended_by_operator, o.plan
-        from org_members m left join organizations o on o.org_id = m.org_id
-       where m.org_id = ${orgId} and m.user_id = ${callerId}
-    ), ${quotaFactsParts(orgId, callerId, sees)}
+    with me as ${memberRowQuery(db, orgId, callerId)}, ${quotaFactsParts(orgId, callerId, sees)}
     select (select row_to_json(me) from me) as member, ${quotaFactsColumns(orgId)}`.execute(db);
   const row = rows[0]!;
   return { member: row.member, facts: quotaFactsOf(row) };

@@ -53,23 +53,12 @@ export type Membership = {
 };
 
 /**
- * A member row with its organization's columns (null where the copy does not hold the organization
- * yet), as `membershipRow` below reads it and, beside the quota's facts, `membershipWithQuotaFacts`.
+ * The member row with its organization's columns (null where the copy does not hold the
+ * organization yet): one round trip. Read alone (`membershipRow`, below) and, beside the quota's
+ * facts, inside `membershipWithQuotaFacts`.
  */
-export type MembershipRow = {
-  role: OrganizationRole;
-  is_member: boolean;
-  is_active: boolean | null;
-  suspended_by_operator: boolean | null;
-  plan: string | null;
-};
-
-/**
- * One round trip: the member row with its organization's, which the copy may not hold yet. Built
- * once (`builtOnce`): every organization request asks it first.
- */
-const membershipRow = builtOnce((db: Db, orgId: string, userId: string) =>
-  db
+export function memberRowQuery(db: Db, orgId: string, userId: string) {
+  return db
     .selectFrom('org_members')
     .leftJoin('organizations', 'organizations.org_id', 'org_members.org_id')
     .select([
@@ -80,8 +69,13 @@ const membershipRow = builtOnce((db: Db, orgId: string, userId: string) =>
       'organizations.plan',
     ])
     .where('org_members.org_id', '=', orgId)
-    .where('org_members.user_id', '=', userId),
-);
+    .where('org_members.user_id', '=', userId);
+}
+
+export type MembershipRow = Awaited<ReturnType<ReturnType<typeof memberRowQuery>['executeTakeFirstOrThrow']>>;
+
+/** Built once (`builtOnce`): every organization request asks it first. */
+const membershipRow = builtOnce(memberRowQuery);
 
 /**
  * The person's role in the organization, whether it is Active, and its plan, as provisioning's
