@@ -23,7 +23,9 @@ export default defineConfig({
     // 560 s with three; files often wait on a node's silence, a cut NATS server, a page), and
     // Postgres now has room for them (scripts/ensure-infra.sh), but one of two runs with three
     // after that fix failed a Business claim in billing-details.test.ts: identity had not made
-    // the organization within the test's 30 s. Kept at two until that delay is understood.
+    // the organization within the test's 30 s. Kept at two until that delay is understood. On a
+    // machine whose two cores stayed busy (2026-12-01), three bought nothing: 1,124 s against
+    // 1,108 and 1,157 s with two.
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
