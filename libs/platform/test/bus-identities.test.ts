@@ -11,7 +11,9 @@ import {
   BusIdentities,
   type BusKeys,
   createBusKeys,
+  credsSigner,
   credsUser,
+  jwtClaims,
   natsPermissions,
   natsServerConfig,
   pushAccountJwt,
@@ -47,6 +49,19 @@ describe('a user as BusIdentities issues it', () => {
       expect(claims.nats.pub).toEqual({ allow: publish.allow, ...(publish.deny ? { deny: publish.deny } : {}) });
       expect(claims.nats.sub).toEqual({ allow: subscribe.allow });
     }
+  });
+
+  it("signs the server's nonce with Node's Ed25519 exactly as the client's own authenticator does", async () => {
+    const issued = await identities.issueNode('eu-2');
+    const nonce = 'Zm9vYmFyLW5vbmNlLTEyMw';
+    const ours = credsSigner(() => issued.creds)(nonce);
+    const theirs = credsAuthenticator(new TextEncoder().encode(issued.creds))(nonce);
+    expect(ours).toEqual(theirs);
+    expect(ours).toMatchObject({ jwt: issued.jwt, nkey: issued.publicKey });
+    expect((ours as { sig: string }).sig.length).toBeGreaterThan(80);
+    // Read without checking the signature, the claims are the ones the checking decode reads.
+    expect(jwtClaims(issued.jwt)).toMatchObject({ sub: claimsOf(issued.jwt).sub, name: nodeUser('eu-2') });
+    expect(() => credsSigner(() => 'no credentials here')(nonce)).toThrow(/no user JWT/);
   });
 
   it('gives each issue a new key, and refuses a user whose JWT would not fit a CONNECT line', async () => {

@@ -4,11 +4,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect, credsAuthenticator } from '@nats-io/transport-node';
+import { connect } from '@nats-io/transport-node';
 import { nodeUser, type BusPrincipal } from '@qw/contracts';
 import {
   type BusConnection,
   connectBus,
+  credsSigner,
   ensureNatsCertificates,
   generateCallerKeyPair,
   natsServerConfig,
@@ -106,7 +107,7 @@ export async function startTestBus(binary = process.env.NATS_SERVER_BIN ?? '/usr
   const connectAs = (creds: string) =>
     connect({
       servers: url,
-      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+      authenticator: credsSigner(() => creds),
       reconnect: false,
       timeout: 1000,
       tls: { caFile: tls.caFile },

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { connect, credsAuthenticator, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
+import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { endRequestsWithoutStacks } from './answered-requests.ts';
 import { coalesceWrites } from './coalesced-writes.ts';
-import { credsUser } from './identities.ts';
+import { credsSigner, credsUser } from './identities.ts';
 import { Namespace } from './subjects.ts';
 
 export type BusConnection = {
@@ -73,7 +73,7 @@ export function busConnectOptions(options: Omit<BusOptions, 'logger' | 'namespac
   const auth =
     creds !== undefined || credsFile
       ? {
-          authenticator: credsAuthenticator(() => new TextEncoder().encode(creds ?? readFileSync(credsFile!, 'utf8'))),
+          authenticator: credsSigner(() => creds ?? readFileSync(credsFile!, 'utf8')),
         }
       : user
         ? { user, pass: options.password ?? '' }

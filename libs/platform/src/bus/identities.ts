@@ -2,7 +2,6 @@ import {
   createAccount,
   createOperator,
   createUser,
-  decode,
   encodeAccount,
   encodeOperator,
   encodeUser,
@@ -12,7 +11,8 @@ import {
   type KeyPair,
   type User,
 } from '@nats-io/jwt';
-import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { createPrivateKey, sign } from 'node:crypto';
+import { connect, type Authenticator, type NatsConnection } from '@nats-io/transport-node';
 import { busAccess, nodeBusAccess, nodeUser, operatorUser, type BusPrincipal } from '@qw/contracts';
 import { natsMaxControlLine, natsPermissions, type NatsPermissions } from './access.ts';
 
@@ -244,14 +244,60 @@ export function credsJwt(creds: string): string {
   return jwt;
 }
 
+/** The user key's seed of a `.creds` file's content. */
+export function credsSeed(creds: string): string {
+  const seed = /-----BEGIN USER NKEY SEED-----\s*(S[^\s-]*)\s*------END USER NKEY SEED------/.exec(creds)?.[1];
+  if (!seed) throw new Error('not a NATS credentials file: no user seed in it');
+  return seed;
+}
+
+/**
+ * A JWT's claims, read without checking its signature: here they only name a user or a key, and
+ * the servers check the signature at every connect. `decode` of @nats-io/jwt checks it with a
+ * pure-JavaScript Ed25519, milliseconds of CPU per call, and every connection read its
+ * credentials' name that way (issue #24: a tenth of a test stack's start with the nonce's signing).
+ */
+export function jwtClaims(jwt: string): { sub: string; name: string } {
+  const payload = jwt.split('.')[1];
+  if (!payload) throw new Error('not a JWT');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub: string; name: string };
+}
+
+/** Ed25519's PKCS #8 wrapping of a 32-byte seed (RFC 8410), for Node's own signing. */
+const ed25519Pkcs8Prefix = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * The connection's authenticator for a `.creds` file (`read` answers its content, at each connect
+ * and reconnect): the JWT, the user's key, and the server's nonce signed with the seed. The same
+ * as the client's `credsAuthenticator` (Ed25519 signatures are deterministic: the same bytes), but
+ * signed by Node's crypto: the client signs with a pure-JavaScript Ed25519 and derives the key
+ * pair twice, milliseconds of CPU for every connection (issue #24).
+ */
+export function credsSigner(read: () => string): Authenticator {
+  return (nonce?: string) => {
+    const creds = read();
+    const jwt = credsJwt(creds);
+    // The key pair's class has the raw seed; the KeyPair type @nats-io/jwt exports leaves it out.
+    const pair = fromSeed(new TextEncoder().encode(credsSeed(creds))) as KeyPair & { getRawSeed(): Uint8Array };
+    const rawSeed = pair.getRawSeed();
+    const key = createPrivateKey({
+      key: Buffer.concat([ed25519Pkcs8Prefix, rawSeed]),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    const sig = nonce ? sign(null, Buffer.from(nonce, 'utf8'), key).toString('base64') : '';
+    return { jwt, nkey: jwtClaims(jwt).sub, sig };
+  };
+}
+
 /** The user key a `.creds` file holds (what a revocation names). */
 export function credsPublicKey(creds: string): string {
-  return decode(credsJwt(creds)).sub;
+  return jwtClaims(credsJwt(creds)).sub;
 }
 
 /** The user name a `.creds` file carries (our users are named as bus-access.ts names them). */
 export function credsUser(creds: string): string {
-  return decode(credsJwt(creds)).name;
+  return jwtClaims(credsJwt(creds)).name;
 }
 
 /**
@@ -262,7 +308,7 @@ export function credsUser(creds: string): string {
  * says it applied it.
  */
 export async function pushAccountJwt(nc: NatsConnection, accountJwt: string): Promise<void> {
-  const account = decode(accountJwt).sub;
+  const account = jwtClaims(accountJwt).sub;
   const answer = await nc.request(`$SYS.REQ.ACCOUNT.${account}.CLAIMS.UPDATE`, accountJwt, { timeout: 5000 });
   const body = answer.json<{ error?: { description?: string; code?: number } }>();
   if (body.error) throw new Error(`account update refused: ${body.error.description ?? JSON.stringify(body.error)}`);
@@ -277,7 +323,7 @@ export async function pushAccountJwtTo(
   const system = await identities.issueSystemUser();
   const nc = await connect({
     servers: server.url.split(',').map((url) => url.trim()),
-    authenticator: credsAuthenticator(new TextEncoder().encode(system.creds)),
+    authenticator: credsSigner(() => system.creds),
     ...(server.caFile ? { tls: { caFile: server.caFile } } : {}),
   });
   try {
