@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect, credsAuthenticator } from '@nats-io/transport-node';
+import { connect } from '@nats-io/transport-node';
 import { nodeUser } from '@qw/contracts';
-import { connectBus, natsServerConfig } from '@qw/platform/bus';
+import { connectBus, credsSigner, natsServerConfig } from '@qw/platform/bus';
 import { createLogger } from '@qw/platform/logger';
 import { testNatsCertificates, type BusEnv, type TestBus } from './bus.ts';
 import { issueTestBusUsers } from './bus-users.ts';
@@ -183,7 +183,7 @@ export async function startNatsCluster(
         async () => {
           const nc = await connect({
             servers: url,
-            authenticator: credsAuthenticator(new TextEncoder().encode(admin.creds)),
+            authenticator: credsSigner(() => admin.creds),
             reconnect: false,
             timeout: 1000,
             tls: { caFile: tls.caFile },
@@ -242,7 +242,7 @@ export async function startNatsCluster(
       try {
         return await connect({
           servers: member.url,
-          authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+          authenticator: credsSigner(() => creds),
           reconnect: false,
           timeout: 1000,
           tls: { caFile: tls.caFile },

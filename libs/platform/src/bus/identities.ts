@@ -237,18 +237,21 @@ function identity(user: string, key: KeyPair, jwt: string): BusIdentity {
   };
 }
 
+/** What a `.creds` file's content holds between `-----BEGIN <block>-----` and its END line. */
+function credsBlock(creds: string, block: string, what: string): string {
+  const value = new RegExp(`-----BEGIN ${block}-----\\s*([^\\s-][^\\s]*)\\s*------END ${block}------`).exec(creds)?.[1];
+  if (!value) throw new Error(`not a NATS credentials file: no ${what} in it`);
+  return value;
+}
+
 /** The user JWT of a `.creds` file's content. */
 export function credsJwt(creds: string): string {
-  const jwt = /-----BEGIN NATS USER JWT-----\s*([^\s-][^\s]*)\s*------END NATS USER JWT------/.exec(creds)?.[1];
-  if (!jwt) throw new Error('not a NATS credentials file: no user JWT in it');
-  return jwt;
+  return credsBlock(creds, 'NATS USER JWT', 'user JWT');
 }
 
 /** The user key's seed of a `.creds` file's content. */
 export function credsSeed(creds: string): string {
-  const seed = /-----BEGIN USER NKEY SEED-----\s*(S[^\s-]*)\s*------END USER NKEY SEED------/.exec(creds)?.[1];
-  if (!seed) throw new Error('not a NATS credentials file: no user seed in it');
-  return seed;
+  return credsBlock(creds, 'USER NKEY SEED', 'user seed');
 }
 
 /**
